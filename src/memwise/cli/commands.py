@@ -1,0 +1,67 @@
+"""Commands: demo, migrate."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from memwise.cli.main import DatabaseOption, app, console, handles_errors, settings
+from memwise.services import demo as demo_service
+from memwise.services.facade import Memwise
+
+
+def marked_text(highlight: str) -> Text:
+    """A ``<mark>``-highlighted HTML snippet as styled terminal text."""
+    out = Text()
+    for i, part in enumerate(re.split(r"</?mark>", highlight)):
+        out.append(html.unescape(part), style="bold reverse" if i % 2 else "")
+    return out
+
+
+@app.command()
+@handles_errors
+def migrate(database_url: str | None = DatabaseOption) -> None:
+    """Create or upgrade the database schema."""
+    s = settings(database_url)
+    with Memwise.open(s.database_url) as mw:
+        console.print(
+            f"schema at revision [bold]{mw.rt.db.current_revision()}[/] ({mw.rt.db.name})"
+        )
+
+
+@app.command()
+@handles_errors
+def demo(
+    database_url: str = typer.Option("sqlite:///memwise-demo.db", "--database-url"),
+    query: str = typer.Option("invoice", "--query", "-q", help="What to search the record for."),
+) -> None:
+    """Create a sample business in a local SQLite file and show its record."""
+    with Memwise.open(database_url) as mw:
+        loaded = demo_service.load(mw)
+        ws = mw.tenancy.get_workspace(loaded.workspace_id)
+        console.print(f"[bold]{ws.name}[/] — workspace {ws.id} ({ws.timezone}, plan {ws.plan})")
+        console.print(f"owner API key (shown once): [cyan]{loaded.api_key}[/]\n")
+        table = Table(title="The record", show_lines=False)
+        for col in ("conversation", "channel", "contact", "when (local)", "role", "text"):
+            table.add_column(col, overflow="fold")
+        for conv_id in loaded.conversation_ids:
+            conv = mw.record.get(ws.id, conv_id)
+            contact = mw.tenancy.get_contact(ws.id, conv.contact_id or "")
+            for t in mw.record.turns(ws.id, conv_id):
+                when = t.at.astimezone(ws.zone).strftime("%d %b %Y %H:%M")
+                table.add_row(conv_id[-8:], t.channel, contact.name, when, t.role, t.text or "—")
+        console.print(table)
+        hits = mw.record.search(ws.id, query)
+        found = Table(title=f"Record search: {query!r} ({len(hits)} hits)")
+        for col in ("conversation", "when (local)", "role", "highlight"):
+            found.add_column(col, overflow="fold")
+        for h in hits:
+            text = marked_text(h.highlight)
+            when = h.at.astimezone(ws.zone).strftime("%d %b %Y %H:%M")
+            found.add_row(h.conversation_id[-8:], when, h.role, text)
+        console.print(found)
+        console.print(f"\nstored in {database_url}")

@@ -1,0 +1,48 @@
+"""The one source of time. Nothing else in memwise calls ``datetime.now()``."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """The current time, timezone-aware (UTC)."""
+        ...
+
+
+class SystemClock:
+    """Wall-clock time in UTC."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+class FixedClock:
+    """A clock that only moves when told to: every limit becomes testable without sleeping."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self._now = aware(start) if start else datetime(2026, 1, 1, tzinfo=UTC)
+        self._lock = threading.Lock()
+
+    def now(self) -> datetime:
+        with self._lock:
+            return self._now
+
+    def set(self, when: datetime) -> None:
+        with self._lock:
+            self._now = aware(when)
+
+    def advance(self, **delta: float) -> datetime:
+        with self._lock:
+            self._now = self._now + timedelta(**delta)
+            return self._now
+
+
+def aware(value: datetime) -> datetime:
+    """Return ``value`` as an aware UTC datetime; a naive value is taken to be UTC."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)

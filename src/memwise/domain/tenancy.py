@@ -1,0 +1,148 @@
+"""Workspaces, agents, users, contacts, conversations (DESIGN.md section 2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from memwise import errors
+
+
+class Plan(StrEnum):
+    free = "free"
+    startup = "startup"
+    business = "business"
+    enterprise = "enterprise"
+
+    @property
+    def includes_memory(self) -> bool:
+        return self is not Plan.free
+
+
+class Role(StrEnum):
+    owner = "owner"
+    admin = "admin"
+    operator = "operator"
+    member = "member"
+
+
+class RecordPolicy(StrEnum):
+    archive = "archive"
+    audit_only = "audit_only"
+
+
+class Channel(StrEnum):
+    web = "web"
+    telegram = "telegram"
+    email = "email"
+    sms = "sms"
+    voice = "voice"
+    phone = "phone"
+    api = "api"
+
+
+class ConversationStatus(StrEnum):
+    open = "open"
+    ended = "ended"
+    expired = "expired"
+
+
+DEFAULT_ALLOWANCE = {
+    Plan.free: 0,
+    Plan.startup: 1_000,
+    Plan.business: 10_000,
+    Plan.enterprise: 100_000,
+}
+
+
+def check_timezone(name: str) -> str:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise errors.Invalid(
+            f"unknown timezone {name!r}: use an IANA name such as 'Europe/Berlin'",
+            code="invalid_timezone",
+        ) from exc
+    return name
+
+
+def check_name(value: str, what: str, max_len: int = 200) -> str:
+    cleaned = " ".join(value.split())
+    if not cleaned:
+        raise errors.Invalid(f"{what} must not be empty", code="invalid_name")
+    if len(cleaned) > max_len:
+        raise errors.Invalid(f"{what} is longer than {max_len} characters", code="too_long")
+    return cleaned
+
+
+@dataclass(frozen=True)
+class Workspace:
+    id: str
+    name: str
+    timezone: str
+    plan: Plan
+    monthly_allowance: int
+    created_at: datetime
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+
+@dataclass(frozen=True)
+class Agent:
+    id: str
+    workspace_id: str
+    name: str
+    memory_enabled: bool
+    domain: str | None
+    business_intelligence: bool
+    record_policy: RecordPolicy
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class User:
+    id: str
+    workspace_id: str
+    name: str
+    role: Role
+    telegram_id: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Contact:
+    id: str
+    workspace_id: str
+    name: str
+    emails: list[str] = field(default_factory=list)
+    phones: list[str] = field(default_factory=list)
+    addresses: list[str] = field(default_factory=list)
+    account_refs: list[str] = field(default_factory=list)
+    telegram_ids: list[str] = field(default_factory=list)
+    created_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Conversation:
+    id: str
+    workspace_id: str
+    agent_id: str
+    channel: Channel
+    contact_id: str | None
+    user_id: str | None
+    account_ref: str | None
+    excluded_from_memory: bool
+    status: ConversationStatus
+    thread: str | None
+    started_at: datetime
+    last_activity_at: datetime
+    ended_at: datetime | None
+    summary: str | None = None
+
+    @property
+    def staff_facing(self) -> bool:
+        return self.user_id is not None

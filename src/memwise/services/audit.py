@@ -1,0 +1,121 @@
+"""The audit log: every tool call passes through ``log``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise import errors
+from memwise.ids import new_id
+from memwise.services.runtime import Runtime
+from memwise.storage.schema import audit_log
+
+RESULT_CHARS = 500
+
+
+class Status(StrEnum):
+    read = "read"
+    proposed = "proposed"
+    executed = "executed"
+    failed = "failed"
+    refused = "refused"
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    seq: int
+    at: datetime
+    actor: str
+    tool: str
+    args: dict[str, Any]
+    status: Status
+    result: str
+    contact_id: str | None
+    conversation_id: str | None
+
+
+def log(
+    conn: Connection,
+    *,
+    workspace_id: str,
+    at: datetime,
+    actor: str,
+    tool: str,
+    args: dict[str, Any],
+    status: Status | str,
+    result: str,
+    contact_id: str | None = None,
+    conversation_id: str | None = None,
+) -> str:
+    """Write one audit entry inside the caller's transaction."""
+    entry_id = new_id("aud")
+    conn.execute(
+        audit_log.insert().values(
+            id=entry_id,
+            workspace_id=workspace_id,
+            at=at,
+            actor=actor[:200],
+            tool=tool[:100],
+            args=args,
+            status=Status(status).value,
+            result=result[:RESULT_CHARS],
+            contact_id=contact_id,
+            conversation_id=conversation_id,
+        )
+    )
+    return entry_id
+
+
+class Audit:
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+
+    def record(self, workspace_id: str, **entry: Any) -> str:
+        """Log one tool call in its own transaction (for callers outside one)."""
+        with self.rt.db.write() as conn:
+            return log(conn, workspace_id=workspace_id, at=self.rt.clock.now(), **entry)
+
+    def entries(
+        self,
+        workspace_id: str,
+        *,
+        tool: str | None = None,
+        status: str | None = None,
+        contact_id: str | None = None,
+        before: int | None = None,
+        limit: int = 50,
+    ) -> list[Entry]:
+        if status is not None and status not in Status.__members__:
+            raise errors.Invalid(f"unknown audit status {status!r}", code="bad_status")
+        q = sa.select(audit_log).where(audit_log.c.workspace_id == workspace_id)
+        if tool:
+            q = q.where(audit_log.c.tool == tool)
+        if status:
+            q = q.where(audit_log.c.status == status)
+        if contact_id:
+            q = q.where(audit_log.c.contact_id == contact_id)
+        if before is not None:
+            q = q.where(audit_log.c.seq < before)
+        q = q.order_by(audit_log.c.seq.desc()).limit(max(1, min(limit, 500)))
+        with self.rt.db.read() as conn:
+            return [
+                Entry(
+                    id=r.id,
+                    seq=r.seq,
+                    at=r.at,
+                    actor=r.actor,
+                    tool=r.tool,
+                    args=r.args,
+                    status=Status(r.status),
+                    result=r.result,
+                    contact_id=r.contact_id,
+                    conversation_id=r.conversation_id,
+                )
+                for r in conn.execute(q)
+            ]

@@ -1,0 +1,48 @@
+"""``Memwise``: one object that holds the runtime and offers every service."""
+
+from __future__ import annotations
+
+from memwise.clock import Clock, SystemClock
+from memwise.policies.limits import Limits
+from memwise.services.audit import Audit
+from memwise.services.record import Record
+from memwise.services.runtime import Runtime
+from memwise.services.tenancy import Tenancy
+from memwise.storage.engine import Database
+
+
+class Memwise:
+    """The memwise library. ``Memwise.open("sqlite:///memwise.db")`` to start."""
+
+    def __init__(self, db: Database, *, clock: Clock | None = None, limits: Limits | None = None):
+        self.rt = Runtime(db=db, clock=clock or SystemClock(), limits=limits or Limits())
+        self.tenancy = Tenancy(self.rt)
+        self.record = Record(self.rt)
+        self.audit = Audit(self.rt)
+
+    @classmethod
+    def open(
+        cls,
+        database_url: str = "sqlite:///memwise.db",
+        *,
+        clock: Clock | None = None,
+        limits: Limits | None = None,
+        migrate: bool = True,
+    ) -> Memwise:
+        db = Database(database_url)
+        if migrate:
+            db.migrate()
+        return cls(db, clock=clock, limits=limits)
+
+    @property
+    def clock(self) -> Clock:
+        return self.rt.clock
+
+    def close(self) -> None:
+        self.rt.db.dispose()
+
+    def __enter__(self) -> Memwise:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

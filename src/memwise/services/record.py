@@ -1,0 +1,286 @@
+"""Conversations and the record of their turns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise import errors
+from memwise.clock import aware
+from memwise.domain.record import (
+    Author,
+    RecordHit,
+    Turn,
+    check_role_for_participant,
+    check_turn_text,
+)
+from memwise.domain.tenancy import Channel, Conversation, ConversationStatus, RecordPolicy
+from memwise.ids import new_id, new_secret
+from memwise.services import identity, rows
+from memwise.services.runtime import Runtime
+from memwise.services.tenancy import hash_secret
+from memwise.storage.schema import (
+    agents,
+    contact_identities,
+    contacts,
+    conversations,
+    turns,
+    users,
+)
+
+MAX_BATCH = 10_000
+
+
+@dataclass(frozen=True)
+class NewTurn:
+    role: str
+    text: str
+    at: datetime | None = None
+
+
+def conversation_from_row(row: Any) -> Conversation:
+    return Conversation(
+        id=row.id,
+        workspace_id=row.workspace_id,
+        agent_id=row.agent_id,
+        channel=Channel(row.channel),
+        contact_id=row.contact_id,
+        user_id=row.user_id,
+        account_ref=row.account_ref,
+        excluded_from_memory=row.excluded_from_memory,
+        status=ConversationStatus(row.status),
+        thread=row.thread,
+        started_at=row.started_at,
+        last_activity_at=row.last_activity_at,
+        ended_at=row.ended_at,
+        summary=row.summary,
+    )
+
+
+def _turn(row: Any) -> Turn:
+    return Turn(
+        id=row.id,
+        workspace_id=row.workspace_id,
+        conversation_id=row.conversation_id,
+        seq=row.seq,
+        role=Author(row.role),
+        channel=row.channel,
+        text=row.text,
+        at=row.at,
+    )
+
+
+class Record:
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+
+    # -- conversations -------------------------------------------------------------------
+    def start(
+        self,
+        workspace_id: str,
+        agent_id: str,
+        channel: str,
+        *,
+        contact_id: str | None = None,
+        user_id: str | None = None,
+        account_ref: str | None = None,
+        excluded_from_memory: bool = False,
+        thread: str | None = None,
+        at: datetime | None = None,
+    ) -> tuple[Conversation, str]:
+        """Open a conversation with exactly one participant; returns it and its visitor token."""
+        channel_ = rows.enum_value(Channel, channel, "channel")
+        if (contact_id is None) == (user_id is None):
+            raise errors.Invalid(
+                "a conversation has exactly one participant: a contact_id or a user_id",
+                code="one_participant",
+            )
+        now = aware(at) if at else self.rt.clock.now()
+        token = new_secret("vt")
+        with self.rt.db.write() as conn:
+            rows.require(conn, agents, workspace_id, agent_id, "agent")
+            if contact_id is not None:
+                rows.require(conn, contacts, workspace_id, contact_id, "contact")
+                if account_ref is not None:
+                    self._check_account(conn, workspace_id, contact_id, account_ref)
+            else:
+                rows.require(conn, users, workspace_id, user_id or "", "user")
+            conv_id = new_id("cnv")
+            conn.execute(
+                conversations.insert().values(
+                    id=conv_id,
+                    workspace_id=workspace_id,
+                    agent_id=agent_id,
+                    channel=channel_.value,
+                    contact_id=contact_id,
+                    user_id=user_id,
+                    account_ref=account_ref,
+                    excluded_from_memory=bool(excluded_from_memory),
+                    status=ConversationStatus.open.value,
+                    thread=thread,
+                    visitor_token_hash=hash_secret(token),
+                    started_at=now,
+                    last_activity_at=now,
+                )
+            )
+        return self.get(workspace_id, conv_id), token
+
+    @staticmethod
+    def _check_account(conn: Connection, workspace_id: str, contact_id: str, ref: str) -> None:
+        norm = identity.normalize("account_ref", ref)
+        found = conn.execute(
+            sa.select(contact_identities.c.id).where(
+                contact_identities.c.workspace_id == workspace_id,
+                contact_identities.c.contact_id == contact_id,
+                contact_identities.c.kind == "account_ref",
+                contact_identities.c.normalized == norm,
+            )
+        ).first()
+        if found is None:
+            raise errors.Invalid(
+                "that account is not one of the contact's accounts", code="account_not_linked"
+            )
+
+    def get(self, workspace_id: str, conversation_id: str) -> Conversation:
+        with self.rt.db.read() as conn:
+            row = rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+        return conversation_from_row(row)
+
+    def by_visitor_token(self, token: str) -> Conversation | None:
+        with self.rt.db.read() as conn:
+            row = conn.execute(
+                sa.select(conversations).where(
+                    conversations.c.visitor_token_hash == hash_secret(token)
+                )
+            ).first()
+        return conversation_from_row(row) if row else None
+
+    def conversations(
+        self,
+        workspace_id: str,
+        *,
+        contact_id: str | None = None,
+        before: str | None = None,
+        limit: int = 50,
+    ) -> list[Conversation]:
+        q = sa.select(conversations).where(conversations.c.workspace_id == workspace_id)
+        if contact_id:
+            q = q.where(conversations.c.contact_id == contact_id)
+        if before:
+            q = q.where(conversations.c.id < before)
+        q = q.order_by(conversations.c.id.desc()).limit(max(1, min(limit, 500)))
+        with self.rt.db.read() as conn:
+            return [conversation_from_row(r) for r in conn.execute(q)]
+
+    # -- turns ---------------------------------------------------------------------------
+    def append(
+        self,
+        workspace_id: str,
+        conversation_id: str,
+        role: str,
+        text: str,
+        at: datetime | None = None,
+    ) -> Turn:
+        (turn,) = self.append_many(workspace_id, conversation_id, [NewTurn(role, text, at)])
+        return turn
+
+    def append_many(
+        self, workspace_id: str, conversation_id: str, new: Sequence[NewTurn]
+    ) -> list[Turn]:
+        """Append turns in one transaction: all of them or none."""
+        if not new:
+            return []
+        if len(new) > MAX_BATCH:
+            raise errors.LimitExceeded(
+                f"at most {MAX_BATCH} turns per batch", code="batch_too_large"
+            )
+        now = self.rt.clock.now()
+        with self.rt.db.write() as conn:
+            conv = conversation_from_row(
+                rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            )
+            if conv.status is not ConversationStatus.open:
+                raise errors.Conflict(
+                    f"the conversation is {conv.status.value}; start a new one",
+                    code="conversation_closed",
+                )
+            keep_text = (
+                self._record_policy(conn, workspace_id, conv.agent_id) is RecordPolicy.archive
+            )
+            batch = []
+            for t in new:
+                role = rows.enum_value(Author, t.role, "role")
+                check_role_for_participant(role, conv.staff_facing)
+                text = check_turn_text(t.text)
+                batch.append(
+                    {
+                        "id": new_id("trn"),
+                        "workspace_id": workspace_id,
+                        "conversation_id": conversation_id,
+                        "role": role.value,
+                        "channel": conv.channel.value,
+                        "text": text if keep_text else None,
+                        "at": aware(t.at) if t.at else now,
+                    }
+                )
+            conn.execute(turns.insert(), batch)
+            last = max(r["at"] for r in batch)
+            conn.execute(
+                conversations.update()
+                .where(conversations.c.id == conversation_id)
+                .values(last_activity_at=sa.func.coalesce(last, conversations.c.last_activity_at))
+            )
+            ids = [r["id"] for r in batch]
+            stored = conn.execute(
+                sa.select(turns).where(turns.c.id.in_(ids)).order_by(turns.c.seq)
+            ).all()
+        return [_turn(r) for r in stored]
+
+    @staticmethod
+    def _record_policy(conn: Connection, workspace_id: str, agent_id: str) -> RecordPolicy:
+        value = conn.execute(
+            sa.select(agents.c.record_policy).where(
+                agents.c.id == agent_id, agents.c.workspace_id == workspace_id
+            )
+        ).scalar_one()
+        return RecordPolicy(value)
+
+    def turns(
+        self, workspace_id: str, conversation_id: str, *, after: int | None = None, limit: int = 500
+    ) -> list[Turn]:
+        with self.rt.db.read() as conn:
+            rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            q = sa.select(turns).where(
+                turns.c.workspace_id == workspace_id, turns.c.conversation_id == conversation_id
+            )
+            if after is not None:
+                q = q.where(turns.c.seq > after)
+            q = q.order_by(turns.c.seq).limit(max(1, min(limit, 5000)))
+            return [_turn(r) for r in conn.execute(q)]
+
+    def search(
+        self,
+        workspace_id: str,
+        query: str,
+        *,
+        limit: int = 20,
+        conversation_id: str | None = None,
+    ) -> list[RecordHit]:
+        """Operator full-text search over the record, best first, with <mark> highlights."""
+        if not isinstance(query, str) or not query.strip():
+            raise errors.Invalid("a search needs some words", code="empty_query")
+        if len(query) > 500:
+            raise errors.Invalid("a search is limited to 500 characters", code="too_long")
+        with self.rt.db.read() as conn:
+            return self.rt.db.backend.search_turns(
+                conn,
+                workspace_id,
+                query,
+                limit=max(1, min(limit, 200)),
+                conversation_id=conversation_id,
+            )

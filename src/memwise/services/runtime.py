@@ -1,0 +1,16 @@
+"""What every service needs: the database, the clock and the limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from memwise.clock import Clock, SystemClock
+from memwise.policies.limits import Limits
+from memwise.storage.engine import Database
+
+
+@dataclass
+class Runtime:
+    db: Database
+    clock: Clock = field(default_factory=SystemClock)
+    limits: Limits = field(default_factory=Limits)

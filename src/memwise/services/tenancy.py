@@ -1,0 +1,333 @@
+"""Workspaces, API keys, agents, users and the contact store."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise import errors
+from memwise.domain.tenancy import (
+    DEFAULT_ALLOWANCE,
+    Agent,
+    Contact,
+    Plan,
+    RecordPolicy,
+    Role,
+    User,
+    Workspace,
+    check_name,
+    check_timezone,
+)
+from memwise.ids import new_id, new_secret
+from memwise.services import identity, rows
+from memwise.services.runtime import Runtime
+from memwise.storage.schema import agents, api_keys, contact_identities, contacts, users, workspaces
+
+KEY_ROLES = (Role.owner, Role.admin, Role.operator)
+_IDENTITY_FIELDS = {
+    "emails": "email",
+    "phones": "phone",
+    "addresses": "address",
+    "account_refs": "account_ref",
+    "telegram_ids": "telegram",
+}
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _workspace(row: Any) -> Workspace:
+    return Workspace(
+        id=row.id,
+        name=row.name,
+        timezone=row.timezone,
+        plan=Plan(row.plan),
+        monthly_allowance=row.monthly_allowance,
+        created_at=row.created_at,
+    )
+
+
+def _agent(row: Any) -> Agent:
+    return Agent(
+        id=row.id,
+        workspace_id=row.workspace_id,
+        name=row.name,
+        memory_enabled=row.memory_enabled,
+        domain=row.domain,
+        business_intelligence=row.business_intelligence,
+        record_policy=RecordPolicy(row.record_policy),
+        created_at=row.created_at,
+    )
+
+
+def _user(row: Any) -> User:
+    return User(
+        id=row.id,
+        workspace_id=row.workspace_id,
+        name=row.name,
+        role=Role(row.role),
+        telegram_id=row.telegram_id,
+        created_at=row.created_at,
+    )
+
+
+class Tenancy:
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+
+    # -- workspaces and keys -------------------------------------------------------------
+    def create_workspace(
+        self,
+        name: str,
+        timezone: str = "UTC",
+        plan: str = "startup",
+        monthly_allowance: int | None = None,
+    ) -> tuple[Workspace, str]:
+        """Create a workspace and its first (owner) API key; the key is returned only now."""
+        plan_ = rows.enum_value(Plan, plan, "plan")
+        allowance = DEFAULT_ALLOWANCE[plan_] if monthly_allowance is None else monthly_allowance
+        if allowance < 0:
+            raise errors.Invalid(
+                "the monthly allowance cannot be negative", code="invalid_allowance"
+            )
+        row = {
+            "id": new_id("ws"),
+            "name": check_name(name, "workspace name"),
+            "timezone": check_timezone(timezone),
+            "plan": plan_.value,
+            "monthly_allowance": allowance,
+            "created_at": self.rt.clock.now(),
+        }
+        with self.rt.db.write() as conn:
+            conn.execute(workspaces.insert().values(**row))
+            key = self._insert_key(conn, row["id"], Role.owner, "first owner key")
+        return self.get_workspace(row["id"]), key
+
+    def _insert_key(
+        self, conn: Connection, workspace_id: str, role: Role, label: str | None
+    ) -> str:
+        secret = new_secret("mw")
+        conn.execute(
+            api_keys.insert().values(
+                id=new_id("key"),
+                workspace_id=workspace_id,
+                role=role.value,
+                key_hash=hash_secret(secret),
+                label=label,
+                created_at=self.rt.clock.now(),
+            )
+        )
+        return secret
+
+    def create_api_key(self, workspace_id: str, role: str, label: str | None = None) -> str:
+        role_ = rows.enum_value(Role, role, "role")
+        if role_ not in KEY_ROLES:
+            raise errors.Invalid("API keys are for owner, admin or operator", code="invalid_role")
+        with self.rt.db.write() as conn:
+            self._require_workspace(conn, workspace_id)
+            return self._insert_key(conn, workspace_id, role_, label)
+
+    def authenticate_key(self, secret: str) -> tuple[str, Role] | None:
+        """The (workspace id, role) a key grants, or None."""
+        with self.rt.db.read() as conn:
+            row = conn.execute(
+                sa.select(api_keys.c.workspace_id, api_keys.c.role).where(
+                    api_keys.c.key_hash == hash_secret(secret), api_keys.c.revoked_at.is_(None)
+                )
+            ).first()
+        return (row.workspace_id, Role(row.role)) if row else None
+
+    def get_workspace(self, workspace_id: str) -> Workspace:
+        with self.rt.db.read() as conn:
+            return _workspace(self._require_workspace(conn, workspace_id))
+
+    def _require_workspace(self, conn: Connection, workspace_id: str) -> Any:
+        row = conn.execute(sa.select(workspaces).where(workspaces.c.id == workspace_id)).first()
+        if row is None:
+            raise errors.NotFound("no such workspace", code="workspace_not_found")
+        return row
+
+    # -- agents --------------------------------------------------------------------------
+    def create_agent(
+        self,
+        workspace_id: str,
+        name: str,
+        *,
+        memory_enabled: bool = False,
+        domain: str | None = None,
+        business_intelligence: bool = False,
+        record_policy: str = "archive",
+    ) -> Agent:
+        values = self._agent_values(
+            {
+                "name": name,
+                "memory_enabled": memory_enabled,
+                "domain": domain,
+                "business_intelligence": business_intelligence,
+                "record_policy": record_policy,
+            }
+        )
+        values.update(id=new_id("agt"), workspace_id=workspace_id, created_at=self.rt.clock.now())
+        with self.rt.db.write() as conn:
+            self._require_workspace(conn, workspace_id)
+            conn.execute(agents.insert().values(**values))
+        return self.get_agent(workspace_id, values["id"])
+
+    def update_agent(self, workspace_id: str, agent_id: str, changes: Mapping[str, Any]) -> Agent:
+        unknown = set(changes) - {
+            "name",
+            "memory_enabled",
+            "domain",
+            "business_intelligence",
+            "record_policy",
+        }
+        if unknown:
+            raise errors.Invalid(f"unknown agent fields: {sorted(unknown)}", code="invalid_field")
+        with self.rt.db.write() as conn:
+            current = _agent(rows.require(conn, agents, workspace_id, agent_id, "agent"))
+            merged = {
+                "name": current.name,
+                "memory_enabled": current.memory_enabled,
+                "domain": current.domain,
+                "business_intelligence": current.business_intelligence,
+                "record_policy": current.record_policy.value,
+                **changes,
+            }
+            conn.execute(
+                agents.update()
+                .where(agents.c.id == agent_id, agents.c.workspace_id == workspace_id)
+                .values(**self._agent_values(merged))
+            )
+        return self.get_agent(workspace_id, agent_id)
+
+    @staticmethod
+    def _agent_values(v: Mapping[str, Any]) -> dict[str, Any]:
+        domain = v.get("domain")
+        if domain is not None:
+            domain = check_name(str(domain), "domain", 64).lower()
+        if v.get("memory_enabled") and not domain:
+            raise errors.Conflict(
+                "set a business domain before turning memory on", code="domain_required"
+            )
+        return {
+            "name": check_name(v["name"], "agent name"),
+            "memory_enabled": bool(v.get("memory_enabled")),
+            "domain": domain,
+            "business_intelligence": bool(v.get("business_intelligence")),
+            "record_policy": rows.enum_value(
+                RecordPolicy, v.get("record_policy"), "record_policy"
+            ).value,
+        }
+
+    def get_agent(self, workspace_id: str, agent_id: str) -> Agent:
+        with self.rt.db.read() as conn:
+            return _agent(rows.require(conn, agents, workspace_id, agent_id, "agent"))
+
+    # -- users ---------------------------------------------------------------------------
+    def create_user(
+        self, workspace_id: str, name: str, role: str = "member", telegram_id: str | None = None
+    ) -> User:
+        values = {
+            "id": new_id("usr"),
+            "workspace_id": workspace_id,
+            "name": check_name(name, "user name"),
+            "role": rows.enum_value(Role, role, "role").value,
+            "telegram_id": identity.normalize("telegram", telegram_id) if telegram_id else None,
+            "created_at": self.rt.clock.now(),
+        }
+        with self.rt.db.write() as conn:
+            self._require_workspace(conn, workspace_id)
+            if (
+                values["telegram_id"]
+                and conn.execute(
+                    sa.select(users.c.id).where(
+                        users.c.workspace_id == workspace_id,
+                        users.c.telegram_id == values["telegram_id"],
+                    )
+                ).first()
+            ):
+                raise errors.Conflict("another user has that Telegram id", code="telegram_id_taken")
+            conn.execute(users.insert().values(**values))
+        return self.get_user(workspace_id, values["id"])
+
+    def get_user(self, workspace_id: str, user_id: str) -> User:
+        with self.rt.db.read() as conn:
+            return _user(rows.require(conn, users, workspace_id, user_id, "user"))
+
+    def user_by_telegram(self, workspace_id: str, telegram_id: str) -> User | None:
+        with self.rt.db.read() as conn:
+            row = conn.execute(
+                sa.select(users).where(
+                    users.c.workspace_id == workspace_id, users.c.telegram_id == str(telegram_id)
+                )
+            ).first()
+        return _user(row) if row else None
+
+    # -- the contact store ---------------------------------------------------------------
+    def create_contact(self, workspace_id: str, name: str, **identities: Iterable[str]) -> Contact:
+        unknown = set(identities) - set(_IDENTITY_FIELDS)
+        if unknown:
+            raise errors.Invalid(f"unknown contact fields: {sorted(unknown)}", code="invalid_field")
+        found = [
+            {"kind": kind, "value": str(v).strip(), "normalized": identity.normalize(kind, v)}
+            for field, kind in _IDENTITY_FIELDS.items()
+            for v in identities.get(field) or []
+        ]
+        contact_id = new_id("con")
+        with self.rt.db.write() as conn:
+            self._require_workspace(conn, workspace_id)
+            conn.execute(
+                contacts.insert().values(
+                    id=contact_id,
+                    workspace_id=workspace_id,
+                    name=check_name(name, "contact name"),
+                    created_at=self.rt.clock.now(),
+                )
+            )
+            if found:
+                conn.execute(
+                    contact_identities.insert(),
+                    [{**r, "workspace_id": workspace_id, "contact_id": contact_id} for r in found],
+                )
+        return self.get_contact(workspace_id, contact_id)
+
+    def get_contact(self, workspace_id: str, contact_id: str) -> Contact:
+        with self.rt.db.read() as conn:
+            row = rows.require(conn, contacts, workspace_id, contact_id, "contact")
+            ids = conn.execute(
+                sa.select(contact_identities.c.kind, contact_identities.c.value)
+                .where(contact_identities.c.contact_id == contact_id)
+                .order_by(contact_identities.c.id)
+            ).all()
+        grouped: dict[str, list[str]] = {f: [] for f in _IDENTITY_FIELDS}
+        by_kind = {k: f for f, k in _IDENTITY_FIELDS.items()}
+        for kind, value in ids:
+            grouped[by_kind[kind]].append(value)
+        return Contact(
+            id=row.id,
+            workspace_id=row.workspace_id,
+            name=row.name,
+            created_at=row.created_at,
+            **grouped,
+        )
+
+    def find_contacts(self, workspace_id: str, kind: str, value: str) -> list[str]:
+        """Contact ids whose verified identity of ``kind`` equals ``value`` (normalised)."""
+        norm = identity.normalize(kind, value)
+        with self.rt.db.read() as conn:
+            return list(
+                conn.execute(
+                    sa.select(contact_identities.c.contact_id)
+                    .where(
+                        contact_identities.c.workspace_id == workspace_id,
+                        contact_identities.c.kind == kind,
+                        contact_identities.c.normalized == norm,
+                    )
+                    .distinct()
+                ).scalars()
+            )

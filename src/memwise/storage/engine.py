@@ -1,0 +1,121 @@
+"""Engines, transactions and migrations for both backends."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import URL, Connection, Engine, make_url
+
+from memwise import errors
+from memwise.storage import postgres, sqlite
+from memwise.storage.backend import Backend
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def _sqlite_engine(url: URL) -> Engine:
+    engine = sa.create_engine(
+        url, connect_args={"check_same_thread": False, "timeout": 30}, pool_pre_ping=False
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves (below)
+        cur = dbapi_conn.cursor()
+        if url.database and url.database != ":memory:":
+            cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+    return engine
+
+
+def _postgres_engine(url: URL) -> Engine:
+    if url.drivername in ("postgresql", "postgres"):
+        url = url.set(drivername="postgresql+psycopg")
+    return sa.create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+
+
+class Database:
+    """An engine plus the backend's own SQL. Services get one of these and nothing else."""
+
+    def __init__(self, url: str) -> None:
+        try:
+            parsed = make_url(url)
+        except sa.exc.ArgumentError as exc:
+            raise errors.Invalid(f"not a database URL: {url!r}", code="bad_database_url") from exc
+        self.url = parsed
+        if parsed.get_backend_name() == "sqlite":
+            self.engine = _sqlite_engine(parsed)
+            self.backend: Backend = sqlite.SQLiteBackend()
+        elif parsed.get_backend_name() == "postgresql":
+            self.engine = _postgres_engine(parsed)
+            self.backend = postgres.PostgresBackend()
+        else:
+            raise errors.Invalid(
+                f"unsupported database {parsed.get_backend_name()!r}: use sqlite or postgresql",
+                code="bad_database_url",
+            )
+
+    @property
+    def name(self) -> str:
+        return self.backend.name
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """One transaction that commits on success and rolls back on any error."""
+        conn = self.engine.connect()
+        if self.name == "sqlite":
+            conn = conn.execution_options(sqlite_begin="IMMEDIATE")
+        try:
+            with conn.begin():
+                yield conn
+        finally:
+            conn.close()
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    def migrate(self, revision: str = "head") -> None:
+        from alembic import command
+
+        command.upgrade(alembic_config(self), revision)
+
+    def current_revision(self) -> str | None:
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def alembic_config(db: Database) -> Any:
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["engine"] = db.engine
+    return cfg
+
+
+def open_database(url: str, *, migrate: bool = True) -> Database:
+    db = Database(url)
+    if migrate:
+        db.migrate()
+    return db

@@ -1,0 +1,150 @@
+"""The one schema. Every table carries ``workspace_id``; no query crosses workspaces."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from memwise.storage.types import BigIntPK, JSONType, UTCDateTime
+
+metadata = sa.MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+
+def _ws() -> sa.Column[str]:
+    return sa.Column(
+        "workspace_id", sa.String(40), sa.ForeignKey("workspaces.id"), nullable=False, index=True
+    )
+
+
+workspaces = sa.Table(
+    "workspaces",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("timezone", sa.String(64), nullable=False),
+    sa.Column("plan", sa.String(20), nullable=False),
+    sa.Column("monthly_allowance", sa.Integer, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+api_keys = sa.Table(
+    "api_keys",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("role", sa.String(20), nullable=False),
+    sa.Column("key_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("label", sa.String(200), nullable=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("revoked_at", UTCDateTime, nullable=True),
+)
+
+agents = sa.Table(
+    "agents",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("memory_enabled", sa.Boolean, nullable=False, default=False),
+    sa.Column("domain", sa.String(64), nullable=True),
+    sa.Column("business_intelligence", sa.Boolean, nullable=False, default=False),
+    sa.Column("record_policy", sa.String(20), nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+users = sa.Table(
+    "users",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("role", sa.String(20), nullable=False),
+    sa.Column("telegram_id", sa.String(64), nullable=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.UniqueConstraint("workspace_id", "telegram_id"),
+)
+
+contacts = sa.Table(
+    "contacts",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+# The contact store: identities kept apart from knowledge (email, phone, address, account …).
+contact_identities = sa.Table(
+    "contact_identities",
+    metadata,
+    sa.Column("id", BigIntPK, primary_key=True, autoincrement=True),
+    _ws(),
+    sa.Column("contact_id", sa.String(40), sa.ForeignKey("contacts.id"), nullable=False),
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("value", sa.String(500), nullable=False),
+    sa.Column("normalized", sa.String(500), nullable=False),
+    sa.Index("ix_contact_identities_lookup", "workspace_id", "kind", "normalized"),
+    sa.Index("ix_contact_identities_contact", "contact_id"),
+)
+
+conversations = sa.Table(
+    "conversations",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("agent_id", sa.String(40), sa.ForeignKey("agents.id"), nullable=False),
+    sa.Column("channel", sa.String(20), nullable=False),
+    sa.Column("contact_id", sa.String(40), sa.ForeignKey("contacts.id"), nullable=True),
+    sa.Column("user_id", sa.String(40), sa.ForeignKey("users.id"), nullable=True),
+    sa.Column("account_ref", sa.String(200), nullable=True),
+    sa.Column("excluded_from_memory", sa.Boolean, nullable=False, default=False),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("thread", sa.String(300), nullable=True),
+    sa.Column("summary", sa.Text, nullable=True),
+    sa.Column("visitor_token_hash", sa.String(64), nullable=True, unique=True),
+    sa.Column("started_at", UTCDateTime, nullable=False),
+    sa.Column("last_activity_at", UTCDateTime, nullable=False),
+    sa.Column("ended_at", UTCDateTime, nullable=True),
+    sa.CheckConstraint("(contact_id IS NULL) <> (user_id IS NULL)", name="one_participant"),
+    sa.Index("ix_conversations_contact", "contact_id"),
+    sa.Index("ix_conversations_thread", "workspace_id", "channel", "thread"),
+)
+
+turns = sa.Table(
+    "turns",
+    metadata,
+    sa.Column("seq", BigIntPK, primary_key=True, autoincrement=True),
+    sa.Column("id", sa.String(40), nullable=False, unique=True),
+    _ws(),
+    sa.Column("conversation_id", sa.String(40), sa.ForeignKey("conversations.id"), nullable=False),
+    sa.Column("role", sa.String(20), nullable=False),
+    sa.Column("channel", sa.String(20), nullable=False),
+    sa.Column("text", sa.Text, nullable=True),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Index("ix_turns_conversation", "conversation_id", "seq"),
+)
+
+audit_log = sa.Table(
+    "audit_log",
+    metadata,
+    sa.Column("seq", BigIntPK, primary_key=True, autoincrement=True),
+    sa.Column("id", sa.String(40), nullable=False, unique=True),
+    _ws(),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Column("actor", sa.String(200), nullable=False),
+    sa.Column("tool", sa.String(100), nullable=False),
+    sa.Column("args", JSONType, nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("result", sa.String(500), nullable=False),
+    sa.Column("contact_id", sa.String(40), nullable=True),
+    sa.Column("conversation_id", sa.String(40), nullable=True),
+    sa.Index("ix_audit_log_ws_seq", "workspace_id", "seq"),
+    sa.Index("ix_audit_log_contact", "contact_id"),
+)

@@ -1,0 +1,41 @@
+"""The audit log: one function every tool call passes through."""
+
+from __future__ import annotations
+
+import pytest
+
+from memwise import Memwise, errors
+
+
+def test_entries_are_listed_newest_first_with_filters(mw: Memwise) -> None:
+    ws, _ = mw.tenancy.create_workspace("Acme")
+    mw.audit.record(
+        ws.id,
+        actor="assistant",
+        tool="lookup_account",
+        args={"order": "A1"},
+        status="read",
+        result="found",
+    )
+    mw.audit.record(
+        ws.id,
+        actor="assistant",
+        tool="lookup_account",
+        args={"order": "B2"},
+        status="refused",
+        result="other account",
+    )
+    mw.audit.record(
+        ws.id, actor="op:1", tool="create_ticket", args={}, status="executed", result="x" * 2000
+    )
+    entries = mw.audit.entries(ws.id)
+    assert [e.tool for e in entries] == ["create_ticket", "lookup_account", "lookup_account"]
+    assert len(entries[0].result) == 500
+    assert [e.args for e in mw.audit.entries(ws.id, status="refused")] == [{"order": "B2"}]
+    assert len(mw.audit.entries(ws.id, before=entries[0].seq)) == 2
+    other, _ = mw.tenancy.create_workspace("Other")
+    assert mw.audit.entries(other.id) == []
+    with pytest.raises(errors.Invalid):
+        mw.audit.entries(ws.id, status="maybe")
+    with pytest.raises(ValueError):
+        mw.audit.record(ws.id, actor="a", tool="t", args={}, status="bogus", result="")

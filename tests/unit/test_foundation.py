@@ -1,0 +1,86 @@
+"""Pure pieces of the foundation: errors, clock, ids, query building, identities."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+import memwise
+from memwise import errors
+from memwise.cli.main import exit_code
+from memwise.clock import FixedClock, aware
+from memwise.ids import new_id
+from memwise.services import identity
+from memwise.storage import fts
+from memwise.storage.highlight import START, STOP, to_html
+
+
+def test_public_surface_is_curated() -> None:
+    assert sorted(memwise.__all__) == [
+        "Clock",
+        "FixedClock",
+        "Limits",
+        "Memwise",
+        "SystemClock",
+        "__version__",
+        "errors",
+    ]
+
+
+def test_error_docstring_is_the_default_message_and_code_is_stable() -> None:
+    e = errors.NotFound()
+    assert e.message == "The object was not found." and e.code == "not_found"
+    r = errors.Refused("no secrets here", code="secret_refused", kind="iban")
+    assert isinstance(r, errors.Invalid) and r.code == "secret_refused"
+    assert r.details == {"kind": "iban"} and str(r) == "no secrets here"
+
+
+def test_cli_exit_codes_follow_the_tree() -> None:
+    assert exit_code(errors.Refused()) == exit_code(errors.Invalid()) == 2
+    assert exit_code(errors.NotFound()) == 3
+    assert exit_code(errors.MemwiseError()) == 1
+
+
+def test_fixed_clock_moves_only_when_told() -> None:
+    c = FixedClock(datetime(2026, 1, 1, 12))
+    assert c.now() == datetime(2026, 1, 1, 12, tzinfo=UTC)
+    assert c.advance(minutes=30) - datetime(2026, 1, 1, 12, tzinfo=UTC) == timedelta(minutes=30)
+    berlin = timezone(timedelta(hours=1))
+    assert aware(datetime(2026, 1, 1, 13, tzinfo=berlin)) == datetime(2026, 1, 1, 12, tzinfo=UTC)
+
+
+def test_ids_are_prefixed_and_roughly_ordered() -> None:
+    a, b = new_id("trn"), new_id("trn")
+    assert a.startswith("trn_") and len(a) == 4 + 28 and a != b
+    assert a[:16] <= b[:16]
+
+
+def test_search_queries_cannot_carry_operators() -> None:
+    assert fts.fts5_query('NEAR("a" b) OR c*') == '"near" "a" "b" "or" "c"'
+    assert fts.fts5_query("   ") == ""
+    assert fts.fts5_query("don't panic", any_word=True) == '"don\'t" OR "panic"'
+    assert fts.tsquery_words("don't panic!") == ["dont", "panic"]
+
+
+def test_highlight_escapes_everything_but_the_marks() -> None:
+    assert to_html(f"<script>{START}x{STOP}") == "&lt;script&gt;<mark>x</mark>"
+
+
+@pytest.mark.parametrize(
+    ("kind", "raw", "norm"),
+    [
+        ("email", " Ann@Example.COM ", "ann@example.com"),
+        ("phone", "+1 (555) 010-9999", "15550109999"),
+        ("address", "1  Main   St", "1 main st"),
+        ("account_ref", "ACC-1", "ACC-1"),
+    ],
+)
+def test_identities_normalise(kind: str, raw: str, norm: str) -> None:
+    assert identity.normalize(kind, raw) == norm
+
+
+@pytest.mark.parametrize(("kind", "raw"), [("email", "x@"), ("phone", "12"), ("fax", "1")])
+def test_bad_identities_are_refused(kind: str, raw: str) -> None:
+    with pytest.raises(errors.Invalid):
+        identity.normalize(kind, raw)
