@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any
 
 import sqlalchemy as sa
@@ -228,18 +229,22 @@ class Record:
                         "at": aware(t.at) if t.at else now,
                     }
                 )
-            conn.execute(turns.insert(), batch)
+            seqs = conn.execute(
+                turns.insert().returning(turns.c.seq, sort_by_parameter_order=True), batch
+            ).scalars()
             last = max(r["at"] for r in batch)
             conn.execute(
                 conversations.update()
                 .where(conversations.c.id == conversation_id)
-                .values(last_activity_at=sa.func.coalesce(last, conversations.c.last_activity_at))
+                .values(
+                    last_activity_at=sa.case(
+                        (conversations.c.last_activity_at < last, last),
+                        else_=conversations.c.last_activity_at,
+                    )
+                )
             )
-            ids = [r["id"] for r in batch]
-            stored = conn.execute(
-                sa.select(turns).where(turns.c.id.in_(ids)).order_by(turns.c.seq)
-            ).all()
-        return [_turn(r) for r in stored]
+            stored = [{**r, "seq": seq} for r, seq in zip(batch, seqs, strict=True)]
+        return [_turn(SimpleNamespace(**r)) for r in stored]
 
     @staticmethod
     def _record_policy(conn: Connection, workspace_id: str, agent_id: str) -> RecordPolicy:

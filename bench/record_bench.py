@@ -1,0 +1,93 @@
+"""Record benchmark: turns appended per second (single, batched) and search p50/p95.
+
+python bench/record_bench.py [--sizes 100000,1000000] [--backends sqlite,postgresql]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _common import WORDS, console, database, percentiles, sentence, table, timed
+from memwise import Memwise
+from memwise.services.record import NewTurn
+
+BATCH = 1000
+TURNS_PER_CONVERSATION = 100
+
+
+def run(backend: str, sizes: list[int], tmp: Path) -> list[list[str]]:
+    rows: list[list[str]] = []
+    rng = random.Random(7)
+    with database(backend, tmp) as url:
+        mw = Memwise.open(url)
+        ws, _ = mw.tenancy.create_workspace("Bench")
+        agent = mw.tenancy.create_agent(ws.id, "Eve")
+        contact = mw.tenancy.create_contact(ws.id, "Ann")
+        conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=contact.id)
+
+        single = timed(lambda: mw.record.append(ws.id, conv.id, "customer", sentence(rng)), 500)
+        single_rate = len(single) / sum(single)
+
+        total = 0
+        batched_time = 0.0
+        for size in sorted(sizes):
+            while total < size:
+                c, _ = mw.record.start(ws.id, agent.id, "web", contact_id=contact.id)
+                done = 0
+                while done < TURNS_PER_CONVERSATION * 10 and total < size:
+                    n = min(BATCH, size - total)
+                    batch = [NewTurn("customer", sentence(rng)) for _ in range(n)]
+                    t0 = time.perf_counter()
+                    mw.record.append_many(ws.id, c.id, batch)
+                    batched_time += time.perf_counter() - t0
+                    total += n
+                    done += n
+                console.print(f"  {backend}: {total:,} turns", end="\r")
+            batched_rate = total / batched_time
+            queries = [" ".join(rng.sample(WORDS[20:], 2)) for _ in range(200)]
+            for q in queries[:20]:
+                mw.record.search(ws.id, q)  # warm up
+            it = iter(queries)
+            p50, p95 = percentiles(
+                timed(lambda it=it: mw.record.search(ws.id, next(it)), 200)  # type: ignore[misc]
+            )
+            rows.append(
+                [
+                    backend,
+                    f"{size:,}",
+                    f"{single_rate:,.0f}",
+                    f"{batched_rate:,.0f}",
+                    f"{p50:.2f}",
+                    f"{p95:.2f}",
+                ]
+            )
+        mw.close()
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--sizes", default="100000,1000000")
+    ap.add_argument("--backends", default="sqlite,postgresql")
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    rows: list[list[str]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for backend in args.backends.split(","):
+            rows += run(backend, sizes, Path(tmp))
+    table(
+        "Record: append throughput and search latency",
+        ["backend", "turns", "single turns/s", "batched turns/s", "search p50 ms", "search p95 ms"],
+        rows,
+    )
+
+
+if __name__ == "__main__":
+    main()
