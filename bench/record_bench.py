@@ -49,7 +49,8 @@ def run(backend: str, sizes: list[int], tmp: Path) -> list[list[str]]:
                     batched_time += time.perf_counter() - t0
                     total += n
                     done += n
-                console.print(f"  {backend}: {total:,} turns", end="\r")
+                if console.is_terminal:
+                    console.print(f"  {backend}: {total:,} turns", end="\r")
             batched_rate = total / batched_time
             queries = [" ".join(rng.sample(WORDS[20:], 2)) for _ in range(200)]
             for q in queries[:20]:

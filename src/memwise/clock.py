@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
@@ -46,3 +47,31 @@ def aware(value: datetime) -> datetime:
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
     return value.astimezone(UTC)
+
+
+class WorkspaceClocks:
+    """A clock per workspace for servers started with ``--test-clock``.
+
+    A workspace whose clock was set sees that instant (frozen until set again); the others
+    see the base clock. The workspace in force is a context variable set per request or job.
+    """
+
+    def __init__(self, base: Clock | None = None) -> None:
+        self.base = base or SystemClock()
+        self._set: dict[str, datetime] = {}
+        self._lock = threading.Lock()
+
+    def now(self) -> datetime:
+        ws = current_workspace.get()
+        with self._lock:
+            fixed = self._set.get(ws) if ws else None
+        return fixed or self.base.now()
+
+    def set(self, workspace_id: str, when: datetime) -> None:
+        with self._lock:
+            self._set[workspace_id] = aware(when)
+
+
+current_workspace: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "memwise_workspace", default=None
+)

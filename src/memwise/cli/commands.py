@@ -65,3 +65,36 @@ def demo(
             found.add_row(h.conversation_id[-8:], when, h.role, text)
         console.print(found)
         console.print(f"\nstored in {database_url}")
+
+
+@app.command()
+@handles_errors
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host"),
+    port: int = typer.Option(8080, "--port", min=1, max=65535),
+    database_url: str | None = DatabaseOption,
+    test_clock: bool = typer.Option(False, "--test-clock", help="Enable POST /v1/test-clock."),
+    workers: int = typer.Option(1, "--workers", min=1, max=64),
+) -> None:
+    """Serve the HTTP API (and console) with uvicorn."""
+    import os
+
+    import uvicorn
+
+    s = settings(database_url)
+    s.test_clock = test_clock or s.test_clock
+    with Memwise.open(s.database_url) as mw:  # migrate once, before any worker starts
+        console.print(
+            f"memwise on http://{host}:{port} ({mw.rt.db.name}, revision "
+            f"{mw.rt.db.current_revision()})"
+        )
+    os.environ["MEMWISE_DATABASE_URL"] = s.database_url
+    os.environ["MEMWISE_TEST_CLOCK"] = "true" if s.test_clock else "false"
+    uvicorn.run(
+        "memwise.api.main:app",
+        host=host,
+        port=port,
+        workers=workers,
+        factory=True,
+        log_level="warning",
+    )

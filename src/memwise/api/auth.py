@@ -1,0 +1,108 @@
+"""Who is calling: the server admin, a workspace key with a role, or a visitor."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+from starlette.concurrency import run_in_threadpool
+
+from memwise import errors
+from memwise.clock import current_workspace
+from memwise.domain.tenancy import Role
+from memwise.services.facade import Memwise
+
+RANK = {Role.operator: 1, Role.admin: 2, Role.owner: 3}
+
+
+@dataclass(frozen=True)
+class Principal:
+    kind: str  # "admin" | "key" | "visitor"
+    workspace_id: str | None = None
+    role: Role | None = None
+    conversation_id: str | None = None
+    token_id: str = ""
+
+    @property
+    def actor(self) -> str:
+        if self.kind == "visitor":
+            return f"visitor:{self.conversation_id}"
+        return f"{self.kind}:{self.role.value if self.role else 'server'}"
+
+
+def get_mw(request: Request) -> Memwise:
+    mw: Memwise = request.app.state.mw
+    return mw
+
+
+def _bearer(request: Request) -> str:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise errors.Unauthorized("send 'Authorization: Bearer <token>'", code="unauthorized")
+    return token.strip()
+
+
+async def authenticate(request: Request, mw: Annotated[Memwise, Depends(get_mw)]) -> Principal:
+    """Resolve the bearer token. Async so that the workspace it sets holds for the request."""
+    token = _bearer(request)
+    admin = request.app.state.settings.admin_token
+    principal: Principal | None = None
+    if admin and hmac.compare_digest(token.encode(), admin.encode()):
+        principal = Principal("admin", token_id="admin")
+    elif token.startswith("vt_"):
+        conv = await run_in_threadpool(mw.record.by_visitor_token, token)
+        if conv:
+            principal = Principal(
+                "visitor", conv.workspace_id, conversation_id=conv.id, token_id=token[-12:]
+            )
+    else:
+        found = await run_in_threadpool(mw.tenancy.authenticate_key, token)
+        if found:
+            principal = Principal("key", found[0], found[1], token_id=token[-12:])
+    if principal is None:
+        raise errors.Unauthorized("that token is not valid", code="unauthorized")
+    request.app.state.rate_limiter.check(principal.token_id)
+    current_workspace.set(principal.workspace_id)
+    return principal
+
+
+Caller = Annotated[Principal, Depends(authenticate)]
+
+
+def staff(minimum: Role = Role.operator) -> Callable[[Principal], Principal]:
+    """A workspace key with at least ``minimum`` role (admin tokens and visitors: 404)."""
+
+    def dependency(p: Caller) -> Principal:
+        if p.kind != "key" or p.role is None:
+            raise errors.NotFound("not found", code="not_found")
+        if RANK[p.role] < RANK[minimum]:
+            raise errors.Forbidden(
+                f"this needs the {minimum.value} role or higher", code="forbidden"
+            )
+        return p
+
+    return dependency
+
+
+def ws(p: Principal) -> str:
+    assert p.workspace_id is not None
+    return p.workspace_id
+
+
+Operator = Annotated[Principal, Depends(staff(Role.operator))]
+Admin = Annotated[Principal, Depends(staff(Role.admin))]
+Owner = Annotated[Principal, Depends(staff(Role.owner))]
+MW = Annotated[Memwise, Depends(get_mw)]
+
+
+def conversation_scope(p: Principal, conversation_id: str) -> str:
+    """A visitor reaches only its own conversation; staff reach any in their workspace."""
+    if p.kind == "visitor" and p.conversation_id != conversation_id:
+        raise errors.NotFound("no such conversation", code="conversation_not_found")
+    if p.kind == "admin":
+        raise errors.NotFound("no such conversation", code="conversation_not_found")
+    return ws(p)

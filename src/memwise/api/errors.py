@@ -1,0 +1,86 @@
+"""memwise errors → HTTP, in one place, always in the API.md error shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from memwise import errors
+
+STATUS: dict[type[errors.MemwiseError], int] = {
+    errors.NotFound: 404,
+    errors.Conflict: 409,
+    errors.Invalid: 422,
+    errors.LimitExceeded: 409,
+    errors.Unauthorized: 401,
+    errors.Forbidden: 403,
+    errors.Unavailable: 503,
+}
+
+
+class RateLimited(errors.LimitExceeded):
+    """Too many requests: slow down and try again shortly."""
+
+    code = "rate_limited"
+
+
+class TooLarge(errors.Invalid):
+    """The request body is too large."""
+
+    code = "request_too_large"
+
+
+SPECIAL = {RateLimited: 429, TooLarge: 413}
+
+
+def body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
+def status_of(exc: errors.MemwiseError) -> int:
+    for kind in type(exc).__mro__:
+        if kind in SPECIAL:
+            return SPECIAL[kind]
+        if kind in STATUS:
+            return STATUS[kind]
+    return 400
+
+
+def respond(exc: errors.MemwiseError) -> JSONResponse:
+    return JSONResponse(body(exc.code, exc.message, _jsonable(exc.details)), status_of(exc))
+
+
+def _jsonable(details: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: v if isinstance(v, str | int | float | bool | list | dict) or v is None else str(v)
+        for k, v in details.items()
+    }
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(errors.MemwiseError)
+    async def _memwise(_: Request, exc: errors.MemwiseError) -> JSONResponse:
+        return respond(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = [
+            {"at": ".".join(str(p) for p in e.get("loc", ())), "problem": e.get("msg", "")}
+            for e in exc.errors()
+        ]
+        if any(e.get("type") == "json_invalid" for e in exc.errors()):
+            return JSONResponse(body("invalid_json", "the body is not valid JSON"), 400)
+        first = problems[0] if problems else {"at": "", "problem": "invalid"}
+        return JSONResponse(
+            body("validation_error", f"{first['at']}: {first['problem']}", {"problems": problems}),
+            422,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse(body(code, str(exc.detail)), exc.status_code)

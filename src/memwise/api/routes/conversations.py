@@ -1,0 +1,71 @@
+"""Conversations, their record, and record search."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query
+
+from memwise import errors
+from memwise.api.auth import MW, Caller, Operator, conversation_scope, ws
+from memwise.api.schemas import ConversationIn, TurnIn, out, page
+
+router = APIRouter(prefix="/v1")
+
+
+@router.post("/conversations", status_code=201)
+def start(body: ConversationIn, caller: Operator, mw: MW) -> dict[str, Any]:
+    data = body.model_dump()
+    conv, token = mw.record.start(ws(caller), data.pop("agent_id"), data.pop("channel"), **data)
+    return out(conv, visitor_token=token)
+
+
+@router.get("/conversations")
+def listing(
+    caller: Operator,
+    mw: MW,
+    contact_id: str | None = Query(None, max_length=64),
+    cursor: str | None = Query(None, max_length=64),
+    limit: int = Query(50, ge=1, le=500),
+) -> dict[str, Any]:
+    items = mw.record.conversations(ws(caller), contact_id=contact_id, before=cursor, limit=limit)
+    return page([out(c) for c in items], items[-1].id if len(items) == limit else None)
+
+
+@router.get("/conversations/{conversation_id}")
+def get(conversation_id: str, caller: Caller, mw: MW) -> dict[str, Any]:
+    conv = mw.record.get(conversation_scope(caller, conversation_id), conversation_id)
+    return out(conv)
+
+
+@router.post("/conversations/{conversation_id}/turns", status_code=201)
+def append(conversation_id: str, body: TurnIn, caller: Caller, mw: MW) -> dict[str, Any]:
+    workspace = conversation_scope(caller, conversation_id)
+    if caller.kind == "visitor" and body.role != "customer":
+        raise errors.Forbidden("a visitor writes only customer turns", code="forbidden")
+    turn = mw.record.append(workspace, conversation_id, body.role, body.text, body.at)
+    return out(turn)
+
+
+@router.get("/conversations/{conversation_id}/turns")
+def turns(
+    conversation_id: str,
+    caller: Operator,
+    mw: MW,
+    cursor: int | None = Query(None, ge=0),
+    limit: int = Query(500, ge=1, le=5000),
+) -> dict[str, Any]:
+    items = mw.record.turns(ws(caller), conversation_id, after=cursor, limit=limit)
+    return page([out(t) for t in items], items[-1].seq if len(items) == limit else None)
+
+
+@router.get("/record/search")
+def search(
+    caller: Operator,
+    mw: MW,
+    q: str = Query(..., min_length=1, max_length=500),
+    conversation_id: str | None = Query(None, max_length=64),
+    limit: int = Query(20, ge=1, le=200),
+) -> dict[str, Any]:
+    hits = mw.record.search(ws(caller), q, limit=limit, conversation_id=conversation_id)
+    return page([out(h) for h in hits], None)

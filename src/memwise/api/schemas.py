@@ -1,0 +1,102 @@
+"""Request bodies and small response helpers for the HTTP API."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, is_dataclass
+from datetime import datetime
+from enum import Enum
+from typing import Any, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+Name = Field(min_length=1, max_length=200)
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class WorkspaceIn(Body):
+    name: str = Name
+    timezone: str = Field("UTC", max_length=64)
+    plan: Literal["free", "startup", "business", "enterprise"] = "startup"
+    monthly_allowance: int | None = Field(None, ge=0, le=10_000_000)
+
+
+class AgentIn(Body):
+    name: str = Name
+    memory_enabled: bool = False
+    domain: str | None = Field(None, max_length=64)
+    business_intelligence: bool = False
+    record_policy: Literal["archive", "audit_only"] = "archive"
+
+
+class AgentPatch(Body):
+    name: str | None = Field(None, min_length=1, max_length=200)
+    memory_enabled: bool | None = None
+    domain: str | None = Field(None, max_length=64)
+    business_intelligence: bool | None = None
+    record_policy: Literal["archive", "audit_only"] | None = None
+
+
+class UserIn(Body):
+    name: str = Name
+    role: Literal["owner", "admin", "operator", "member"] = "member"
+    telegram_id: str | None = Field(None, max_length=64)
+
+
+class ApiKeyIn(Body):
+    role: Literal["owner", "admin", "operator"]
+    label: str | None = Field(None, max_length=200)
+
+
+class ContactIn(Body):
+    name: str = Name
+    emails: list[str] = Field(default_factory=list, max_length=50)
+    phones: list[str] = Field(default_factory=list, max_length=50)
+    addresses: list[str] = Field(default_factory=list, max_length=50)
+    account_refs: list[str] = Field(default_factory=list, max_length=50)
+    telegram_ids: list[str] = Field(default_factory=list, max_length=50)
+
+
+class ConversationIn(Body):
+    agent_id: str = Field(max_length=64)
+    channel: Literal["web", "telegram", "email", "sms", "voice", "phone", "api"]
+    contact_id: str | None = Field(None, max_length=64)
+    user_id: str | None = Field(None, max_length=64)
+    account_ref: str | None = Field(None, max_length=200)
+    excluded_from_memory: bool = False
+    thread: str | None = Field(None, max_length=300)
+
+
+class TurnIn(Body):
+    role: Literal["customer", "user", "assistant", "operator", "tool"]
+    text: str = Field(min_length=1, max_length=32_000)
+    at: AwareDatetime | None = None
+
+
+class TestClockIn(Body):
+    now: AwareDatetime
+
+
+def out(obj: Any, **extra: Any) -> dict[str, Any]:
+    """A dataclass as a JSON-ready dict (enums as values, datetimes as ISO 8601)."""
+    data = asdict(obj) if is_dataclass(obj) and not isinstance(obj, type) else dict(obj)
+    data.update(extra)
+    return {k: _plain(v) for k, v in data.items()}
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, Enum):
+        return v.value
+    if isinstance(v, datetime):
+        return v.isoformat()
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [_plain(x) for x in v]
+    return v
+
+
+def page(items: list[Any], cursor: Any | None) -> dict[str, Any]:
+    return {"items": items, "next_cursor": cursor}
