@@ -29,6 +29,7 @@ class AgentIn(Body):
     domain: str | None = Field(None, max_length=64)
     business_intelligence: bool = False
     record_policy: Literal["archive", "audit_only"] = "archive"
+    window_overrides: dict[str, dict[str, float]] | None = None
 
 
 class AgentPatch(Body):
@@ -37,6 +38,7 @@ class AgentPatch(Body):
     domain: str | None = Field(None, max_length=64)
     business_intelligence: bool | None = None
     record_policy: Literal["archive", "audit_only"] | None = None
+    window_overrides: dict[str, dict[str, float]] | None = None
 
 
 class UserIn(Body):
@@ -73,6 +75,10 @@ class TurnIn(Body):
     role: Literal["customer", "user", "assistant", "operator", "tool"]
     text: str = Field(min_length=1, max_length=32_000)
     at: AwareDatetime | None = None
+
+
+class NotebookIn(Body):
+    text: str = Field(min_length=1, max_length=4000)
 
 
 class TestClockIn(Body):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from memwise import errors
@@ -101,6 +102,7 @@ class Agent:
     business_intelligence: bool
     record_policy: RecordPolicy
     created_at: datetime
+    window_overrides: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

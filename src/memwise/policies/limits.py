@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 
 class WebWindow(BaseModel):
     max_messages: int = Field(20, ge=1, le=1000)
+    idle_minutes: float = Field(30, gt=0)
 
 
 class TelegramWindow(BaseModel):

@@ -5,9 +5,11 @@ from __future__ import annotations
 from memwise.clock import Clock, SystemClock
 from memwise.policies.limits import Limits
 from memwise.services.audit import Audit
+from memwise.services.notebook import Notebook
 from memwise.services.record import Record
 from memwise.services.runtime import Runtime
 from memwise.services.tenancy import Tenancy
+from memwise.services.window import Windows
 from memwise.storage.engine import Database
 
 
@@ -19,6 +21,8 @@ class Memwise:
         self.tenancy = Tenancy(self.rt)
         self.record = Record(self.rt)
         self.audit = Audit(self.rt)
+        self.notebook = Notebook(self.rt)
+        self.windows = Windows(self.rt)
 
     @classmethod
     def open(

@@ -268,6 +268,19 @@ class Record:
             q = q.order_by(turns.c.seq).limit(max(1, min(limit, 5000)))
             return [_turn(r) for r in conn.execute(q)]
 
+    def end(self, workspace_id: str, conversation_id: str) -> Conversation:
+        """End a conversation explicitly. Idempotent: ending an ended one changes nothing."""
+        with self.rt.db.write() as conn:
+            rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            close(
+                conn,
+                workspace_id,
+                conversation_id,
+                ConversationStatus.ended.value,
+                self.rt.clock.now(),
+            )
+        return self.get(workspace_id, conversation_id)
+
     def search(
         self,
         workspace_id: str,
@@ -289,3 +302,22 @@ class Record:
                 limit=max(1, min(limit, 200)),
                 conversation_id=conversation_id,
             )
+
+
+def close(
+    conn: Connection, workspace_id: str, conversation_id: str, status: str, at: datetime
+) -> bool:
+    """Mark an open conversation ended or expired; False if it was already closed.
+
+    The one place a conversation closes, so that what follows a close (extraction) hooks here.
+    """
+    done = conn.execute(
+        conversations.update()
+        .where(
+            conversations.c.id == conversation_id,
+            conversations.c.workspace_id == workspace_id,
+            conversations.c.status == ConversationStatus.open.value,
+        )
+        .values(status=status, ended_at=at, pending=None)
+    ).rowcount
+    return bool(done)

@@ -23,6 +23,7 @@ from memwise.domain.tenancy import (
     check_timezone,
 )
 from memwise.ids import new_id, new_secret
+from memwise.policies import window
 from memwise.services import identity, rows
 from memwise.services.runtime import Runtime
 from memwise.storage.schema import agents, api_keys, contact_identities, contacts, users, workspaces
@@ -62,6 +63,7 @@ def _agent(row: Any) -> Agent:
         business_intelligence=row.business_intelligence,
         record_policy=RecordPolicy(row.record_policy),
         created_at=row.created_at,
+        window_overrides=row.window_overrides,
     )
 
 
@@ -162,6 +164,7 @@ class Tenancy:
         domain: str | None = None,
         business_intelligence: bool = False,
         record_policy: str = "archive",
+        window_overrides: Mapping[str, Any] | None = None,
     ) -> Agent:
         values = self._agent_values(
             {
@@ -170,6 +173,7 @@ class Tenancy:
                 "domain": domain,
                 "business_intelligence": business_intelligence,
                 "record_policy": record_policy,
+                "window_overrides": window_overrides,
             }
         )
         values.update(id=new_id("agt"), workspace_id=workspace_id, created_at=self.rt.clock.now())
@@ -185,6 +189,7 @@ class Tenancy:
             "domain",
             "business_intelligence",
             "record_policy",
+            "window_overrides",
         }
         if unknown:
             raise errors.Invalid(f"unknown agent fields: {sorted(unknown)}", code="invalid_field")
@@ -196,6 +201,7 @@ class Tenancy:
                 "domain": current.domain,
                 "business_intelligence": current.business_intelligence,
                 "record_policy": current.record_policy.value,
+                "window_overrides": current.window_overrides,
                 **changes,
             }
             conn.execute(
@@ -222,6 +228,7 @@ class Tenancy:
             "record_policy": rows.enum_value(
                 RecordPolicy, v.get("record_policy"), "record_policy"
             ).value,
+            "window_overrides": window.check_overrides(v.get("window_overrides")),
         }
 
     def get_agent(self, workspace_id: str, agent_id: str) -> Agent:

@@ -56,6 +56,7 @@ agents = sa.Table(
     sa.Column("domain", sa.String(64), nullable=True),
     sa.Column("business_intelligence", sa.Boolean, nullable=False, default=False),
     sa.Column("record_policy", sa.String(20), nullable=False),
+    sa.Column("window_overrides", JSONType, nullable=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
 )
 
@@ -108,6 +109,9 @@ conversations = sa.Table(
     sa.Column("status", sa.String(20), nullable=False),
     sa.Column("thread", sa.String(300), nullable=True),
     sa.Column("summary", sa.Text, nullable=True),
+    sa.Column("summary_upto_seq", sa.BigInteger, nullable=True),
+    sa.Column("window_from_seq", sa.BigInteger, nullable=True),
+    sa.Column("pending", JSONType, nullable=True),
     sa.Column("visitor_token_hash", sa.String(64), nullable=True, unique=True),
     sa.Column("started_at", UTCDateTime, nullable=False),
     sa.Column("last_activity_at", UTCDateTime, nullable=False),
@@ -147,4 +151,19 @@ audit_log = sa.Table(
     sa.Column("conversation_id", sa.String(40), nullable=True),
     sa.Index("ix_audit_log_ws_seq", "workspace_id", "seq"),
     sa.Index("ix_audit_log_contact", "contact_id"),
+)
+
+# The notebook: a staff user's working rules (never per contact, never written by a customer).
+notebook_entries = sa.Table(
+    "notebook_entries",
+    metadata,
+    sa.Column("seq", BigIntPK, primary_key=True, autoincrement=True),
+    sa.Column("id", sa.String(40), nullable=False, unique=True),
+    _ws(),
+    sa.Column("user_id", sa.String(40), sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("text", sa.String(2000), nullable=False),
+    sa.Column("normalized", sa.String(2000), nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.UniqueConstraint("workspace_id", "user_id", "normalized"),
+    sa.Index("ix_notebook_entries_user", "workspace_id", "user_id", "seq"),
 )

@@ -69,3 +69,25 @@ def search(
 ) -> dict[str, Any]:
     hits = mw.record.search(ws(caller), q, limit=limit, conversation_id=conversation_id)
     return page([out(h) for h in hits], None)
+
+
+@router.post("/conversations/{conversation_id}/end")
+def end(conversation_id: str, caller: Caller, mw: MW) -> dict[str, Any]:
+    return out(mw.record.end(conversation_scope(caller, conversation_id), conversation_id))
+
+
+@router.post("/conversations/{conversation_id}/reset")
+def reset(conversation_id: str, caller: Caller, mw: MW) -> dict[str, Any]:
+    mw.windows.reset(conversation_scope(caller, conversation_id), conversation_id)
+    return {"reset": True}
+
+
+@router.get("/conversations/{conversation_id}/window")
+def window_view(conversation_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+    view = mw.windows.view(ws(caller), conversation_id)
+    return {
+        "kind": view.kind,
+        "summary": view.summary,
+        "messages": [out(m) for m in view.messages],
+        "pending": mw.windows.pending(ws(caller), conversation_id),
+    }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
+from sqlalchemy import Text  # noqa: F401  (autogenerate refers to it)
 
 import memwise.storage.types
 ${imports if imports else ""}

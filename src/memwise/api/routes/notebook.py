@@ -1,0 +1,52 @@
+"""A staff user's notebook. Only workspace keys reach it: a visitor never writes a rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query, Response
+
+from memwise import errors
+from memwise.api.auth import MW, Operator, ws
+from memwise.api.schemas import NotebookIn, out, page
+
+router = APIRouter(prefix="/v1/users/{user_id}/notebook")
+
+
+@router.get("")
+def entries(user_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+    return page([out(e) for e in mw.notebook.entries(ws(caller), user_id)], None)
+
+
+@router.post("", status_code=201)
+def add(user_id: str, body: NotebookIn, caller: Operator, mw: MW, response: Response) -> Any:
+    added = mw.notebook.add(ws(caller), user_id, body.text, actor=caller.actor)
+    if added.duplicate:
+        response.status_code = 200
+        return {"duplicate": True, "entry": out(added.entry)}
+    return out(added.entry, evicted=added.evicted)
+
+
+@router.delete("/{entry_id}")
+def forget(user_id: str, entry_id: str, caller: Operator, mw: MW) -> dict[str, int]:
+    return {"removed": mw.notebook.forget(ws(caller), user_id, entry_id, actor=caller.actor)}
+
+
+@router.delete("")
+def forget_phrase(
+    user_id: str, caller: Operator, mw: MW, phrase: str = Query("", max_length=400)
+) -> dict[str, int]:
+    if not phrase.strip():
+        raise errors.Invalid("give ?phrase= with a few words of the rule", code="empty_phrase")
+    return {"removed": mw.notebook.forget_phrase(ws(caller), user_id, phrase, actor=caller.actor)}
+
+
+@router.get("/block")
+def block(user_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+    b = mw.notebook.block(ws(caller), user_id)
+    return {
+        "text": b.text,
+        "entries": [out(e) for e in b.entries],
+        "left_out": b.left_out,
+        "chars": b.chars,
+    }

@@ -1,0 +1,320 @@
+"""Finding secrets in short texts: card numbers, passwords in prose, API keys, IBANs.
+
+Each finder is precise rather than greedy: a number is a card only if it passes Luhn *and*
+has a real issuer prefix and length; an IBAN only if its mod-97 check holds; a password only
+when prose gives it a value; a token only with a known prefix or when it is long, mixed and
+random-looking. ``find`` returns every finding; ``check`` raises ``Refused`` on the first.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from memwise import errors
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str  # card | password | api_key | iban | private_key
+    excerpt: str  # masked, safe to show
+
+
+def _mask(value: str) -> str:
+    v = value.strip()
+    return v[:2] + "…" + v[-2:] if len(v) > 6 else "…"
+
+
+# -- payment cards ---------------------------------------------------------------------------
+_DIGIT_RUN = re.compile(r"(?<![\w.,])(?:\d[ -]?){12,18}\d(?![\w]|[.,]\d)")
+
+
+def luhn_ok(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        n = int(ch)
+        if i % 2:
+            n = n * 2 - 9 if n > 4 else n * 2
+        total += n
+    return total % 10 == 0
+
+
+def _issuer_ok(d: str) -> bool:
+    n = len(d)
+    if d[0] == "4":
+        return n in (13, 16, 19)  # Visa
+    if 51 <= int(d[:2]) <= 55 or 2221 <= int(d[:4]) <= 2720:
+        return n == 16  # Mastercard
+    if d[:2] in ("34", "37"):
+        return n == 15  # Amex
+    if d[:4] == "6011" or d[:2] == "65" or 644 <= int(d[:3]) <= 649:
+        return 16 <= n <= 19  # Discover
+    if 3528 <= int(d[:4]) <= 3589:
+        return 16 <= n <= 19  # JCB
+    if d[:2] in ("36", "38", "39") or 300 <= int(d[:3]) <= 305:
+        return 14 <= n <= 19  # Diners
+    if d[:2] == "62":
+        return 16 <= n <= 19  # UnionPay
+    if d[:2] in ("50", "56", "57", "58", "63", "67"):
+        return 12 <= n <= 19  # Maestro
+    return False
+
+
+def _cards(text: str) -> list[Finding]:
+    out = []
+    for m in _DIGIT_RUN.finditer(text):
+        digits = re.sub(r"\D", "", m.group())
+        if 13 <= len(digits) <= 19 and _issuer_ok(digits) and luhn_ok(digits):
+            out.append(Finding("card", "card ending " + digits[-4:]))
+    return out
+
+
+# -- IBANs -----------------------------------------------------------------------------------
+_IBAN = re.compile(r"\b([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?)\b")
+_IBAN_LENGTHS = {
+    "AD": 24,
+    "AT": 20,
+    "BE": 16,
+    "BG": 22,
+    "CH": 21,
+    "CY": 28,
+    "CZ": 24,
+    "DE": 22,
+    "DK": 18,
+    "EE": 20,
+    "ES": 24,
+    "FI": 18,
+    "FR": 27,
+    "GB": 22,
+    "GR": 27,
+    "HR": 21,
+    "HU": 28,
+    "IE": 22,
+    "IS": 26,
+    "IT": 27,
+    "LI": 21,
+    "LT": 20,
+    "LU": 20,
+    "LV": 21,
+    "MC": 27,
+    "MT": 31,
+    "NL": 18,
+    "NO": 15,
+    "PL": 28,
+    "PT": 25,
+    "RO": 24,
+    "SE": 24,
+    "SI": 19,
+    "SK": 24,
+    "SM": 27,
+    "TR": 26,
+    "AE": 23,
+    "SA": 24,
+    "IL": 23,
+    "QA": 29,
+    "BR": 29,
+    "UA": 29,
+}
+
+
+def iban_ok(candidate: str) -> bool:
+    s = re.sub(r"\s", "", candidate).upper()
+    expected = _IBAN_LENGTHS.get(s[:2])
+    if expected is not None and len(s) != expected:
+        return False
+    if not 15 <= len(s) <= 34:
+        return False
+    moved = s[4:] + s[:4]
+    number = "".join(str(int(ch, 36)) for ch in moved)
+    return int(number) % 97 == 1
+
+
+def _ibans(text: str) -> list[Finding]:
+    out = []
+    for m in _IBAN.finditer(text):
+        chunks = m.group(1).split(" ")
+        while chunks:  # a trailing word may have been swallowed: try shorter candidates
+            if iban_ok("".join(chunks)):
+                out.append(Finding("iban", _mask(m.group(1))))
+                break
+            chunks.pop()
+    return out
+
+
+# -- passwords stated in prose ---------------------------------------------------------------
+_PW_WORD = r"(?:password|passwort|passwd|pwd|passcode|passphrase|pass\s?word|pin(?:\s?code)?)"
+_PW_VALUE = re.compile(
+    rf"\b{_PW_WORD}\b(?:\s+(?:for|to|of|on|at|für|zum|zur)(?:\s+[\w.@-]+){{1,4}}?)?"
+    r"\s*(?:is|was|ist|lautet|=|:|->|will be|should be|would be)\s*"
+    r"[\"'`“‘]?([^\s\"'`”’]{3,})",
+    re.I,
+)
+_PW_USE_AS = re.compile(
+    rf"\b(?:use|with|type|enter)\s+[\"'`“‘]?([^\s\"'`”’]{{3,}})[\"'`”’]?\s+(?:as|for)\s+"
+    rf"(?:the\s+|my\s+|our\s+|your\s+)?(?:\w+\s+)?{_PW_WORD}\b",
+    re.I,
+)
+_LOGIN_PAIR = re.compile(
+    r"\b(?:login|log-in|username|user|credentials)\s*(?:is|are|:|=)\s*[^\s/]+\s*/\s*(\S{4,})", re.I
+)
+_NOT_A_VALUE = {
+    "required",
+    "needed",
+    "reset",
+    "expired",
+    "wrong",
+    "incorrect",
+    "the",
+    "a",
+    "an",
+    "not",
+    "always",
+    "never",
+    "changed",
+    "stored",
+    "case-sensitive",
+    "sensitive",
+    "secret",
+    "private",
+    "mandatory",
+    "optional",
+    "missing",
+    "invalid",
+    "valid",
+    "empty",
+    "blank",
+    "correct",
+    "too",
+    "very",
+    "in",
+    "on",
+    "at",
+    "for",
+    "to",
+    "sent",
+    "shared",
+    "asked",
+    "given",
+    "needed.",
+    "requested",
+    "hidden",
+    "masked",
+    "protected",
+    "locked",
+    "known",
+    "unknown",
+    "set",
+    "same",
+    "different",
+    "new",
+    "old",
+    "your",
+    "their",
+    "his",
+    "her",
+    "our",
+    "my",
+    "only",
+    "still",
+    "being",
+    "no",
+    "none",
+    "something",
+    "anything",
+    "weak",
+    "strong",
+    "long",
+    "short",
+}
+
+
+def _plausible_value(value: str) -> bool:
+    v = value.strip(".,;!?)(").lower()
+    if len(v) < 3 or v in _NOT_A_VALUE:
+        return False
+    return not (v.isalpha() and len(v) < 6 and v in _NOT_A_VALUE)
+
+
+def _passwords(text: str) -> list[Finding]:
+    out = []
+    for rx in (_PW_VALUE, _PW_USE_AS, _LOGIN_PAIR):
+        for m in rx.finditer(text):
+            if _plausible_value(m.group(1)):
+                out.append(Finding("password", "password " + _mask(m.group(1))))
+    return out
+
+
+# -- API keys and tokens ---------------------------------------------------------------------
+_KNOWN_KEYS = re.compile(
+    r"(?:\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}"
+    r"|\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{10,}"
+    r"|\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}"
+    r"|\bglpat-[A-Za-z0-9_-]{16,}|\bxox[abposr]-[A-Za-z0-9-]{10,}"
+    r"|\bAKIA[0-9A-Z]{16}\b|\bASIA[0-9A-Z]{16}\b|\bAIza[0-9A-Za-z_-]{30,}"
+    r"|\bya29\.[0-9A-Za-z_-]{20,}|\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"
+    r"|\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
+    r"|\bnpm_[A-Za-z0-9]{30,}|\bhf_[A-Za-z0-9]{30,}|\bshpat_[a-f0-9]{32}"
+    r"|\b\d{8,10}:AA[A-Za-z0-9_-]{30,})"
+)
+_PRIVATE_KEY = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")
+_TOKENISH = re.compile(r"[A-Za-z0-9_\-+/=]{20,}")
+_SECRET_WORDS = re.compile(
+    r"\b(?:api[ _-]?key|token|secret|bearer|access[ _-]?key|client[ _-]?secret|auth)\b", re.I
+)
+
+
+def shannon_bits(s: str) -> float:
+    counts = Counter(s)
+    return -sum(c / len(s) * math.log2(c / len(s)) for c in counts.values())
+
+
+def _random_looking(tok: str, near_secret_word: bool) -> bool:
+    if tok.isalpha() or tok.isdigit() or "://" in tok:
+        return False
+    classes = sum(
+        (
+            any(c.islower() for c in tok),
+            any(c.isupper() for c in tok),
+            any(c.isdigit() for c in tok),
+        )
+    )
+    if re.search(r"[0-9a-fA-F]{32,}", tok):  # hex digests and hex keys
+        return True
+    bits = shannon_bits(tok)
+    if near_secret_word:
+        return classes >= 2 and bits >= 3.3 and len(tok) >= 16
+    return classes >= 3 and bits >= 3.8 and len(tok) >= 24
+
+
+def _api_keys(text: str) -> list[Finding]:
+    out = [Finding("api_key", _mask(m.group())) for m in _KNOWN_KEYS.finditer(text)]
+    out += [Finding("private_key", "private key block") for _ in _PRIVATE_KEY.finditer(text)]
+    if out:
+        return out
+    near = bool(_SECRET_WORDS.search(text))
+    for m in _TOKENISH.finditer(text):
+        tok = m.group().strip("-_=/+")
+        if "/" in tok and not near:
+            continue
+        if _random_looking(tok, near):
+            out.append(Finding("api_key", _mask(tok)))
+    return out
+
+
+def find(text: str) -> list[Finding]:
+    """Every secret found in ``text`` (masked excerpts only)."""
+    return _cards(text) + _ibans(text) + _passwords(text) + _api_keys(text)
+
+
+def check(text: str, where: str = "the notebook") -> None:
+    """Raise ``Refused`` (code ``secret_refused``) if ``text`` holds a secret."""
+    found = find(text)
+    if found:
+        kinds = sorted({f.kind for f in found})
+        raise errors.Refused(
+            f"{where} does not keep secrets: found {', '.join(k.replace('_', ' ') for k in kinds)}",
+            code="secret_refused",
+            kinds=kinds,
+        )

@@ -1,0 +1,165 @@
+"""The notebook: a staff user's own working rules, taught on purpose."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise import errors
+from memwise.ids import new_id
+from memwise.policies.limits import NotebookLimits
+from memwise.policies.notebook import Block, Entry, build_block, check_entry, normalize
+from memwise.services import audit, rows
+from memwise.services.runtime import Runtime
+from memwise.storage.schema import notebook_entries, users
+
+
+@dataclass(frozen=True)
+class Added:
+    entry: Entry
+    duplicate: bool
+    evicted: list[str]
+
+
+def _entry(row: Any) -> Entry:
+    return Entry(id=row.id, text=row.text, created_at=row.created_at)
+
+
+class Notebook:
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+
+    @property
+    def limits(self) -> NotebookLimits:
+        return self.rt.limits.notebook
+
+    def add(self, workspace_id: str, user_id: str, text: str, *, actor: str = "user") -> Added:
+        """Save one rule. Duplicates are not saved; when full, the oldest makes room."""
+        cleaned = check_entry(text, self.limits)
+        norm = normalize(cleaned)
+        with self.rt.db.write() as conn:
+            rows.require(conn, users, workspace_id, user_id, "user")
+            existing = conn.execute(
+                sa.select(notebook_entries).where(
+                    notebook_entries.c.workspace_id == workspace_id,
+                    notebook_entries.c.user_id == user_id,
+                    notebook_entries.c.normalized == norm,
+                )
+            ).first()
+            if existing is not None:
+                return Added(_entry(existing), duplicate=True, evicted=[])
+            evicted = self._make_room(conn, workspace_id, user_id)
+            entry_id = new_id("nb")
+            now = self.rt.clock.now()
+            conn.execute(
+                notebook_entries.insert().values(
+                    id=entry_id,
+                    workspace_id=workspace_id,
+                    user_id=user_id,
+                    text=cleaned,
+                    normalized=norm,
+                    created_at=now,
+                )
+            )
+            audit.log(
+                conn,
+                workspace_id=workspace_id,
+                at=now,
+                actor=actor,
+                tool="remember_rule",
+                args={"user_id": user_id, "entry_id": entry_id, "evicted": evicted},
+                status="executed",
+                result=f"saved ({len(cleaned)} chars)",
+            )
+        return Added(Entry(entry_id, cleaned, now), duplicate=False, evicted=evicted)
+
+    def _make_room(self, conn: Connection, workspace_id: str, user_id: str) -> list[str]:
+        ids = (
+            conn.execute(
+                sa.select(notebook_entries.c.id)
+                .where(
+                    notebook_entries.c.workspace_id == workspace_id,
+                    notebook_entries.c.user_id == user_id,
+                )
+                .order_by(notebook_entries.c.seq)
+            )
+            .scalars()
+            .all()
+        )
+        overflow = len(ids) - self.limits.max_entries + 1
+        evicted = list(ids[: max(0, overflow)])
+        if evicted:
+            conn.execute(notebook_entries.delete().where(notebook_entries.c.id.in_(evicted)))
+        return evicted
+
+    def entries(self, workspace_id: str, user_id: str) -> list[Entry]:
+        """Every entry, oldest → newest (including those that no longer reach the model)."""
+        with self.rt.db.read() as conn:
+            rows.require(conn, users, workspace_id, user_id, "user")
+            return [_entry(r) for r in conn.execute(self._owned(workspace_id, user_id))]
+
+    @staticmethod
+    def _owned(workspace_id: str, user_id: str) -> sa.Select[tuple[object, ...]]:
+        return (
+            sa.select(notebook_entries)
+            .where(
+                notebook_entries.c.workspace_id == workspace_id,
+                notebook_entries.c.user_id == user_id,
+            )
+            .order_by(notebook_entries.c.seq)
+        )
+
+    def block(self, workspace_id: str, user_id: str) -> Block:
+        return build_block(self.entries(workspace_id, user_id), self.limits)
+
+    def forget(self, workspace_id: str, user_id: str, entry_id: str, *, actor: str = "user") -> int:
+        """Remove one entry by id; NotFound if this user has no such entry."""
+        with self.rt.db.write() as conn:
+            rows.require(conn, users, workspace_id, user_id, "user")
+            gone = conn.execute(
+                notebook_entries.delete().where(
+                    notebook_entries.c.workspace_id == workspace_id,
+                    notebook_entries.c.user_id == user_id,
+                    notebook_entries.c.id == entry_id,
+                )
+            ).rowcount
+            if not gone:
+                raise errors.NotFound("no such notebook entry", code="entry_not_found")
+            self._log_forget(conn, workspace_id, user_id, actor, {"entry_id": entry_id}, 1)
+        return 1
+
+    def forget_phrase(
+        self, workspace_id: str, user_id: str, phrase: str, *, actor: str = "user"
+    ) -> int:
+        """Remove every entry containing ``phrase`` (normalised); returns how many."""
+        needle = normalize(phrase or "")
+        if len(needle) < 2:
+            raise errors.Invalid("give a few words of the rule to forget", code="empty_phrase")
+        with self.rt.db.write() as conn:
+            rows.require(conn, users, workspace_id, user_id, "user")
+            matching = [
+                r.id
+                for r in conn.execute(self._owned(workspace_id, user_id))
+                if needle in r.normalized
+            ]
+            if matching:
+                conn.execute(notebook_entries.delete().where(notebook_entries.c.id.in_(matching)))
+            self._log_forget(conn, workspace_id, user_id, actor, {"phrase": phrase}, len(matching))
+        return len(matching)
+
+    def _log_forget(
+        self, conn: Connection, ws: str, user_id: str, actor: str, args: dict[str, str], n: int
+    ) -> None:
+        audit.log(
+            conn,
+            workspace_id=ws,
+            at=self.rt.clock.now(),
+            actor=actor,
+            tool="forget_rule",
+            args={"user_id": user_id, **args},
+            status="executed",
+            result=f"removed {n}",
+        )

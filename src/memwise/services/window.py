@@ -1,0 +1,171 @@
+"""Windows over the record: generic windows with compaction, reset, pending state, expiry."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import sqlalchemy as sa
+
+from memwise import errors
+from memwise.domain.tenancy import ConversationStatus, RecordPolicy
+from memwise.policies import window
+from memwise.policies.compaction import ExtractiveSummariser, Summariser
+from memwise.policies.limits import Limits
+from memwise.policies.window import Message
+from memwise.services import rows
+from memwise.services.record import close
+from memwise.services.runtime import Runtime
+from memwise.storage.schema import agents, conversations, turns
+
+
+@dataclass(frozen=True)
+class WindowView:
+    """What survived the window's limits: a summary of older turns and recent turns verbatim."""
+
+    kind: str
+    summary: str | None
+    messages: list[Message]
+
+
+class Windows:
+    def __init__(self, rt: Runtime, summariser: Summariser | None = None) -> None:
+        self.rt = rt
+        self.summariser = summariser or ExtractiveSummariser()
+
+    def limits_for(self, workspace_id: str, agent_id: str) -> Limits:
+        with self.rt.db.read() as conn:
+            agent = rows.require(conn, agents, workspace_id, agent_id, "agent")
+        return window.effective(self.rt.limits, agent.window_overrides)
+
+    def view(
+        self,
+        workspace_id: str,
+        conversation_id: str,
+        client_messages: Iterable[Message] | None = None,
+    ) -> WindowView:
+        """The window for this turn.
+
+        web: the client holds the thread; the last N non-empty messages it sent are kept.
+        generic (email, sms, voice, phone, api): last N turns of the record verbatim plus a
+        running summary of older turns, compacted as they scroll out and stored.
+        telegram: held in process by the Telegram adapter; here as for web.
+        """
+        with self.rt.db.read() as conn:
+            conv = rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            agent = rows.require(conn, agents, workspace_id, conv.agent_id, "agent")
+        limits = window.effective(self.rt.limits, agent.window_overrides)
+        kind = window.kind_of(conv.channel)
+        if kind in ("web", "telegram") or client_messages is not None:
+            keep = window.client_window_size(limits, kind)
+            return WindowView(kind, None, window.client_window(client_messages or [], keep))
+        if RecordPolicy(agent.record_policy) is RecordPolicy.audit_only:
+            return WindowView(kind, None, [])  # nothing of the text was stored
+        return self._generic(workspace_id, conversation_id, limits)
+
+    def _generic(self, workspace_id: str, conversation_id: str, limits: Limits) -> WindowView:
+        n = limits.generic.verbatim_turns
+        with self.rt.db.write() as conn:
+            conv = rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            start = conv.window_from_seq or 0
+            recent = conn.execute(
+                sa.select(turns.c.seq, turns.c.role, turns.c.text, turns.c.at)
+                .where(turns.c.conversation_id == conversation_id, turns.c.seq > start)
+                .order_by(turns.c.seq.desc())
+                .limit(n)
+            ).all()[::-1]
+            summary = conv.summary
+            if recent:
+                first_kept = recent[0].seq
+                done = max(conv.summary_upto_seq or 0, start)
+                scrolled = conn.execute(
+                    sa.select(turns.c.seq, turns.c.role, turns.c.text, turns.c.at)
+                    .where(
+                        turns.c.conversation_id == conversation_id,
+                        turns.c.seq > done,
+                        turns.c.seq < first_kept,
+                    )
+                    .order_by(turns.c.seq)
+                ).all()
+                if scrolled:
+                    summary = (
+                        self.summariser.summarise(
+                            summary, _messages(scrolled), limits.generic.summary_chars
+                        )
+                        or None
+                    )
+                    conn.execute(
+                        conversations.update()
+                        .where(conversations.c.id == conversation_id)
+                        .values(summary=summary, summary_upto_seq=scrolled[-1].seq)
+                    )
+        return WindowView("generic", summary, _messages(recent))
+
+    def reset(self, workspace_id: str, conversation_id: str) -> None:
+        """Clear the window and pending state. Touches no long-term memory and no record."""
+        with self.rt.db.write() as conn:
+            rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            last = conn.execute(
+                sa.select(sa.func.max(turns.c.seq)).where(
+                    turns.c.conversation_id == conversation_id
+                )
+            ).scalar()
+            conn.execute(
+                conversations.update()
+                .where(conversations.c.id == conversation_id)
+                .values(
+                    window_from_seq=last or 0, summary=None, summary_upto_seq=None, pending=None
+                )
+            )
+
+    def set_pending(
+        self, workspace_id: str, conversation_id: str, pending: dict[str, Any] | None
+    ) -> None:
+        """Hold one pending confirmation beside the window (never in the transcript)."""
+        with self.rt.db.write() as conn:
+            conv = rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            if conv.status != ConversationStatus.open.value:
+                raise errors.Conflict("the conversation is closed", code="conversation_closed")
+            conn.execute(
+                conversations.update()
+                .where(conversations.c.id == conversation_id)
+                .values(pending=pending)
+            )
+
+    def pending(self, workspace_id: str, conversation_id: str) -> dict[str, Any] | None:
+        with self.rt.db.read() as conn:
+            conv = rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+        value: dict[str, Any] | None = conv.pending
+        return value
+
+    def expire_idle(self) -> list[str]:
+        """Mark expired every open conversation idle past its channel's limit; returns ids."""
+        now = self.rt.clock.now()
+        expired: list[str] = []
+        with self.rt.db.write() as conn:
+            # Per-agent overrides may be shorter than any default: look at every open one.
+            candidates = conn.execute(
+                sa.select(
+                    conversations.c.id,
+                    conversations.c.workspace_id,
+                    conversations.c.channel,
+                    conversations.c.last_activity_at,
+                    agents.c.window_overrides,
+                )
+                .join(agents, agents.c.id == conversations.c.agent_id)
+                .where(conversations.c.status == ConversationStatus.open.value)
+            ).all()
+            for row in candidates:
+                limits = window.effective(self.rt.limits, row.window_overrides)
+                idle = getattr(limits, window.kind_of(row.channel)).idle_minutes
+                if now - row.last_activity_at >= timedelta(minutes=idle) and close(
+                    conn, row.workspace_id, row.id, ConversationStatus.expired.value, now
+                ):
+                    expired.append(row.id)
+        return expired
+
+
+def _messages(found: Sequence[Any]) -> list[Message]:
+    return [Message(r.role, r.text or "", r.at) for r in found]

@@ -1,0 +1,84 @@
+"""The notebook on every backend: 80/81 entries, duplicates, forget, per-person, audit."""
+
+from __future__ import annotations
+
+import pytest
+
+from memwise import FixedClock, Memwise, errors
+
+
+def _ws(mw: Memwise) -> tuple[str, str]:
+    ws, _ = mw.tenancy.create_workspace("Acme")
+    return ws.id, mw.tenancy.create_user(ws.id, "Mira", "operator").id
+
+
+def test_80_entries_fit_and_the_81st_evicts_the_oldest(mw: Memwise, clock: FixedClock) -> None:
+    ws, user = _ws(mw)
+    for i in range(80):
+        added = mw.notebook.add(ws, user, f"rule number {i}")
+        assert not added.duplicate and added.evicted == []
+        clock.advance(seconds=1)
+    assert len(mw.notebook.entries(ws, user)) == 80
+    first = mw.notebook.entries(ws, user)[0]
+    added = mw.notebook.add(ws, user, "rule number 80")
+    assert added.evicted == [first.id]
+    texts = [e.text for e in mw.notebook.entries(ws, user)]
+    assert len(texts) == 80 and texts[0] == "rule number 1" and texts[-1] == "rule number 80"
+
+
+def test_duplicates_are_not_saved_and_the_caller_is_told(mw: Memwise) -> None:
+    ws, user = _ws(mw)
+    first = mw.notebook.add(ws, user, "Format prices as 1.234,56 EUR")
+    again = mw.notebook.add(ws, user, "  format PRICES as 1.234,56 eur! ")
+    assert again.duplicate and again.entry.id == first.entry.id
+    assert len(mw.notebook.entries(ws, user)) == 1
+
+
+def test_too_long_and_secret_rules_save_nothing(mw: Memwise) -> None:
+    ws, user = _ws(mw)
+    mw.notebook.add(ws, user, "x" * 400)
+    with pytest.raises(errors.Invalid) as exc:
+        mw.notebook.add(ws, user, "y" * 401)
+    assert exc.value.code == "too_long"
+    with pytest.raises(errors.Refused):
+        mw.notebook.add(ws, user, "the CRM password is Tr0ub4dor&3")
+    assert [e.text for e in mw.notebook.entries(ws, user)] == ["x" * 400]
+
+
+def test_forget_by_id_and_by_phrase(mw: Memwise) -> None:
+    ws, user = _ws(mw)
+    a = mw.notebook.add(ws, user, "CRM means the deals board").entry
+    mw.notebook.add(ws, user, "Monday report: pipeline by stage")
+    mw.notebook.add(ws, user, "Send the Monday report as PDF")
+    mw.notebook.add(ws, user, "Answer in German")
+    assert mw.notebook.forget(ws, user, a.id) == 1
+    with pytest.raises(errors.NotFound):
+        mw.notebook.forget(ws, user, a.id)
+    assert mw.notebook.forget_phrase(ws, user, "monday REPORT") == 2
+    assert mw.notebook.forget_phrase(ws, user, "nothing like this") == 0
+    assert [e.text for e in mw.notebook.entries(ws, user)] == ["Answer in German"]
+    tools = [(e.tool, e.result) for e in mw.audit.entries(ws)]
+    assert ("forget_rule", "removed 2") in tools and ("remember_rule", "saved (25 chars)") in tools
+
+
+def test_notebook_belongs_to_one_person(mw: Memwise) -> None:
+    ws, mira = _ws(mw)
+    colleague = mw.tenancy.create_user(ws, "Tom", "operator").id
+    mw.notebook.add(ws, mira, "Answer in German")
+    assert mw.notebook.entries(ws, colleague) == []
+    newcomer = mw.tenancy.create_user(ws, "New", "member").id
+    assert mw.notebook.block(ws, newcomer).text == ""
+    other_ws, _ = mw.tenancy.create_workspace("Other")
+    with pytest.raises(errors.NotFound):
+        mw.notebook.entries(other_ws.id, mira)
+
+
+def test_block_over_the_budget_keeps_the_rest_listable(mw: Memwise, clock: FixedClock) -> None:
+    ws, user = _ws(mw)
+    for i in range(10):
+        mw.notebook.add(ws, user, f"{i:02d} " + "r" * 397)
+        clock.advance(seconds=1)
+    block = mw.notebook.block(ws, user)
+    assert len(block.entries) == 7 and block.left_out == 3
+    assert block.entries[0].text.startswith("03") and block.entries[-1].text.startswith("09")
+    assert len(mw.notebook.entries(ws, user)) == 10
