@@ -28,18 +28,41 @@ WORDS = (
 ).split()
 
 
+_SYLLABLES = [a + b for a in "bdfgklmnprstvz" for b in ("a", "e", "i", "o", "u", "ar", "en", "il")]
+
+
+def vocabulary(size: int = 20_000, seed: int = 3) -> list[str]:
+    """Domain words first (most frequent), then invented words: a Zipf-ranked vocabulary."""
+    rng = random.Random(seed)
+    seen = set(WORDS)
+    words = list(WORDS)
+    while len(words) < size:
+        w = "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 4)))
+        if w not in seen:
+            seen.add(w)
+            words.append(w)
+    return words
+
+
+VOCAB = vocabulary()
+_CUM: list[float] = []
+_total = 0.0
+for _rank in range(1, len(VOCAB) + 1):
+    _total += 1.0 / _rank**1.07
+    _CUM.append(_total)
+
+
 def sentence(rng: random.Random, n: int | None = None) -> str:
+    """A sentence of Zipf-distributed words (like natural text: few common, many rare)."""
     k = n or rng.randint(6, 24)
-    # Zipf-like: early words are more common
-    return (
-        " ".join(
-            WORDS[min(int(rng.paretovariate(1.1)) - 1, len(WORDS) - 1)]
-            if rng.random() < 0.5
-            else rng.choice(WORDS)
-            for _ in range(k)
-        ).capitalize()
-        + "."
-    )
+    return " ".join(rng.choices(VOCAB, cum_weights=_CUM, k=k)).capitalize() + "."
+
+
+def queries(rng: random.Random, kind: str, n: int) -> list[str]:
+    """specific: a mid-frequency word with a rarer one (names, products); common: two top words."""
+    if kind == "common":
+        return [" ".join(rng.sample(VOCAB[:40], 2)) for _ in range(n)]
+    return [f"{rng.choice(VOCAB[40:400])} {rng.choice(VOCAB[400:4000])}" for _ in range(n)]
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _common import WORDS, console, database, percentiles, sentence, table, timed
+from _common import console, database, percentiles, queries, sentence, table, timed
 from memwise import Memwise
 from memwise.services.record import NewTurn
 
@@ -52,22 +52,18 @@ def run(backend: str, sizes: list[int], tmp: Path) -> list[list[str]]:
                 if console.is_terminal:
                     console.print(f"  {backend}: {total:,} turns", end="\r")
             batched_rate = total / batched_time
-            queries = [" ".join(rng.sample(WORDS[20:], 2)) for _ in range(200)]
-            for q in queries[:20]:
-                mw.record.search(ws.id, q)  # warm up
-            it = iter(queries)
-            p50, p95 = percentiles(
-                timed(lambda it=it: mw.record.search(ws.id, next(it)), 200)  # type: ignore[misc]
-            )
+            figures = []
+            for kind in ("specific", "common"):
+                qs = queries(rng, kind, 220)
+                for q in qs[:20]:
+                    mw.record.search(ws.id, q)  # warm up
+                it = iter(qs[20:])
+                figures += percentiles(
+                    timed(lambda it=it: mw.record.search(ws.id, next(it)), 200)  # type: ignore[misc]
+                )
             rows.append(
-                [
-                    backend,
-                    f"{size:,}",
-                    f"{single_rate:,.0f}",
-                    f"{batched_rate:,.0f}",
-                    f"{p50:.2f}",
-                    f"{p95:.2f}",
-                ]
+                [backend, f"{size:,}", f"{single_rate:,.0f}", f"{batched_rate:,.0f}"]
+                + [f"{f:.2f}" for f in figures]
             )
         mw.close()
     return rows
@@ -85,7 +81,16 @@ def main() -> None:
             rows += run(backend, sizes, Path(tmp))
     table(
         "Record: append throughput and search latency",
-        ["backend", "turns", "single turns/s", "batched turns/s", "search p50 ms", "search p95 ms"],
+        [
+            "backend",
+            "turns",
+            "single turns/s",
+            "batched turns/s",
+            "specific p50 ms",
+            "specific p95 ms",
+            "common p50 ms",
+            "common p95 ms",
+        ],
         rows,
     )
 

@@ -114,3 +114,14 @@ def test_search_ranks_better_matches_first(mw: Memwise, clock: FixedClock) -> No
     hits = mw.record.search(ws, "refund")
     assert len(hits) == 2 and hits[0].score >= hits[1].score
     assert "blender" in hits[0].highlight
+
+
+def test_search_within_one_conversation(mw: Memwise) -> None:
+    ws, agent, contact = _setup(mw)
+    a, _ = mw.record.start(ws, agent, "web", contact_id=contact)
+    b, _ = mw.record.start(ws, agent, "web", contact_id=contact)
+    mw.record.append(ws, a.id, "customer", "parcel lost in transit")
+    mw.record.append(ws, b.id, "customer", "parcel arrived fine")
+    hits = mw.record.search(ws, "parcel", conversation_id=b.id)
+    assert [h.conversation_id for h in hits] == [b.id]
+    assert len(mw.record.search(ws, "parcel")) == 2

@@ -10,23 +10,30 @@ from memwise.storage import fts
 from memwise.storage.highlight import START, STOP, to_html
 from memwise.storage.types import UTCDateTime
 
+RANKED_CANDIDATES = 1000  # relevance is ranked among the most recent matches
+
 _SEARCH = sa.text(
     f"""
     WITH q AS (SELECT plainto_tsquery('english', :q) AS query),
-    best AS (
-        SELECT t.id, t.conversation_id, t.role, t.at, t.text,
-               ts_rank_cd(t.text_tsv, q.query) AS score
+    recent AS (
+        SELECT t.seq, t.id, t.conversation_id, t.role, t.at, t.text, t.text_tsv
         FROM turns t, q
         WHERE t.text_tsv @@ q.query AND t.workspace_id = :ws
           AND (CAST(:conv AS varchar) IS NULL OR t.conversation_id = :conv)
-        ORDER BY score DESC, t.seq DESC
+        ORDER BY t.seq DESC
+        LIMIT {RANKED_CANDIDATES}
+    ),
+    best AS (
+        SELECT recent.*, ts_rank_cd(recent.text_tsv, q.query) AS score
+        FROM recent, q
+        ORDER BY score DESC, recent.seq DESC
         LIMIT :limit
     )
     SELECT best.id, best.conversation_id, best.role, best.at, best.score,
            ts_headline('english', best.text, q.query,
                        'StartSel={START}, StopSel={STOP}, MaxWords=24, MinWords=8') AS hl
     FROM best, q
-    ORDER BY best.score DESC
+    ORDER BY best.score DESC, best.seq DESC
     """
 ).columns(at=UTCDateTime)
 
