@@ -81,6 +81,24 @@ class NotebookIn(Body):
     text: str = Field(min_length=1, max_length=4000)
 
 
+class MemoryNoteIn(Body):
+    kind: Literal["preference", "fact", "event", "task", "note"] = "note"
+    text: str = Field(min_length=1, max_length=500)
+    key: str | None = Field(None, max_length=200)
+    occurs_on: str | None = Field(None, max_length=40)
+    entities: list[str] = Field(default_factory=list, max_length=20)
+
+
+class MemoryPatch(Body):
+    text: str | None = Field(None, min_length=1, max_length=500)
+    occurs_on: str | None = Field(None, max_length=40)
+
+
+class RecallIn(Body):
+    request: str = Field(min_length=1, max_length=4000)
+    limit: int | None = Field(None, ge=0, le=50)
+
+
 class TestClockIn(Body):
     now: AwareDatetime
 

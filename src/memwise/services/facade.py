@@ -5,7 +5,10 @@ from __future__ import annotations
 from memwise.clock import Clock, SystemClock
 from memwise.policies.limits import Limits
 from memwise.services.audit import Audit
+from memwise.services.data_request import DataRequests
+from memwise.services.memory import Memory
 from memwise.services.notebook import Notebook
+from memwise.services.recall import Recaller
 from memwise.services.record import Record
 from memwise.services.runtime import Runtime
 from memwise.services.tenancy import Tenancy
@@ -23,6 +26,9 @@ class Memwise:
         self.audit = Audit(self.rt)
         self.notebook = Notebook(self.rt)
         self.windows = Windows(self.rt)
+        self.memory = Memory(self.rt)
+        self.recaller = Recaller(self.rt, self.memory)
+        self.data_requests = DataRequests(self.rt, self.tenancy)
 
     @classmethod
     def open(

@@ -1,0 +1,116 @@
+"""Contact memory: items, edits, archive, recall, relations, and data requests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query
+
+from memwise.api.auth import MW, Admin, Operator, ws
+from memwise.api.schemas import MemoryNoteIn, MemoryPatch, RecallIn, page
+from memwise.services.memory import NewItem, Served
+
+router = APIRouter(prefix="/v1")
+
+
+def served(s: Served) -> dict[str, Any]:
+    i = s.item
+    return {
+        "id": i.id,
+        "kind": i.kind.value,
+        "scope": i.scope.value,
+        "text": i.text,
+        "key": i.key,
+        "source": i.source.value,
+        "trust": s.trust.value,
+        "temporal": s.temporal,
+        "evidence": [{"turn_id": e.turn_id, "quote": e.quote} for e in i.evidence],
+        "recorded_at": i.recorded_at.isoformat(),
+        "last_mentioned_at": i.last_mentioned_at.isoformat(),
+        "occurs_on": i.occurs_on,
+        "occurs_phrase": i.occurs_phrase,
+        "lifecycle": i.lifecycle.value,
+        "superseded_by": i.superseded_by,
+        "superseded_at": i.superseded_at.isoformat() if i.superseded_at else None,
+        "superseded_why": i.superseded_why,
+        "edited": i.edited,
+        "entities": i.entities,
+        "conversation_id": i.conversation_id,
+        "extractor": i.extractor,
+    }
+
+
+@router.get("/contacts/{contact_id}/memory")
+def items(
+    contact_id: str,
+    caller: Operator,
+    mw: MW,
+    include: str = Query("", max_length=100, description="superseded,archived"),
+    kind: str | None = Query(None, max_length=20),
+    trust: str | None = Query(None, max_length=20),
+) -> dict[str, Any]:
+    wanted = [p.strip() for p in include.split(",") if p.strip()]
+    found = mw.memory.items(ws(caller), contact_id, include=wanted, kind=kind, trust_filter=trust)
+    return page([served(s) for s in found], None)
+
+
+@router.post("/contacts/{contact_id}/memory", status_code=201)
+def add_note(contact_id: str, body: MemoryNoteIn, caller: Operator, mw: MW) -> dict[str, Any]:
+    """An operator's own note or fact about the contact (source: operator)."""
+    written = mw.memory.write(
+        ws(caller),
+        contact_id,
+        NewItem(
+            kind=body.kind,
+            text=body.text,
+            key=body.key,
+            source="operator",
+            occurs_on=body.occurs_on,
+            entities=body.entities,
+        ),
+    )
+    return {
+        "action": written.action,
+        "affected": written.affected,
+        "item": served(mw.memory.get(ws(caller), written.item.id)),
+    }
+
+
+@router.patch("/memory/{item_id}")
+def edit(item_id: str, body: MemoryPatch, caller: Operator, mw: MW) -> dict[str, Any]:
+    changes = body.model_dump(exclude_unset=True)
+    return served(
+        mw.memory.edit(
+            ws(caller), item_id, text=changes.get("text"), occurs_on=changes.get("occurs_on", ...)
+        )
+    )
+
+
+@router.post("/memory/{item_id}/archive")
+def archive(item_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+    return served(mw.memory.archive(ws(caller), item_id))
+
+
+@router.get("/contacts/{contact_id}/memory/relations")
+def relations(contact_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+    return mw.memory.relations(ws(caller), contact_id)
+
+
+@router.post("/contacts/{contact_id}/recall")
+def recall(contact_id: str, body: RecallIn, caller: Operator, mw: MW) -> dict[str, Any]:
+    r = mw.recaller.recall(ws(caller), contact_id, body.request, limit=body.limit)
+    return {
+        "profile": [vars(line) for line in r.profile],
+        "notes": [vars(line) for line in r.notes],
+        "explain": [vars(c) for c in r.explain],
+    }
+
+
+@router.get("/contacts/{contact_id}/export")
+def export(contact_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
+    return mw.data_requests.export(ws(caller), contact_id)
+
+
+@router.delete("/contacts/{contact_id}")
+def delete(contact_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
+    return {"deleted": mw.data_requests.delete(ws(caller), contact_id, actor=caller.actor)}

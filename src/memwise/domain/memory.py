@@ -1,0 +1,162 @@
+"""Contact memory: the item, its trust as served, and how it reads as dated history.
+
+Trust is computed, never stored: one function (``trust``) derives it from lifecycle, source,
+evidence and time, so that the invariants hold everywhere an item is served:
+a conflicted item is never verified; superseded and archived items are never current;
+an inferred item is never served as stated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from enum import StrEnum
+from typing import Any
+from zoneinfo import ZoneInfo
+
+
+class Kind(StrEnum):
+    preference = "preference"
+    fact = "fact"
+    event = "event"
+    task = "task"
+    note = "note"
+    pattern = "pattern"
+
+
+class Scope(StrEnum):
+    workspace = "workspace"
+    contact = "contact"
+    session = "session"
+
+
+class Source(StrEnum):
+    stated = "stated"
+    inferred = "inferred"
+    operator = "operator"
+
+
+class Lifecycle(StrEnum):
+    active = "active"
+    superseded = "superseded"
+    archived = "archived"
+
+
+class Trust(StrEnum):
+    verified = "verified"
+    unverified = "unverified"
+    conflicted = "conflicted"
+    stale = "stale"
+    superseded = "superseded"
+    archived = "archived"
+
+
+CURRENT = {Trust.verified, Trust.unverified, Trust.stale, Trust.conflicted}
+DURABLE_KINDS = {Kind.preference, Kind.fact, Kind.pattern}
+
+
+@dataclass(frozen=True)
+class Evidence:
+    turn_id: str
+    quote: str
+    at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Item:
+    id: str
+    workspace_id: str
+    contact_id: str | None
+    kind: Kind
+    scope: Scope
+    text: str
+    key: str | None
+    source: Source
+    evidence: list[Evidence]
+    recorded_at: datetime
+    last_mentioned_at: datetime
+    occurs_on: str | None  # ISO date or datetime with offset, as resolved when stored
+    lifecycle: Lifecycle
+    conflicted: bool = False
+    superseded_by: str | None = None
+    superseded_at: datetime | None = None
+    superseded_why: str | None = None
+    edited: bool = False
+    conversation_id: str | None = None
+    entities: list[str] = field(default_factory=list)
+    occurs_phrase: str | None = None
+    extractor: str | None = None
+    prompt_version: str | None = None
+    labels: dict[str, Any] = field(default_factory=dict)
+
+
+def occurs_moment(occurs_on: str, zone: ZoneInfo) -> datetime:
+    """When the thing happens, as an aware datetime (a bare date: the end of that local day)."""
+    if len(occurs_on) == 10:
+        day = date.fromisoformat(occurs_on)
+        return datetime(day.year, day.month, day.day, 23, 59, 59, tzinfo=zone)
+    moment = datetime.fromisoformat(occurs_on)
+    return moment if moment.tzinfo else moment.replace(tzinfo=zone)
+
+
+def temporal(item: Item, now: datetime, zone: ZoneInfo) -> str | None:
+    """'upcoming' or 'past' for things that happen; None for everything else."""
+    if not item.occurs_on:
+        return None
+    return "past" if occurs_moment(item.occurs_on, zone) < now else "upcoming"
+
+
+def trust(item: Item, now: datetime, stale_after: timedelta) -> Trust:
+    """Trust as served. The one place it is decided."""
+    if item.lifecycle is Lifecycle.archived:
+        return Trust.archived
+    if item.lifecycle is Lifecycle.superseded:
+        return Trust.superseded
+    if item.conflicted:
+        return Trust.conflicted
+    if item.kind is Kind.task and not item.occurs_on and now - item.last_mentioned_at > stale_after:
+        return Trust.stale
+    if item.source is Source.inferred:
+        return Trust.unverified
+    if item.source is Source.operator:
+        return Trust.verified
+    return Trust.verified if any(e.quote.strip() for e in item.evidence) else Trust.unverified
+
+
+def _day(moment: datetime, zone: ZoneInfo) -> str:
+    local = moment.astimezone(zone)
+    return f"{local.day} {local:%b %Y}"
+
+
+def _when(occurs_on: str, zone: ZoneInfo) -> str:
+    moment = occurs_moment(occurs_on, zone)
+    if len(occurs_on) == 10:
+        return _day(moment, zone)
+    local = moment.astimezone(zone)
+    return f"{_day(moment, zone)} {local:%H:%M}"
+
+
+def render(item: Item, now: datetime, zone: ZoneInfo, state: Trust) -> str:
+    """One line of dated history — never a present-tense fact."""
+    said_on = _day(
+        item.evidence[0].at if item.evidence and item.evidence[0].at else item.recorded_at, zone
+    )
+    if item.source is Source.inferred:
+        head = f"Inferred from repeated behaviour (not stated by the customer), as of {said_on}:"
+    elif item.source is Source.operator:
+        head = f"On {said_on} an operator noted:"
+    else:
+        head = f"On {said_on} the customer said:"
+    text = item.text.rstrip(".")
+    tail = ""
+    if item.occurs_on:
+        tail = f" (happens {_when(item.occurs_on, zone)}; {temporal(item, now, zone)})"
+    if state is Trust.stale:
+        tail += f" (last mentioned {_day(item.last_mentioned_at, zone)}; may be out of date)"
+    return f"{head} {text}.{tail}"
+
+
+def render_conflict(items: list[Item], zone: ZoneInfo) -> str:
+    """How a conflict is served: both values with their dates, neither as true."""
+    parts = [f"{i.text.rstrip('.')} ({_day(i.recorded_at, zone)})" for i in items]
+    return "conflicting: " + " vs ".join(parts)

@@ -1,0 +1,55 @@
+"""Words, a light stemmer, and BM25 over a small in-memory set of documents."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+STOPWORDS = frozenset(
+    (
+        "a an and are as at be but by can could did do does for from had has have he her hers him "
+        "his how i if in into is it its just me my no nor not of on or our ours she so than that "
+        "the their them then there these they this those to too us was we were what when where "
+        "which who whom why will with would you your yours about again also am any been being "
+        "both each few more most other own same some such only over under very up down out off "
+        "once here all"
+    ).split()
+)
+_SUFFIXES = ("ingly", "edly", "ings", "ing", "ied", "ies", "ed", "es", "ly", "s")
+
+
+def stem(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            base = word[: -len(suffix)]
+            return base + "y" if suffix in ("ied", "ies") else base
+    return word
+
+
+def terms(text: str) -> list[str]:
+    return [stem(w) for w in (m.lower() for m in _WORD.findall(text)) if w not in STOPWORDS]
+
+
+def bm25(query: str, documents: Sequence[str], k1: float = 1.2, b: float = 0.75) -> list[float]:
+    """BM25 score of each document for ``query`` (0 where no query term occurs)."""
+    q = set(terms(query))
+    if not q or not documents:
+        return [0.0] * len(documents)
+    docs = [Counter(terms(d)) for d in documents]
+    n = len(docs)
+    avg = sum(sum(d.values()) for d in docs) / n or 1.0
+    df = {t: sum(1 for d in docs if t in d) for t in q}
+    scores = []
+    for d in docs:
+        length = sum(d.values())
+        s = 0.0
+        for t in q:
+            f = d.get(t, 0)
+            if f:
+                idf = math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
+                s += idf * f * (k1 + 1) / (f + k1 * (1 - b + b * length / avg))
+        scores.append(s)
+    return scores

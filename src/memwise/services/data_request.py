@@ -1,0 +1,168 @@
+"""Data requests for one contact: export everything held, or delete it completely."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict
+from typing import Any
+
+import sqlalchemy as sa
+
+from memwise.services import audit, rows
+from memwise.services.runtime import Runtime
+from memwise.services.tenancy import Tenancy
+from memwise.storage.schema import (
+    audit_log,
+    contact_identities,
+    contacts,
+    conversations,
+    memory_items,
+    turns,
+)
+
+
+def _plain(row: Any) -> dict[str, Any]:
+    return {
+        k: (v.isoformat() if hasattr(v, "isoformat") else v)
+        for k, v in row._mapping.items()
+        if k not in ("embedding", "visitor_token_hash", "normalized")
+    }
+
+
+# Further tables keyed by (workspace_id, contact_id) that both export and delete cover.
+CONTACT_TABLES: tuple[sa.Table, ...] = ()
+
+
+class DataRequests:
+    def __init__(self, rt: Runtime, tenancy: Tenancy) -> None:
+        self.rt = rt
+        self.tenancy = tenancy
+
+    def export(self, workspace_id: str, contact_id: str) -> dict[str, Any]:
+        """Everything held about one contact, as one JSON-ready document."""
+        contact = self.tenancy.get_contact(workspace_id, contact_id)
+        with self.rt.db.read() as conn:
+            convs = conn.execute(
+                sa.select(conversations)
+                .where(
+                    conversations.c.workspace_id == workspace_id,
+                    conversations.c.contact_id == contact_id,
+                )
+                .order_by(conversations.c.started_at)
+            ).all()
+            conv_ids = [c.id for c in convs]
+            doc: dict[str, Any] = {
+                "contact": {
+                    k: (v.isoformat() if hasattr(v, "isoformat") else v)
+                    for k, v in asdict(contact).items()
+                },
+                "memory": [
+                    _plain(r)
+                    for r in conn.execute(
+                        sa.select(memory_items)
+                        .where(
+                            memory_items.c.workspace_id == workspace_id,
+                            memory_items.c.contact_id == contact_id,
+                        )
+                        .order_by(memory_items.c.seq)
+                    )
+                ],
+                "conversations": [
+                    {
+                        **_plain(c),
+                        "turns": [
+                            _plain(t)
+                            for t in conn.execute(
+                                sa.select(turns)
+                                .where(turns.c.conversation_id == c.id)
+                                .order_by(turns.c.seq)
+                            )
+                        ],
+                    }
+                    for c in convs
+                ],
+                "audit": [
+                    _plain(r)
+                    for r in conn.execute(
+                        sa.select(audit_log)
+                        .where(
+                            audit_log.c.workspace_id == workspace_id,
+                            sa.or_(
+                                audit_log.c.contact_id == contact_id,
+                                audit_log.c.conversation_id.in_(conv_ids),
+                            ),
+                        )
+                        .order_by(audit_log.c.seq)
+                    )
+                ],
+            }
+            for table in CONTACT_TABLES:
+                doc[table.name] = [
+                    _plain(r)
+                    for r in conn.execute(
+                        sa.select(table).where(
+                            table.c.workspace_id == workspace_id, table.c.contact_id == contact_id
+                        )
+                    )
+                ]
+        return doc
+
+    def delete(self, workspace_id: str, contact_id: str, *, actor: str) -> dict[str, int]:
+        """Hard-delete one contact and everything about them, in one transaction.
+
+        The audit entry records that a deletion happened and how much went, never what.
+        """
+        with self.rt.db.write() as conn:
+            rows.require(conn, contacts, workspace_id, contact_id, "contact")
+            conv_ids = list(
+                conn.execute(
+                    sa.select(conversations.c.id).where(
+                        conversations.c.workspace_id == workspace_id,
+                        conversations.c.contact_id == contact_id,
+                    )
+                ).scalars()
+            )
+            counts: dict[str, int] = {}
+            for table in CONTACT_TABLES:
+                counts[table.name] = conn.execute(
+                    table.delete().where(
+                        table.c.workspace_id == workspace_id, table.c.contact_id == contact_id
+                    )
+                ).rowcount
+            counts["memory_items"] = conn.execute(
+                memory_items.delete().where(
+                    memory_items.c.workspace_id == workspace_id,
+                    memory_items.c.contact_id == contact_id,
+                )
+            ).rowcount
+            counts["audit_entries"] = conn.execute(
+                audit_log.delete().where(
+                    audit_log.c.workspace_id == workspace_id,
+                    sa.or_(
+                        audit_log.c.contact_id == contact_id,
+                        audit_log.c.conversation_id.in_(conv_ids),
+                    ),
+                )
+            ).rowcount
+            counts["turns"] = conn.execute(
+                turns.delete().where(turns.c.conversation_id.in_(conv_ids))
+            ).rowcount  # the record's search index follows by trigger / generated column
+            counts["conversations"] = conn.execute(
+                conversations.delete().where(conversations.c.id.in_(conv_ids))
+            ).rowcount
+            conn.execute(
+                contact_identities.delete().where(contact_identities.c.contact_id == contact_id)
+            )
+            conn.execute(contacts.delete().where(contacts.c.id == contact_id))
+            digest = hashlib.sha256(contact_id.encode()).hexdigest()[:12]
+            audit.log(
+                conn,
+                workspace_id=workspace_id,
+                at=self.rt.clock.now(),
+                actor=actor,
+                tool="delete_contact",
+                args={"contact_ref": digest},
+                status="executed",
+                result="deleted " + ", ".join(f"{n} {k}" for k, n in counts.items()),
+            )
+        return counts

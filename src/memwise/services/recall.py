@@ -1,0 +1,164 @@
+"""Recall for one turn: a short profile always, and notes relevant to the request.
+
+Work grows with the contact's own items only: they are read by index and scored here.
+Every candidate appears in the explain trace with the reason it was or was not included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from zoneinfo import ZoneInfo
+
+import sqlalchemy as sa
+
+from memwise.domain.memory import (
+    DURABLE_KINDS,
+    Item,
+    Source,
+    Trust,
+    render,
+    render_conflict,
+)
+from memwise.retrieval import lexical
+from memwise.services import rows
+from memwise.services.memory import Memory, Served, item_from_row
+from memwise.services.runtime import Runtime
+from memwise.storage.schema import contacts, memory_items
+
+PROFILE_KEYS = ("name", "role", "preference.contact_channel", "contact_channel", "language")
+RANK = {Source.stated: 0, Source.operator: 0, Source.inferred: 1}
+
+
+@dataclass(frozen=True)
+class Line:
+    part: str  # profile | notes
+    ids: list[str]
+    text: str
+    trust: str
+    score: float = 0.0
+
+
+@dataclass(frozen=True)
+class Considered:
+    id: str
+    included: bool
+    reason: str
+
+
+@dataclass
+class Recall:
+    profile: list[Line] = field(default_factory=list)
+    notes: list[Line] = field(default_factory=list)
+    explain: list[Considered] = field(default_factory=list)
+
+
+def _is_profile(item: Item) -> bool:
+    return item.kind in DURABLE_KINDS or (item.key or "").startswith(PROFILE_KEYS)
+
+
+class Recaller:
+    def __init__(self, rt: Runtime, memory: Memory) -> None:
+        self.rt = rt
+        self.memory = memory
+
+    def recall(
+        self, workspace_id: str, contact_id: str, request: str, *, limit: int | None = None
+    ) -> Recall:
+        limits = self.rt.limits.memory
+        limit = limits.recall_items if limit is None else limit
+        with self.rt.db.read() as conn:
+            rows.require(conn, contacts, workspace_id, contact_id, "contact")
+            zone = self.memory.zone(conn, workspace_id)
+            found = [
+                item_from_row(r)
+                for r in conn.execute(
+                    sa.select(memory_items)
+                    .where(
+                        memory_items.c.workspace_id == workspace_id,
+                        memory_items.c.contact_id == contact_id,
+                    )
+                    .order_by(memory_items.c.seq)
+                )
+            ]
+        served = [self.memory.serve(i, zone) for i in found]
+        out = Recall()
+        current: list[Served] = []
+        for s in served:
+            if s.trust in (Trust.superseded, Trust.archived):
+                out.explain.append(Considered(s.item.id, False, s.trust.value))
+            else:
+                current.append(s)
+        self._profile(current, zone, out, limits.profile_items)
+        taken = {i for line in out.profile for i in line.ids}
+        self._notes([s for s in current if s.item.id not in taken], request, zone, out, limit)
+        return out
+
+    def _profile(self, current: list[Served], zone: ZoneInfo, out: Recall, room: int) -> None:
+        durable = [s for s in current if _is_profile(s.item) and s.trust is not Trust.stale]
+        conflicts: dict[str, list[Served]] = {}
+        singles: list[Served] = []
+        for s in durable:
+            if s.trust is Trust.conflicted and s.item.key:
+                conflicts.setdefault(s.item.key, []).append(s)
+            else:
+                singles.append(s)
+        # stated (and operator) outrank inferred; then the most recently mentioned
+        singles.sort(key=lambda s: (RANK[s.item.source], -s.item.last_mentioned_at.timestamp()))
+        now = self.rt.clock.now()
+        lines = [
+            Line(
+                "profile",
+                [s.item.id for s in group],
+                render_conflict([s.item for s in group], zone),
+                Trust.conflicted.value,
+            )
+            for group in conflicts.values()
+        ] + [
+            Line("profile", [s.item.id], render(s.item, now, zone, s.trust), s.trust.value)
+            for s in singles
+        ]
+        for n, line in enumerate(lines):
+            included = n < room
+            if included:
+                out.profile.append(line)
+            for i in line.ids:
+                out.explain.append(
+                    Considered(i, included, "profile" if included else "profile over budget")
+                )
+
+    def _notes(
+        self, rest: list[Served], request: str, zone: ZoneInfo, out: Recall, limit: int
+    ) -> None:
+        if not rest:
+            return
+        docs = [
+            " ".join([s.item.text, s.item.key or "", *s.item.entities, s.item.occurs_phrase or ""])
+            for s in rest
+        ]
+        relevance = lexical.bm25(request, docs)
+        weight = self.rt.limits.memory.past_event_weight
+        now = self.rt.clock.now()
+        scored = []
+        for s, rel in zip(rest, relevance, strict=True):
+            if rel <= 0:
+                out.explain.append(Considered(s.item.id, False, "not relevant to the request"))
+                continue
+            w = weight if s.temporal == "past" else 1.0
+            if s.trust is Trust.stale:
+                w *= 0.5
+            age_days = max(0.0, (now - s.item.last_mentioned_at).total_seconds() / 86400)
+            recency = 1.0 / (1.0 + age_days / 365)
+            scored.append((rel * w * (0.8 + 0.2 * recency), s))
+        scored.sort(key=lambda pair: -pair[0])
+        for n, (score, s) in enumerate(scored):
+            if n < limit:
+                text = (
+                    render_conflict([s.item], zone)
+                    if s.trust is Trust.conflicted
+                    else render(s.item, now, zone, s.trust)
+                )
+                out.notes.append(Line("notes", [s.item.id], text, s.trust.value, round(score, 4)))
+                reason = "relevant" + (" (past: weighs less)" if s.temporal == "past" else "")
+                out.explain.append(Considered(s.item.id, True, reason))
+            else:
+                out.explain.append(Considered(s.item.id, False, "over the recall limit"))
