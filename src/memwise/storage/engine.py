@@ -45,7 +45,14 @@ def _sqlite_engine(url: URL) -> Engine:
 def _postgres_engine(url: URL) -> Engine:
     if url.drivername in ("postgresql", "postgres"):
         url = url.set(drivername="postgresql+psycopg")
-    return sa.create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+    # Search plans depend on how common the words are: never let a generic plan be reused.
+    return sa.create_engine(
+        url,
+        pool_size=10,
+        max_overflow=10,
+        pool_pre_ping=True,
+        connect_args={"options": "-c plan_cache_mode=force_custom_plan"},
+    )
 
 
 class Database:

@@ -2,44 +2,48 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from memwise.domain.record import Author, RecordHit
-from memwise.storage import fts
-from memwise.storage.highlight import START, STOP, to_html
+from memwise.domain.record import RecordHit
+from memwise.storage import fts, search
+from memwise.storage.highlight import START, STOP
 from memwise.storage.types import UTCDateTime
 
-RANKED_CANDIDATES = 1000  # relevance is ranked among the most recent matches
-
-_SEARCH = sa.text(
-    f"""
-    WITH q AS (SELECT plainto_tsquery('english', :q) AS query),
-    recent AS (
-        SELECT t.seq, t.id, t.conversation_id, t.role, t.at, t.text, t.text_tsv
-        FROM turns t, q
-        WHERE t.text_tsv @@ q.query AND t.workspace_id = :ws
-          AND (CAST(:conv AS varchar) IS NULL OR t.conversation_id = :conv)
-        ORDER BY t.seq DESC
-        LIMIT {RANKED_CANDIDATES}
-    ),
-    best AS (
-        SELECT recent.*, ts_rank_cd(recent.text_tsv, q.query) AS score
-        FROM recent, q
-        ORDER BY score DESC, recent.seq DESC
-        LIMIT :limit
-    )
-    SELECT best.id, best.conversation_id, best.role, best.at, best.score,
-           ts_headline('english', best.text, q.query,
-                       'StartSel={START}, StopSel={STOP}, MaxWords=24, MinWords=8') AS hl
-    FROM best, q
-    ORDER BY best.score DESC, best.seq DESC
-    """
+_NEWEST = sa.text("SELECT max(seq) FROM turns")
+_CANDIDATES = sa.text(
+    "SELECT t.seq, ts_rank_cd(t.text_tsv, q.query) AS score "
+    "FROM turns t, (SELECT plainto_tsquery('english', :q) AS query) q "
+    "WHERE t.text_tsv @@ q.query AND t.seq > :above AND t.workspace_id = :ws "
+    "AND (CAST(:conv AS varchar) IS NULL OR t.conversation_id = :conv) "
+    "ORDER BY t.seq DESC LIMIT :cap"
+)
+_SHOW = sa.text(
+    "SELECT t.seq, t.id, t.conversation_id, t.role, t.at, "
+    "ts_headline('english', t.text, plainto_tsquery('english', :q), "
+    f"'StartSel={START}, StopSel={STOP}, MaxWords=24, MinWords=8') AS hl "
+    "FROM turns t WHERE t.seq = ANY(:seqs)"
 ).columns(at=UTCDateTime)
 
 
 class PostgresBackend:
     name = "postgresql"
+    first_window: int | None = None  # with statistics, the planner picks GIN or a backward scan
+
+    def newest_seq(self, conn: Connection) -> int | None:
+        return conn.execute(_NEWEST).scalar()
+
+    def candidates(
+        self, conn: Connection, q: str, ws: str, conv: str | None, above: int, cap: int
+    ) -> Sequence[tuple[int, float]]:
+        params = {"q": q, "ws": ws, "conv": conv, "above": above, "cap": cap}
+        return [(r.seq, r.score) for r in conn.execute(_CANDIDATES, params)]
+
+    def show(self, conn: Connection, q: str, seqs: Sequence[int]) -> Sequence[Any]:
+        return conn.execute(_SHOW, {"q": q, "seqs": list(seqs)}).all()
 
     def search_turns(
         self,
@@ -50,20 +54,9 @@ class PostgresBackend:
         limit: int,
         conversation_id: str | None = None,
     ) -> list[RecordHit]:
-        text = " ".join(fts.tsquery_words(query))
-        if not text:
+        q = " ".join(fts.tsquery_words(query))
+        if not q:
             return []
-        rows = conn.execute(
-            _SEARCH, {"q": text, "ws": workspace_id, "conv": conversation_id, "limit": limit}
+        return search.search(
+            self, conn, q, workspace_id, limit=limit, conversation_id=conversation_id
         )
-        return [
-            RecordHit(
-                turn_id=r.id,
-                conversation_id=r.conversation_id,
-                role=Author(r.role),
-                at=r.at,
-                highlight=to_html(r.hl),
-                score=float(r.score),
-            )
-            for r in rows
-        ]
