@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 
+from memwise import errors
 from memwise.domain.memory import (
     DURABLE_KINDS,
     Item,
@@ -20,10 +21,9 @@ from memwise.domain.memory import (
     render_conflict,
 )
 from memwise.retrieval import lexical
-from memwise.services import rows
 from memwise.services.memory import Memory, Served, item_from_row
 from memwise.services.runtime import Runtime
-from memwise.storage.schema import contacts, memory_items
+from memwise.storage.schema import contacts, memory_items, workspaces
 
 PROFILE_KEYS = ("name", "role", "preference.contact_channel", "contact_channel", "language")
 RANK = {Source.stated: 0, Source.operator: 0, Source.inferred: 1}
@@ -67,8 +67,14 @@ class Recaller:
         limits = self.rt.limits.memory
         limit = limits.recall_items if limit is None else limit
         with self.rt.db.read() as conn:
-            rows.require(conn, contacts, workspace_id, contact_id, "contact")
-            zone = self.memory.zone(conn, workspace_id)
+            tz = conn.execute(
+                sa.select(workspaces.c.timezone)
+                .join(contacts, contacts.c.workspace_id == workspaces.c.id)
+                .where(contacts.c.id == contact_id, contacts.c.workspace_id == workspace_id)
+            ).scalar()
+            if tz is None:
+                raise errors.NotFound("no such contact", code="contact_not_found")
+            zone = ZoneInfo(tz)
             found = [
                 item_from_row(r)
                 for r in conn.execute(

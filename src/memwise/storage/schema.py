@@ -206,3 +206,64 @@ memory_items = sa.Table(
     sa.Index("ix_memory_items_contact", "workspace_id", "contact_id", "lifecycle"),
     sa.Index("ix_memory_items_key", "contact_id", "key"),
 )
+
+# Durable jobs in the same database: extraction, rebuilds, scheduled work.
+jobs = sa.Table(
+    "jobs",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("kind", sa.String(40), nullable=False),
+    sa.Column("idempotency_key", sa.String(300), nullable=False, unique=True),
+    sa.Column("payload", JSONType, nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False, default=0),
+    sa.Column("max_attempts", sa.Integer, nullable=False, default=5),
+    sa.Column("run_after", UTCDateTime, nullable=False),
+    sa.Column("lease_until", UTCDateTime, nullable=True),
+    sa.Column("locked_by", sa.String(100), nullable=True),
+    sa.Column("last_error", sa.Text, nullable=True),
+    sa.Column("result", JSONType, nullable=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("finished_at", UTCDateTime, nullable=True),
+    sa.Index("ix_jobs_due", "status", "run_after"),
+)
+
+# Metered interactions per workspace and month (one per conversation extracted).
+usage = sa.Table(
+    "usage",
+    metadata,
+    sa.Column("workspace_id", sa.String(40), sa.ForeignKey("workspaces.id"), primary_key=True),
+    sa.Column("month", sa.String(7), primary_key=True),
+    sa.Column("interactions", sa.Integer, nullable=False, default=0),
+)
+
+# Structured events (booking, order, enquiry …) and their labels, counted into patterns.
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("contact_id", sa.String(40), sa.ForeignKey("contacts.id"), nullable=False),
+    sa.Column("conversation_id", sa.String(40), nullable=True),
+    sa.Column("type", sa.String(60), nullable=False),
+    sa.Column("labels", JSONType, nullable=False),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Column("source", sa.String(20), nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Index("ix_events_contact", "workspace_id", "contact_id"),
+)
+
+event_labels = sa.Table(
+    "event_labels",
+    metadata,
+    sa.Column("id", BigIntPK, primary_key=True, autoincrement=True),
+    _ws(),
+    sa.Column("event_id", sa.String(40), sa.ForeignKey("events.id"), nullable=False),
+    sa.Column("contact_id", sa.String(40), nullable=False),
+    sa.Column("conversation_id", sa.String(40), nullable=True),
+    sa.Column("event_type", sa.String(60), nullable=False),
+    sa.Column("label", sa.String(60), nullable=False),
+    sa.Column("value", sa.String(200), nullable=False),
+    sa.Index("ix_event_labels_count", "workspace_id", "contact_id", "label", "value"),
+)

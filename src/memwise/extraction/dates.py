@@ -1,0 +1,514 @@
+"""Resolving date and time wording against the moment it was said, in the workspace timezone.
+
+"lunch tomorrow at 11", said on Sun 29 Nov 2026 10:00 in Europe/Berlin, resolves to
+2026-11-30T11:00:00+01:00. Our own rules handle what dateparser gets wrong or cannot read
+(bare ordinals "on the 3rd", "at 11" without minutes, weekday conventions); dateparser reads
+the rest. Conventions (recorded, since others exist):
+
+- a bare weekday ("on Friday") is the next such day after today;
+- "next Friday" is the Friday of next week (Monday-based weeks), "this Friday" this week's;
+- a day or date without a year is the next one not in the past ("on the 3rd", "3 Dec");
+- "at 11" alone is 11:00; with no am/pm, hours 1–6 are read as afternoon (13:00–18:00).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_WD = {w: i for i, w in enumerate(WEEKDAYS)} | {w[:3]: i for i, w in enumerate(WEEKDAYS)}
+MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+_MON = {m: i + 1 for i, m in enumerate(MONTHS)} | {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
+_MONTH_RX = (
+    r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_WD_RX = (
+    r"(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|"
+    r"sat(?:urday)?|sun(?:day)?)"
+)
+
+
+_UNITS = [
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_ORD = [
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+]
+_NUMBER_WORDS = {w: n + 1 for n, w in enumerate(_UNITS)} | {"twenty": 20, "thirty": 30}
+_ORDINAL_WORDS = {w: n + 1 for n, w in enumerate(_ORD)} | {"twentieth": 20, "thirtieth": 30}
+_SUFFIX = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{_SUFFIX.get(n, 'th')}"
+
+
+def words_to_numbers(text: str) -> str:
+    """'twenty-first' → '21st', 'twenty one' → '21', 'second' → '2nd' (days of the month)."""
+
+    def compound(m: re.Match[str]) -> str:
+        tens = _NUMBER_WORDS[m.group(1)]
+        unit = m.group(2)
+        if unit in _ORDINAL_WORDS:
+            return _ordinal(tens + _ORDINAL_WORDS[unit])
+        return str(tens + _NUMBER_WORDS[unit])
+
+    t = re.sub(
+        r"\b(twenty|thirty)[ -](" + "|".join(_ORD[:9] + _UNITS[:9]) + r")\b",
+        compound,
+        text,
+        flags=re.I,
+    )
+    t = re.sub(
+        r"\b(" + "|".join(_ORDINAL_WORDS) + r")\b",
+        lambda m: _ordinal(_ORDINAL_WORDS[m.group(1).lower()]),
+        t,
+        flags=re.I,
+    )
+    return re.sub(
+        r"\b(" + "|".join(_NUMBER_WORDS) + r")\b(?!\s*o'?clock)",
+        lambda m: str(_NUMBER_WORDS[m.group(1).lower()]),
+        t,
+        flags=re.I,
+    )
+
+
+@dataclass(frozen=True)
+class Resolved:
+    value: str  # ISO date ("2026-11-30") or datetime with offset
+    phrase: str
+    has_time: bool
+
+    @property
+    def day(self) -> date:
+        return date.fromisoformat(self.value[:10])
+
+
+_EVENING = re.compile(r"\b(?:tonight|evening|afternoon|(?:this|the) night|pm)\b", re.I)
+
+
+def _time_of(text: str) -> time | None:
+    text = words_to_numbers(text)
+    if re.search(r"\b(?:end of (?:the )?day|eod|end of (?:tomorrow|today|the \w+))\b", text, re.I):
+        return time(23, 59, 59)
+    m = re.search(r"\b(\d{4})-(\d{2})-(\d{2})[t ](\d{2}):(\d{2})(?::(\d{2}))?", text, re.I)
+    if m:
+        return time(int(m.group(4)), int(m.group(5)), int(m.group(6) or 0))
+    m = re.search(
+        r"\b(\d{1,2})(?:[:.](\d{2}))?(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])", text, re.I
+    )
+    if m:
+        h, mi, sec = int(m.group(1)), int(m.group(2) or 0), int(m.group(3) or 0)
+        if h > 12 or mi > 59:
+            return None
+        return time((h % 12) + (12 if m.group(4).lower().startswith("p") else 0), mi, sec)
+    hour = None
+    m = re.search(r"\b(\d{1,2})[:.](\d{2})(?::(\d{2}))?\b(?!\s*(?:eur|usd|%|kg))", text, re.I)
+    if m and int(m.group(1)) < 24 and int(m.group(2)) < 60:
+        hour, minute, second = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+    else:
+        m = re.search(
+            r"\b(?:at|around|by)\s+(\d{1,2})(?:\s*o'?clock)?\b(?![:./]\d)"
+            r"(?!\s*(?:st|nd|rd|th)\b)|^\s*(\d{1,2})\s*,",
+            text,
+            re.I,
+        )
+        if m and 0 <= int(m.group(1) or m.group(2)) <= 23:
+            hour, minute, second = int(m.group(1) or m.group(2)), 0, 0
+    if hour is not None:
+        if (hour < 12 and _EVENING.search(text)) or (
+            hour < 12
+            and not re.search(r"\bmorning|a\.?m\b", text, re.I)
+            and 1 <= hour <= 6
+            and minute == 0
+        ):
+            hour += 12
+        return time(hour, minute, second)
+    if re.search(r"\bnoon|midday\b", text, re.I):
+        return time(12, 0)
+    if re.search(r"\bmidnight\b", text, re.I):
+        return time(0, 0)
+    return None
+
+
+_PAST = re.compile(
+    r"\b(?:had|was|were|went|did|got|came|called|visited|bought|ordered|returned|ago|last|"
+    r"yesterday|earlier|already|back in)\b",
+    re.I,
+)
+
+
+def _next_day_of_month(day: int, today: date, past: bool = False) -> date | None:
+    if past:
+        year, month = today.year, today.month
+        for _ in range(13):
+            try:
+                candidate = date(year, month, day)
+            except ValueError:
+                candidate = None
+            if candidate and candidate <= today:
+                return candidate
+            year, month = (year - 1, 12) if month == 1 else (year, month - 1)
+        return None
+    year, month = today.year, today.month
+    for _ in range(13):
+        try:
+            candidate = date(year, month, day)
+        except ValueError:
+            candidate = None
+        if candidate and candidate >= today:
+            return candidate
+        month += 1
+        if month > 12:
+            year, month = year + 1, 1
+    return None
+
+
+def _month_day(
+    month: int, day: int, year: int | None, today: date, past: bool = False
+) -> date | None:
+    try:
+        if year is not None:
+            return date(year if year > 99 else 2000 + year, month, day)
+        candidate = date(today.year, month, day)
+        if past:
+            return candidate if candidate <= today else date(today.year - 1, month, day)
+        return candidate if candidate >= today else date(today.year + 1, month, day)
+    except ValueError:
+        return None
+
+
+def _year(y: str, today: date) -> int:
+    n = int(y)
+    if n > 99:
+        return n
+    return 2000 + n if 2000 + n <= today.year + 10 else 1900 + n
+
+
+def _nth_weekday(year: int, month: int, nth: int, weekday: int) -> date | None:
+    first = date(year, month, 1)
+    day = first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (nth - 1))
+    return day if day.month == month else None
+
+
+def _shift_month(today: date, delta: int) -> tuple[int, int]:
+    index = today.year * 12 + today.month - 1 + delta
+    return index // 12, index % 12 + 1
+
+
+def _relative_rules(t: str, today: date) -> date | None:
+    """Offsets from a base day, week-relative weekdays, nth weekdays, 'weekday the 21st'."""
+    bases = {"today": 0, "now": 0, "tomorrow": 1, "yesterday": -1}
+    m = re.search(r"\b(\d+) (day|week)s? (from|after|before) (today|now|tomorrow|yesterday)\b", t)
+    if m:
+        step = int(m.group(1)) * (7 if m.group(2) == "week" else 1)
+        sign = -1 if m.group(3) == "before" else 1
+        return today + timedelta(days=bases[m.group(4)] + sign * step)
+    m = re.search(r"\b(?:a )?few (day|week|month)s? ago\b", t)
+    if m:
+        if m.group(1) == "month":
+            y, mo = _shift_month(today, -3)
+            return _month_day(mo, min(today.day, 28), y, today)
+        return today - timedelta(days=3 * (7 if m.group(1) == "week" else 1))
+    m = re.search(rf"\b(\d+) {_WD_RX}s? (?:from now|later)\b", t)
+    if m:
+        target = _WD[m.group(2)[:3]]
+        ahead = (target - today.weekday()) % 7 or 7
+        return today + timedelta(days=ahead + 7 * (int(m.group(1)) - 1))
+    m = re.search(
+        rf"\b(next|last|this) week(?: on)? {_WD_RX}\b|\b(?:on )?{_WD_RX},? (?:of )?"
+        rf"(next|last|this) week\b",
+        t,
+    )
+    if m:
+        which = m.group(1) or m.group(4)
+        target = _WD[(m.group(2) or m.group(3))[:3]]
+        monday = today - timedelta(days=today.weekday())
+        return monday + timedelta(days=target + {"next": 7, "last": -7, "this": 0}[which])
+    m = re.search(
+        rf"\b(\d)(?:st|nd|rd|th) {_WD_RX}(?: (?:of|in) (?:(this|next|last|previous) "
+        rf"month|{_MONTH_RX}))?\b",
+        t,
+    )
+    if m:
+        nth, target = int(m.group(1)), _WD[m.group(2)[:3]]
+        if m.group(4):
+            month = _MON[m.group(4)[:3]]
+            year = today.year if month >= today.month else today.year + 1
+        else:
+            delta = {"next": 1, "last": -1, "previous": -1}.get(m.group(3) or "this", 0)
+            year, month = _shift_month(today, delta)
+        return _nth_weekday(year, month, nth, target)
+    m = re.search(r"\b(\d{1,2})(?:st|nd|rd|th)? of (next|last|previous|this) month\b", t)
+    if m:
+        year, month = _shift_month(today, {"next": 1, "this": 0}.get(m.group(2), -1))
+        return _month_day(month, int(m.group(1)), year, today)
+    m = re.search(rf"\b{_WD_RX},? the (\d{{1,2}})(?:st|nd|rd|th)?\b", t)
+    if m:  # the date wins; the weekday picks the month it falls on
+        target, day = _WD[m.group(1)[:3]], int(m.group(2))
+        for delta in (0, 1, -1, 2, -2):
+            year, month = _shift_month(today, delta)
+            try:
+                candidate = date(year, month, day)
+            except ValueError:
+                continue
+            if candidate.weekday() == target:
+                return candidate
+    m = re.search(r"\bin (\d+) business days?\b", t)
+    if m:
+        when, left = today, int(m.group(1))
+        while left:
+            when += timedelta(days=1)
+            left -= when.weekday() < 5
+        return when
+    m = re.search(r"\b(\d{4})[/-](\d{1,2})[/-](\d{1,2})\b", t)
+    if m:
+        return _safe(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    m = re.search(r"\b(\d{1,2})[/-](\d{1,2})[/,-](\d{2,4})\b", t)
+    if m:  # month first, as American English writes it; day first when the month cannot be
+        a, b = int(m.group(1)), int(m.group(2))
+        month, day = (a, b) if a <= 12 else (b, a)
+        return _safe(_year(m.group(3), today), month, day)
+    return None
+
+
+def _safe(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _aliases(t: str) -> str:
+    t = re.sub(r"\btmrw\b|\btmr\b", "tomorrow", t)
+    t = re.sub(r"\b(?:the )?next day\b", "tomorrow", t)
+    t = re.sub(r"\b(?:the|this|my) day\b(?! (?:after|before))", "today", t)
+    return re.sub(r"\b(?:the )?(?:last|past|previous) day\b", "yesterday", t)
+
+
+def _own_rules(text: str, today: date, past: bool = False) -> date | None:
+    t = _aliases(words_to_numbers(text.lower()))
+    found = _relative_rules(t, today)
+    if found is not None:
+        return found
+    if re.search(r"\bday after tomorrow\b", t):
+        return today + timedelta(days=2)
+    if re.search(r"\bday before yesterday\b", t):
+        return today - timedelta(days=2)
+    if re.search(
+        r"\b(?:today|tonight|now|asap|as soon as possible|end of (?:the )?day|eod|"
+        r"this (?:morning|afternoon|evening|night))\b",
+        t,
+    ):
+        return today
+    if re.search(r"\btomorrow\b", t):
+        return today + timedelta(days=1)
+    if re.search(r"\byesterday\b", t):
+        return today - timedelta(days=1)
+    m = re.search(r"\bin (\d+|a|an|one|two|three|four|five|six|seven|ten) (day|week|month)s?\b", t)
+    if m:
+        words = {
+            "a": 1,
+            "an": 1,
+            "one": 1,
+            "two": 2,
+            "three": 3,
+            "four": 4,
+            "five": 5,
+            "six": 6,
+            "seven": 7,
+            "ten": 10,
+        }
+        n = int(m.group(1)) if m.group(1).isdigit() else words[m.group(1)]
+        if m.group(2) == "day":
+            return today + timedelta(days=n)
+        if m.group(2) == "week":
+            return today + timedelta(weeks=n)
+        month = today.month - 1 + n
+        year = today.year + month // 12
+        return _month_day(month % 12 + 1, min(today.day, 28), year, today)
+    m = re.search(r"\b(\d{4})-(\d{2})-(\d{2})\b", t)
+    if m:
+        try:
+            return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        except ValueError:
+            return None
+    m = re.search(
+        rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\.?\s+(?:of\s+)?{_MONTH_RX}\.?(?:,?\s+(\d{{4}}))?\b", t
+    )
+    if m:
+        given = _year(m.group(3), today) if m.group(3) else None
+        return _month_day(_MON[m.group(2)[:3]], int(m.group(1)), given, today, past)
+    m = re.search(
+        rf"\b{_MONTH_RX}\.?\s*(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}))?", t
+    )
+    if m:
+        given = _year(m.group(3), today) if m.group(3) else None
+        return _month_day(_MON[m.group(1)[:3]], int(m.group(2)), given, today, past)
+    m = re.search(rf"\b(next|this|coming|last)?\s*{_WD_RX}\b", t)
+    if m and not re.search(rf"\bevery\s+{_WD_RX}", t):
+        target = _WD[m.group(2)[:3]]
+        which = m.group(1)
+        monday = today - timedelta(days=today.weekday())
+        if which == "next":
+            return monday + timedelta(days=7 + target)
+        if which == "this":
+            return monday + timedelta(days=target)
+        if which == "last":
+            back = (today.weekday() - target) % 7 or 7
+            return today - timedelta(days=back)
+        ahead = (target - today.weekday()) % 7 or 7
+        return today + timedelta(days=ahead)
+    m = re.search(r"\bnext (week|month|year)\b", t)
+    if m:
+        if m.group(1) == "week":
+            return today - timedelta(days=today.weekday()) + timedelta(days=7)
+        if m.group(1) == "month":
+            return date(today.year + (today.month == 12), today.month % 12 + 1, 1)
+        return date(today.year + 1, 1, 1)
+    m = re.search(
+        r"\b(?:on|by|until|before)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b|"
+        r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b",
+        t,
+    )
+    if m:
+        return _next_day_of_month(int(m.group(1) or m.group(2)), today, past)
+    m = re.search(
+        r"\b(\d{1,2})(?:st|nd|rd|th)\b|\bon (?:the )?(\d{1,2})\b(?![:.]\d)|"
+        r"^\s*(\d{1,2})\s*(?:,|at\b)",
+        t,
+    )
+    if m:
+        return _next_day_of_month(int(m.group(1) or m.group(2) or m.group(3)), today, past)
+    m = re.search(r"\b(\d{1,2})[/.](\d{1,2})\b", t)
+    if m:  # month first (American English); day first when the first cannot be a month
+        a, b = int(m.group(1)), int(m.group(2))
+        month, day = (a, b) if a <= 12 else (b, a)
+        return _month_day(month, day, None, today)
+    return None
+
+
+def _dateparser(text: str, reference: datetime) -> datetime | None:
+    import dateparser
+
+    settings = {
+        "RELATIVE_BASE": reference.replace(tzinfo=None),
+        "PREFER_DATES_FROM": "future",
+        "RETURN_AS_TIMEZONE_AWARE": False,
+        "STRICT_PARSING": False,
+    }
+    try:
+        found: datetime | None = dateparser.parse(text, languages=["en"], settings=settings)
+    except (ValueError, OverflowError):
+        return None
+    return found
+
+
+HAS_DATE = re.compile(
+    rf"\b(?:today|tonight|tomorrow|yesterday|next (?:week|month|year)|in \d+ (?:day|week|month)s?"
+    rf"|{_WD_RX}|{_MONTH_RX}\.? \d{{1,2}}|\d{{1,2}}(?:st|nd|rd|th)?\.? (?:of )?{_MONTH_RX}"
+    rf"|the \d{{1,2}}(?:st|nd|rd|th)|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?)\b",
+    re.I,
+)
+
+
+def find_phrase(sentence: str) -> str | None:
+    """The date wording in a sentence, if any (with a following time, when there is one)."""
+    m = HAS_DATE.search(sentence)
+    if not m:
+        return None
+    tail = sentence[m.end() : m.end() + 25]
+    t = re.match(
+        r"\s*(?:at|@|around|by|from)?\s*\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)?", tail, re.I
+    )
+    extra = t.group() if t and re.search(r"\d", t.group()) else ""
+    head = sentence[max(0, m.start() - 12) : m.start()]
+    lead = re.search(r"(?:next|this|coming|last|on|by|the)\s+$", head, re.I)
+    return ((lead.group() if lead else "") + m.group() + extra).strip()
+
+
+def resolve(
+    phrase: str, said_at: datetime, zone: ZoneInfo, sentence: str | None = None
+) -> Resolved | None:
+    """Resolve ``phrase`` as said at ``said_at`` (aware) in ``zone``; None if it holds no date.
+
+    ``sentence`` (the whole sentence) lets past-tense wording pick the past reading of a date
+    without a year ("I had the dentist on 20 November").
+    """
+    local = said_at.astimezone(zone)
+    today = local.date()
+    past = bool(_PAST.search(sentence or phrase))
+    day = _own_rules(phrase, today, past)
+    clock = _time_of(phrase)
+    if day is None:
+        has_date = HAS_DATE.search(phrase) or re.search(rf"{_MONTH_RX}|\d{{4}}", phrase, re.I)
+        parsed = _dateparser(phrase, local) if has_date or clock is None else None
+        if parsed is None:
+            if clock is None:
+                return None
+            day = today if time(clock.hour, clock.minute) > local.time() else today + timedelta(1)
+        else:
+            day = parsed.date()
+            if (
+                clock is None
+                and (parsed.hour, parsed.minute) != (local.hour, local.minute)
+                and (parsed.hour or parsed.minute)
+            ):
+                clock = time(parsed.hour, parsed.minute)
+    if clock is None:
+        return Resolved(day.isoformat(), phrase, False)
+    moment = datetime.combine(day, clock, tzinfo=zone)
+    return Resolved(moment.isoformat(), phrase, True)
