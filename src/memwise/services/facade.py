@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from memwise.clock import Clock, SystemClock
+from memwise.extraction.types import Extractor
 from memwise.policies.limits import Limits
 from memwise.services.audit import Audit
 from memwise.services.data_request import DataRequests
+from memwise.services.extraction import ExtractionRunner, Metering
+from memwise.services.jobs import Jobs
 from memwise.services.memory import Memory
 from memwise.services.notebook import Notebook
 from memwise.services.recall import Recaller
@@ -13,13 +16,21 @@ from memwise.services.record import Record
 from memwise.services.runtime import Runtime
 from memwise.services.tenancy import Tenancy
 from memwise.services.window import Windows
+from memwise.services.worker import Worker
 from memwise.storage.engine import Database
 
 
 class Memwise:
     """The memwise library. ``Memwise.open("sqlite:///memwise.db")`` to start."""
 
-    def __init__(self, db: Database, *, clock: Clock | None = None, limits: Limits | None = None):
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Clock | None = None,
+        limits: Limits | None = None,
+        extractor: Extractor | None = None,
+    ):
         self.rt = Runtime(db=db, clock=clock or SystemClock(), limits=limits or Limits())
         self.tenancy = Tenancy(self.rt)
         self.record = Record(self.rt)
@@ -29,6 +40,18 @@ class Memwise:
         self.memory = Memory(self.rt)
         self.recaller = Recaller(self.rt, self.memory)
         self.data_requests = DataRequests(self.rt, self.tenancy)
+        self.jobs = Jobs(self.rt)
+        self.metering = Metering(self.rt)
+        self.extraction = ExtractionRunner(self.rt, self.memory, self.jobs, extractor)
+
+    def worker(self, name: str | None = None) -> Worker:
+        """A worker for every job kind memwise runs, with the scheduled sweeps."""
+        return Worker(
+            self.jobs,
+            {"extract": self.extraction.run},
+            sweeps=[self.windows.expire_idle],
+            name=name,
+        )
 
     @classmethod
     def open(
@@ -38,11 +61,12 @@ class Memwise:
         clock: Clock | None = None,
         limits: Limits | None = None,
         migrate: bool = True,
+        extractor: Extractor | None = None,
     ) -> Memwise:
         db = Database(database_url)
         if migrate:
             db.migrate()
-        return cls(db, clock=clock, limits=limits)
+        return cls(db, clock=clock, limits=limits, extractor=extractor)
 
     @property
     def clock(self) -> Clock:

@@ -22,7 +22,7 @@ from memwise.domain.record import (
 )
 from memwise.domain.tenancy import Channel, Conversation, ConversationStatus, RecordPolicy
 from memwise.ids import new_id, new_secret
-from memwise.services import identity, rows
+from memwise.services import gates, identity, rows
 from memwise.services.runtime import Runtime
 from memwise.services.tenancy import hash_secret
 from memwise.storage.schema import (
@@ -309,7 +309,7 @@ def close(
 ) -> bool:
     """Mark an open conversation ended or expired; False if it was already closed.
 
-    The one place a conversation closes, so that what follows a close (extraction) hooks here.
+    The one place a conversation closes: extraction is queued here, in the same transaction.
     """
     done = conn.execute(
         conversations.update()
@@ -320,4 +320,6 @@ def close(
         )
         .values(status=status, ended_at=at, pending=None)
     ).rowcount
+    if done:
+        gates.queue_extraction_in(conn, workspace_id, conversation_id, at)
     return bool(done)

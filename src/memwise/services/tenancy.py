@@ -22,6 +22,7 @@ from memwise.domain.tenancy import (
     check_name,
     check_timezone,
 )
+from memwise.extraction import pack
 from memwise.ids import new_id, new_secret
 from memwise.policies import window
 from memwise.services import identity, rows
@@ -216,6 +217,7 @@ class Tenancy:
         domain = v.get("domain")
         if domain is not None:
             domain = check_name(str(domain), "domain", 64).lower()
+            pack.load(domain)  # an unknown business domain is refused, naming the known ones
         if v.get("memory_enabled") and not domain:
             raise errors.Conflict(
                 "set a business domain before turning memory on", code="domain_required"

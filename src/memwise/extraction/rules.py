@@ -1,0 +1,360 @@
+"""The offline extractor: no model, only patterns, and honest about it.
+
+It reads the customer's own sentences and finds what patterns can find: stated preferences
+("I prefer …", "please don't call …"), names and roles, appointments and deadlines with dates,
+relocations, errands, and plain stated facts ("I'm allergic to …", "I live in …"). Every
+proposal quotes the sentence it came from; the harness checks the quote like any other.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from memwise.extraction import dates
+from memwise.extraction.pack import Pack
+from memwise.extraction.types import Existing, Extraction, Line, Proposal, ProposedEvent
+
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+CHANNELS = {
+    "email": "email",
+    "e-mail": "email",
+    "mail": "email",
+    "phone": "phone",
+    "call": "phone",
+    "calls": "phone",
+    "ring": "phone",
+    "text": "text message",
+    "texts": "text message",
+    "sms": "text message",
+    "whatsapp": "WhatsApp",
+    "telegram": "Telegram",
+    "post": "post",
+    "letter": "post",
+}
+_APPOINTMENT_WORDS = (
+    r"appointment|meeting|dentist|doctor|lunch|dinner|breakfast|call|interview|flight|trip|"
+    r"visit|fitting|pickup|pick-up|install(?:ation)?|service|check-up|checkup|deadline|due|"
+    r"viewing|inspection|delivery|wedding|birthday|party|surgery|hearing|exam|holiday|vacation"
+)
+_ROLE = re.compile(
+    r"\b(?i:i'm|i am)\s+(?i:the|a|an)\s+([a-z][\w -]{2,40}?)\s+(?:at|for|with)\s+"
+    r"([A-Z][\w&.'-]{1,40}(?: [A-Z][\w&.'-]+)*)"
+    r"|\b(?i:i work as) (?:a|an|the)?\s*([a-z][\w -]{2,40}?)(?:\s+(?:at|for)\s+"
+    r"([A-Z][\w&.'-]{1,40}(?: [A-Z][\w&.'-]+)*))?"
+    r"(?=[,.!?]|$)",
+)
+_NAME = re.compile(
+    r"\b(?i:my name is|call me|this is|i'm|i am)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+    r"(?=[\s,.!?]|$)(?!\s+(?:at|from|of|the|a)\b)"
+)
+_NOT_NAMES = {
+    "Sorry",
+    "Fine",
+    "Good",
+    "Great",
+    "Here",
+    "Back",
+    "Interested",
+    "Looking",
+    "Just",
+    "Not",
+    "Still",
+    "Happy",
+    "Moving",
+    "Relocating",
+    "Planning",
+    "Allergic",
+    "Vegan",
+    "Vegetarian",
+    "Based",
+    "Afraid",
+    "Sure",
+    "Okay",
+    "Ok",
+    "Ready",
+    "Done",
+    "Also",
+}
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.strip(" ,;:-").split())
+
+
+def _third_person(clause: str) -> str:
+    """'I prefer email for updates' → 'prefers email for updates' (light, honest rewrite)."""
+    c = _clean(clause)
+    swaps = [
+        (r"\bmy\b", "their"),
+        (r"\bme\b", "them"),
+        (r"\bi'm\b", "is"),
+        (r"\bi am\b", "is"),
+        (r"\bi've\b", "has"),
+        (r"\bi have\b", "has"),
+        (r"\bi\b", "they"),
+        (r"\bmyself\b", "themselves"),
+        (r"\bour\b", "their"),
+        (r"\bwe\b", "they"),
+    ]
+    for pattern, repl in swaps:
+        c = re.sub(pattern, repl, c, flags=re.I)
+    return c
+
+
+def _sentences(line: Line) -> list[str]:
+    return [_clean(s) for s in _SENTENCE.findall(line.text) if len(_clean(s)) >= 4]
+
+
+class RuleExtractor:
+    """Pattern rules over the customer's own sentences. No model, no network, no cost."""
+
+    name = "rules"
+    prompt_version = "rules-1"
+
+    def extract(
+        self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Pack | Any
+    ) -> Extraction:
+        items: list[Proposal] = []
+        events: list[ProposedEvent] = []
+        questions: list[str] = []
+        for line in transcript:
+            if line.role != "customer":
+                continue
+            for sentence in _sentences(line):
+                found = self._sentence(sentence)
+                items += found
+                if sentence.endswith("?"):
+                    questions.append(sentence)
+                events += self._events(sentence, pack)
+        return Extraction(items=items, events=events, continuity=self._continuity(questions))
+
+    # -- one sentence --------------------------------------------------------------------
+    def _sentence(self, s: str) -> list[Proposal]:
+        out: list[Proposal] = []
+        low = s.lower()
+        if s.endswith("?"):
+            return out
+        out += self._preference(s, low)
+        out += self._identity(s)
+        out += self._appointment(s, low)
+        out += self._relocation(s, low)
+        out += self._errand(s, low)
+        if not out:
+            out += self._fact(s, low)
+        return out
+
+    def _preference(self, s: str, low: str) -> list[Proposal]:
+        m = re.search(
+            r"\b(?:please\s+)?(?:don't|do not|never)\s+(call|phone|ring|email|e-mail|text|sms)"
+            r"\s+me\b",
+            low,
+        )
+        if m:
+            channel = CHANNELS.get(m.group(1), m.group(1))
+            return [
+                Proposal(
+                    "preference",
+                    f"Does not want to be contacted by {channel}",
+                    [s],
+                    key=f"preference.no_{channel.replace(' ', '_')}",
+                )
+            ]
+        m = re.search(
+            r"\b(?:i(?:'d| would)? prefer|i'd rather|i would rather|best to|please)\s+"
+            r"(?:to be\s+)?(?:contact(?:ed)?|reach(?:ed)?|get in touch with)?\s*(?:me\s+)?"
+            r"(?:by|via|on|through|over)?\s*(e-?mail|phone|calls?|texts?|sms|whatsapp|"
+            r"telegram|post|letter)\b",
+            low,
+        )
+        if m:
+            channel = CHANNELS.get(m.group(1).replace("e-mail", "email"), m.group(1))
+            return [
+                Proposal(
+                    "preference",
+                    f"Prefers to be contacted by {channel}",
+                    [s],
+                    key="preference.contact_channel",
+                )
+            ]
+        m = re.search(
+            r"\b(?:contact|reach|email|call|text) me (?:by|via|on|through) "
+            r"(e-?mail|phone|text|sms|whatsapp|telegram|post)\b",
+            low,
+        )
+        if m:
+            channel = CHANNELS.get(m.group(1).replace("e-mail", "email"), m.group(1))
+            return [
+                Proposal(
+                    "preference",
+                    f"Prefers to be contacted by {channel}",
+                    [s],
+                    key="preference.contact_channel",
+                )
+            ]
+        m = re.search(
+            r"\bi(?:'d| would)? (?:prefer|rather have|like|love|want)s?\s+(.{3,80})", s, re.I
+        )
+        if m and not re.search(
+            r"\b(?:to (?:order|buy|know|ask|return|book|check)|would like to)\b", low
+        ):
+            what = _clean(m.group(1).rstrip(".!"))
+            verb = "Prefers" if "prefer" in low or "rather" in low else "Likes"
+            return [Proposal("preference", f"{verb} {_third_person(what)}", [s])]
+        m = re.search(
+            r"\bi (?:don't|do not|really don't) (?:like|want)\s+(.{3,80})|\bi (?:hate|dislike)"
+            r"\s+(.{3,80})",
+            s,
+            re.I,
+        )
+        if m:
+            what = _clean((m.group(1) or m.group(2)).rstrip(".!"))
+            return [Proposal("preference", f"Dislikes {_third_person(what)}", [s])]
+        return []
+
+    def _identity(self, s: str) -> list[Proposal]:
+        out = []
+        m = _ROLE.search(s)
+        if m:
+            role = _clean(m.group(1) or m.group(3) or "")
+            org = _clean(m.group(2) or m.group(4) or "").rstrip(".")
+            text = f"Works as {role}" + (f" at {org}" if org else "")
+            out.append(Proposal("fact", text, [s], key="role", entities=[org] if org else []))
+        m = _NAME.search(s)
+        if m and m.group(1).split()[0] not in _NOT_NAMES and not out:
+            out.append(Proposal("fact", f"Is called {m.group(1)}", [s], key="name"))
+        return out
+
+    def _appointment(self, s: str, low: str) -> list[Proposal]:
+        phrase = dates.find_phrase(s)
+        m = re.search(rf"\b({_APPOINTMENT_WORDS})\b", low)
+        if not phrase or not m or re.search(r"\b(?:order|parcel|package|shipment|refund)\b", low):
+            return []
+        what = m.group(1)
+        kind_key = "deadline" if what in ("deadline", "due") else "appointment"
+        slot = re.sub(r"[^a-z]", "_", what.split("-")[0])
+        text = _third_person(re.sub(r"^(?:and|so|also|well|oh|ok|okay|but)\s+", "", s, flags=re.I))
+        text = text.rstrip(".!")
+        return [
+            Proposal(
+                "event",
+                text[0].upper() + text[1:],
+                [s],
+                key=f"{kind_key}.{slot}",
+                occurs_phrase=phrase,
+            )
+        ]
+
+    def _relocation(self, s: str, low: str) -> list[Proposal]:
+        m = re.search(
+            r"\b(?:i'm|i am|we're|we are|i'll be|we'll be)\s+(?:moving|relocating)\s+"
+            r"(?:to\s+)?([A-Z][\w -]{1,40}?)?(?:\s+(?:in|on|by|next|this)\b.*)?$",
+            s,
+            re.I,
+        )
+        if not m and not re.search(r"\b(?:moving|relocating|relocate|move) to\b", low):
+            return []
+        place = None
+        p = re.search(r"\b(?:moving|relocating|relocate|move) to ([A-Z][\w-]+(?: [A-Z][\w-]+)?)", s)
+        if p:
+            place = p.group(1)
+        phrase = (
+            dates.find_phrase(s)
+            or (
+                re.search(
+                    r"\b(?:in|by|next)\s+(?:january|february|march|april|may|june|july|august|september|"
+                    r"october|november|december|spring|summer|autumn|fall|winter)\b",
+                    low,
+                )
+                or [None]
+            )[0]
+        )
+        text = (
+            "Is relocating" + (f" to {place}" if place else "") + (f" ({phrase})" if phrase else "")
+        )
+        return [Proposal("fact", text, [s], key="relocation", entities=[place] if place else [])]
+
+    def _errand(self, s: str, low: str) -> list[Proposal]:
+        m = re.search(
+            r"\bi (?:still )?(?:need to|have to|must|should|gotta|want to)\s+(.{4,90})", s, re.I
+        )
+        if not m or re.search(
+            r"\b(?:know|ask|check with you|order|buy)\b", m.group(1).lower()[:12]
+        ):
+            return []
+        task = _third_person(m.group(1).rstrip(".!"))
+        phrase = dates.find_phrase(s)
+        return [Proposal("task", f"Needs to {task}", [s], occurs_phrase=phrase)]
+
+    def _fact(self, s: str, low: str) -> list[Proposal]:
+        patterns = [
+            (r"\bi(?:'m| am) allergic to (.{3,60})", "Is allergic to {}", "dietary.allergy"),
+            (
+                r"\bi(?:'m| am) (vegetarian|vegan|pescatarian|diabetic|gluten[- ]free|"
+                r"lactose intolerant)",
+                "Is {}",
+                "dietary",
+            ),
+            (
+                r"\bi (?:live|am based|'m based) in ([A-Z][\w -]{1,40})",
+                "Lives in {}",
+                "address.city",
+            ),
+            (r"\bi(?:'m| am) based in ([A-Z][\w -]{1,40})", "Is based in {}", "address.city"),
+            (r"\bi (?:have|own|drive|run) (?:a|an|two|three|\d+) (.{3,60})", "Has {}", None),
+            (
+                r"\bmy (budget|size|shoe size|company|team|fleet|birthday|favou?rite \w+) is "
+                r"(.{1,60})",
+                None,
+                None,
+            ),
+            (r"\bi speak (\w+)", "Speaks {}", "preference.language"),
+        ]
+        for rx, template, key in patterns:
+            m = re.search(rx, s, re.I)
+            if not m:
+                continue
+            if template is None:
+                slot, value = m.group(1).lower(), _clean(m.group(2).rstrip(".!"))
+                return [
+                    Proposal(
+                        "fact",
+                        f"Their {slot} is {value}",
+                        [s],
+                        key=f"fact.{slot.replace(' ', '_')}",
+                    )
+                ]
+            value = _clean(m.group(1).rstrip(".!"))
+            return [Proposal("fact", template.format(_third_person(value)), [s], key=key)]
+        return []
+
+    # -- events and continuity -----------------------------------------------------------
+    @staticmethod
+    def _events(s: str, pack: Pack | Any) -> list[ProposedEvent]:
+        if not isinstance(pack, Pack):
+            return []
+        low = s.lower()
+        out = []
+        for spec in pack.events:
+            if not any(t in low for t in spec.triggers):
+                continue
+            labels = {}
+            for label in spec.labels:
+                for value in sorted(pack.vocabulary.get(label, []), key=len, reverse=True):
+                    if re.search(rf"\b{re.escape(value)}\b", low):
+                        labels[label] = value.title()
+                        break
+            if labels:
+                out.append(ProposedEvent(spec.type, labels, s))
+        return out
+
+    @staticmethod
+    def _continuity(questions: list[str]) -> Proposal | None:
+        if not questions:
+            return None
+        first = questions[0].rstrip("?")
+        text = f"Asked about: {first}"
+        if len(questions) > 1:
+            text += f"; last open question: {questions[-1].rstrip('?')}"
+        return Proposal("note", text[:480], [questions[0], questions[-1]])

@@ -1,0 +1,63 @@
+"""What extractors read and propose. Pure data: the harness verifies, the service applies."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Line:
+    """One turn of the transcript an extractor reads."""
+
+    turn_id: str
+    role: str
+    text: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Proposal:
+    kind: str
+    text: str
+    quotes: list[str]
+    key: str | None = None
+    occurs_phrase: str | None = None
+    entities: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ProposedEvent:
+    type: str
+    labels: dict[str, str]
+    quote: str
+
+
+@dataclass(frozen=True)
+class Extraction:
+    items: list[Proposal] = field(default_factory=list)
+    events: list[ProposedEvent] = field(default_factory=list)
+    continuity: Proposal | None = None
+    usage: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Existing:
+    """What the contact already has, so an extractor can reuse keys for corrections."""
+
+    key: str | None
+    kind: str
+    text: str
+
+
+class Extractor(Protocol):
+    name: str
+    prompt_version: str
+
+    def extract(
+        self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Any
+    ) -> Extraction:
+        """Propose items, events and a continuity note for one whole conversation."""
+        ...

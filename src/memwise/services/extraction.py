@@ -1,0 +1,316 @@
+"""Conversations become memory at their end: read whole, extract, verify quotes, apply once.
+
+The extractor is pure (transcript in, proposals out); the harness keeps only proposals whose
+quotes are the contact's own words; the apply step writes items, the continuity note,
+events, the metered interaction and the job's "done" mark in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise import errors
+from memwise.domain.memory import Evidence
+from memwise.extraction import dates, harness
+from memwise.extraction import pack as packs
+from memwise.extraction.rules import RuleExtractor
+from memwise.extraction.types import Existing, Extractor, Line, Proposal
+from memwise.ids import new_id
+from memwise.services import gates
+from memwise.services.jobs import Job, Jobs
+from memwise.services.memory import Memory, NewItem
+from memwise.services.runtime import Runtime
+from memwise.storage.schema import (
+    agents,
+    conversations,
+    event_labels,
+    events,
+    memory_items,
+    turns,
+    usage,
+    workspaces,
+)
+
+
+@dataclass
+class Outcome:
+    status: str  # applied | skipped | waiting | failed
+    written: dict[str, int] = field(default_factory=dict)
+    discarded: int = 0
+    refused: dict[str, int] = field(default_factory=dict)
+    events: int = 0
+    reason: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "written": self.written,
+            "discarded": self.discarded,
+            "refused": self.refused,
+            "events": self.events,
+            "reason": self.reason,
+        }
+
+
+def month_of(moment: datetime, zone: ZoneInfo) -> str:
+    return moment.astimezone(zone).strftime("%Y-%m")
+
+
+def next_month_start(moment: datetime, zone: ZoneInfo) -> datetime:
+    local = moment.astimezone(zone)
+    year, month = (local.year + 1, 1) if local.month == 12 else (local.year, local.month + 1)
+    return datetime(year, month, 1, tzinfo=zone)
+
+
+class Metering:
+    """One interaction per conversation extracted, against a monthly allowance."""
+
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+
+    def used(self, conn: Connection, workspace_id: str, month: str) -> int:
+        value = conn.execute(
+            sa.select(usage.c.interactions).where(
+                usage.c.workspace_id == workspace_id, usage.c.month == month
+            )
+        ).scalar()
+        return int(value or 0)
+
+    def add_in(self, conn: Connection, workspace_id: str, month: str, n: int = 1) -> None:
+        done = conn.execute(
+            usage.update()
+            .where(
+                usage.c.workspace_id == workspace_id,
+                usage.c.month == month,
+            )
+            .values(interactions=usage.c.interactions + n)
+        ).rowcount
+        if not done:
+            conn.execute(
+                usage.insert().values(workspace_id=workspace_id, month=month, interactions=n)
+            )
+
+    def remaining(self, workspace_id: str) -> tuple[int, int, str]:
+        """(used this month, allowance, month) in the workspace's timezone."""
+        with self.rt.db.read() as conn:
+            ws = conn.execute(sa.select(workspaces).where(workspaces.c.id == workspace_id)).one()
+            month = month_of(self.rt.clock.now(), ZoneInfo(ws.timezone))
+            return self.used(conn, workspace_id, month), ws.monthly_allowance, month
+
+
+class ExtractionRunner:
+    def __init__(
+        self,
+        rt: Runtime,
+        memory: Memory,
+        jobs: Jobs,
+        extractor: Extractor | None = None,
+        quote_threshold: float = 90.0,
+    ) -> None:
+        self.rt = rt
+        self.memory = memory
+        self.jobs = jobs
+        self.extractor: Extractor = extractor or RuleExtractor()
+        self.threshold = quote_threshold
+        self.metering = Metering(rt)
+
+    def run(self, job: Job) -> Outcome:
+        ws_id, conv_id = job.workspace_id, job.payload["conversation_id"]
+        with self.rt.db.read() as conn:
+            reason = gates.blocked(conn, ws_id, conv_id)
+            ctx = self._context(conn, ws_id, conv_id) if reason is None else None
+        if reason is not None or ctx is None:
+            return self._finish(job, Outcome("skipped", reason=reason))
+        zone, agent, contact_id, transcript, existing, allowance = ctx
+        if not any(line.text for line in transcript):
+            return self._finish(job, Outcome("skipped", reason="no transcript text was recorded"))
+        month = month_of(self.rt.clock.now(), zone)
+        with self.rt.db.read() as conn:
+            used = self.metering.used(conn, ws_id, month)
+        if used + 1 > allowance:
+            why = (
+                f"the monthly allowance of {allowance} interactions is used up for {month}; "
+                "extraction waits for the next month"
+            )
+            self.jobs.hold(job, why, next_month_start(self.rt.clock.now(), zone))
+            return Outcome("waiting", reason=why)
+        pack = packs.load(agent.domain or "general")
+        try:
+            extraction = self.extractor.extract(transcript, existing, pack)
+        except Exception as exc:  # a model or network failure: retry with backoff, then fail
+            status = self.jobs.fail(job, f"{type(exc).__name__}: {exc}")
+            return Outcome("failed" if status == "failed" else "retrying", reason=str(exc))
+        verified = harness.verify(
+            extraction.items,
+            extraction.events if agent.business_intelligence else [],
+            extraction.continuity,
+            transcript,
+            self.threshold,
+        )
+        outcome = Outcome("applied", discarded=verified.discarded)
+        with self.rt.db.write() as conn:
+            for proposal, evidence in verified.items:
+                self._apply_item(
+                    conn, ws_id, contact_id, conv_id, proposal, evidence, zone, outcome
+                )
+            if verified.continuity:
+                note, evidence = verified.continuity
+                self._apply_item(
+                    conn,
+                    ws_id,
+                    contact_id,
+                    conv_id,
+                    note,
+                    evidence,
+                    zone,
+                    outcome,
+                    key=f"continuity.{conv_id[-12:].lower()}",
+                )
+            for event, ev in verified.events:
+                record_event_in(
+                    conn,
+                    ws_id,
+                    contact_id,
+                    conv_id,
+                    event.type,
+                    event.labels,
+                    ev.at or self.rt.clock.now(),
+                    "extraction",
+                    self.rt.clock.now(),
+                )
+                outcome.events += 1
+            self.metering.add_in(conn, ws_id, month)
+            self.jobs.finish_in(conn, job, outcome.as_dict() | self._made_by())
+        return outcome
+
+    def _made_by(self) -> dict[str, str]:
+        return {"extractor": self.extractor.name, "prompt_version": self.extractor.prompt_version}
+
+    def _finish(self, job: Job, outcome: Outcome) -> Outcome:
+        with self.rt.db.write() as conn:
+            self.jobs.finish_in(conn, job, outcome.as_dict())
+        return outcome
+
+    def _context(self, conn: Connection, ws_id: str, conv_id: str) -> Any:
+        conv = conn.execute(sa.select(conversations).where(conversations.c.id == conv_id)).one()
+        agent = conn.execute(sa.select(agents).where(agents.c.id == conv.agent_id)).one()
+        ws = conn.execute(sa.select(workspaces).where(workspaces.c.id == ws_id)).one()
+        transcript = [
+            Line(r.id, r.role, r.text or "", r.at)
+            for r in conn.execute(
+                sa.select(turns).where(turns.c.conversation_id == conv_id).order_by(turns.c.seq)
+            )
+        ]
+        existing = [
+            Existing(r.key, r.kind, r.text)
+            for r in conn.execute(
+                sa.select(memory_items).where(
+                    memory_items.c.contact_id == conv.contact_id,
+                    memory_items.c.lifecycle == "active",
+                )
+            )
+        ]
+        return (
+            ZoneInfo(ws.timezone),
+            agent,
+            conv.contact_id,
+            transcript,
+            existing,
+            ws.monthly_allowance,
+        )
+
+    def _apply_item(
+        self,
+        conn: Connection,
+        ws_id: str,
+        contact_id: str,
+        conv_id: str,
+        p: Proposal,
+        evidence: Sequence[Evidence],
+        zone: ZoneInfo,
+        outcome: Outcome,
+        key: str | None = None,
+    ) -> None:
+        occurs_on = None
+        if p.occurs_phrase and evidence:
+            said = evidence[0]
+            found = dates.resolve(
+                p.occurs_phrase, said.at or self.rt.clock.now(), zone, sentence=said.quote
+            )
+            occurs_on = found.value if found else None
+        try:
+            written = self.memory.write_in(
+                conn,
+                ws_id,
+                contact_id,
+                NewItem(
+                    kind=p.kind,
+                    text=p.text,
+                    key=key or p.key,
+                    evidence=list(evidence),
+                    occurs_on=occurs_on,
+                    occurs_phrase=p.occurs_phrase,
+                    conversation_id=conv_id,
+                    entities=list(p.entities),
+                    extractor=self.extractor.name,
+                    prompt_version=self.extractor.prompt_version,
+                ),
+            )
+        except errors.Invalid as exc:  # refused at the write boundary: counted, never stored
+            outcome.refused[exc.code] = outcome.refused.get(exc.code, 0) + 1
+            return
+        outcome.written[written.action] = outcome.written.get(written.action, 0) + 1
+
+
+def record_event_in(
+    conn: Connection,
+    ws_id: str,
+    contact_id: str,
+    conv_id: str | None,
+    type_: str,
+    labels: dict[str, str],
+    at: datetime,
+    source: str,
+    now: datetime,
+) -> str:
+    event_id = new_id("evt")
+    clean = {
+        str(k)[:60]: " ".join(str(v).split())[:200] for k, v in labels.items() if str(v).strip()
+    }
+    conn.execute(
+        events.insert().values(
+            id=event_id,
+            workspace_id=ws_id,
+            contact_id=contact_id,
+            conversation_id=conv_id,
+            type=type_[:60],
+            labels=clean,
+            at=at,
+            source=source,
+            created_at=now,
+        )
+    )
+    if clean:
+        conn.execute(
+            event_labels.insert(),
+            [
+                {
+                    "workspace_id": ws_id,
+                    "event_id": event_id,
+                    "contact_id": contact_id,
+                    "conversation_id": conv_id,
+                    "event_type": type_[:60],
+                    "label": k,
+                    "value": v,
+                }
+                for k, v in clean.items()
+            ],
+        )
+    return event_id

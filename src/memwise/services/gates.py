@@ -1,0 +1,85 @@
+"""Whether a conversation may become memory, and queueing it when it closes.
+
+Memory runs only when all three hold: the workspace plan includes memory, the agent has
+memory enabled, and the conversation is not excluded (a Telegram /reset starts an excluded,
+clean conversation).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise.domain.tenancy import Plan
+from memwise.ids import new_id
+from memwise.storage.schema import agents, conversations, jobs, workspaces
+
+EXTRACT = "extract"
+
+
+def blocked(conn: Connection, workspace_id: str, conversation_id: str) -> str | None:
+    """Why this conversation may not become memory, or None when it may."""
+    row = conn.execute(
+        sa.select(
+            workspaces.c.plan,
+            agents.c.memory_enabled,
+            conversations.c.excluded_from_memory,
+            conversations.c.contact_id,
+        )
+        .select_from(
+            conversations.join(agents, agents.c.id == conversations.c.agent_id).join(
+                workspaces, workspaces.c.id == conversations.c.workspace_id
+            )
+        )
+        .where(conversations.c.id == conversation_id, conversations.c.workspace_id == workspace_id)
+    ).first()
+    if row is None:
+        return "the conversation no longer exists"
+    if not Plan(row.plan).includes_memory:
+        return f"the {row.plan} plan does not include memory"
+    if not row.memory_enabled:
+        return "the agent has memory turned off"
+    if row.excluded_from_memory:
+        return "the conversation is excluded from memory"
+    if row.contact_id is None:
+        return "staff conversations never become contact memory"
+    return None
+
+
+def queue_extraction_in(
+    conn: Connection,
+    workspace_id: str,
+    conversation_id: str,
+    now: datetime,
+    *,
+    rebuild: str | None = None,
+) -> str | None:
+    """Queue this conversation's extraction when the gates allow; idempotent per conversation."""
+    if blocked(conn, workspace_id, conversation_id):
+        return None
+    key = f"{EXTRACT}:{conversation_id}" + (f":rebuild:{rebuild}" if rebuild else "")
+    existing = conn.execute(sa.select(jobs.c.id).where(jobs.c.idempotency_key == key)).scalar()
+    if existing:
+        return str(existing)
+    job_id = new_id("job")
+    payload: dict[str, Any] = {"conversation_id": conversation_id}
+    if rebuild:
+        payload["rebuild_id"] = rebuild
+    conn.execute(
+        jobs.insert().values(
+            id=job_id,
+            workspace_id=workspace_id,
+            kind=EXTRACT,
+            idempotency_key=key,
+            payload=payload,
+            status="queued",
+            attempts=0,
+            max_attempts=5,
+            run_after=now,
+            created_at=now,
+        )
+    )
+    return job_id

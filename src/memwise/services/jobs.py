@@ -1,0 +1,251 @@
+"""Durable jobs in the same database: enqueue idempotently, claim with a lease, finish once.
+
+A job's result and its "done" mark are written in the same transaction as whatever the job
+applies (``finish_in``), and only while the claimant still holds the lease: a worker killed
+at any point loses nothing (the lease runs out and another worker takes the job) and applies
+nothing twice (a late finisher whose lease was taken over is rolled back).
+
+Claiming uses ``FOR UPDATE SKIP LOCKED`` on PostgreSQL (several workers at once) and an
+immediate transaction on SQLite (one writer at a time); the query is the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise import errors
+from memwise.ids import new_id
+from memwise.services.runtime import Runtime
+from memwise.storage.schema import jobs
+
+
+class JobStatus(StrEnum):
+    queued = "queued"
+    running = "running"
+    done = "done"
+    failed = "failed"
+    waiting = "waiting"  # held back by a rule (the monthly allowance); retried later
+
+
+class LeaseLost(errors.Conflict):
+    """Another worker took this job over; nothing of this attempt is applied."""
+
+    code = "lease_lost"
+
+
+@dataclass(frozen=True)
+class Job:
+    id: str
+    workspace_id: str
+    kind: str
+    key: str
+    payload: dict[str, Any]
+    status: JobStatus
+    attempts: int
+    max_attempts: int
+    run_after: datetime
+    lease_until: datetime | None
+    locked_by: str | None
+    last_error: str | None
+    result: dict[str, Any] | None
+    created_at: datetime
+    finished_at: datetime | None
+
+
+def _job(r: Any) -> Job:
+    return Job(
+        r.id,
+        r.workspace_id,
+        r.kind,
+        r.idempotency_key,
+        r.payload,
+        JobStatus(r.status),
+        r.attempts,
+        r.max_attempts,
+        r.run_after,
+        r.lease_until,
+        r.locked_by,
+        r.last_error,
+        r.result,
+        r.created_at,
+        r.finished_at,
+    )
+
+
+class Jobs:
+    def __init__(
+        self,
+        rt: Runtime,
+        lease: timedelta = timedelta(minutes=5),
+        backoff: timedelta = timedelta(seconds=30),
+    ) -> None:
+        self.rt = rt
+        self.lease = lease
+        self.backoff = backoff
+
+    def enqueue_in(
+        self,
+        conn: Connection,
+        workspace_id: str,
+        kind: str,
+        key: str,
+        payload: dict[str, Any],
+        *,
+        run_after: datetime | None = None,
+        max_attempts: int = 5,
+    ) -> tuple[str, bool]:
+        """Queue a job unless one with this key exists; returns (job id, created)."""
+        existing = conn.execute(sa.select(jobs.c.id).where(jobs.c.idempotency_key == key)).scalar()
+        if existing:
+            return existing, False
+        job_id = new_id("job")
+        now = self.rt.clock.now()
+        conn.execute(
+            jobs.insert().values(
+                id=job_id,
+                workspace_id=workspace_id,
+                kind=kind,
+                idempotency_key=key[:300],
+                payload=payload,
+                status=JobStatus.queued.value,
+                attempts=0,
+                max_attempts=max_attempts,
+                run_after=run_after or now,
+                created_at=now,
+            )
+        )
+        return job_id, True
+
+    def enqueue(
+        self, workspace_id: str, kind: str, key: str, payload: dict[str, Any], **kw: Any
+    ) -> tuple[str, bool]:
+        with self.rt.db.write() as conn:
+            return self.enqueue_in(conn, workspace_id, kind, key, payload, **kw)
+
+    def claim(self, worker: str, kinds: list[str] | None = None) -> Job | None:
+        """Take the next due job (or one whose lease ran out) and hold it for ``lease``."""
+        now = self.rt.clock.now()
+        due = sa.or_(
+            sa.and_(
+                jobs.c.status.in_([JobStatus.queued.value, JobStatus.waiting.value]),
+                jobs.c.run_after <= now,
+            ),
+            sa.and_(jobs.c.status == JobStatus.running.value, jobs.c.lease_until < now),
+        )
+        q = sa.select(jobs).where(due)
+        if kinds:
+            q = q.where(jobs.c.kind.in_(kinds))
+        q = q.order_by(jobs.c.run_after, jobs.c.id).limit(1).with_for_update(skip_locked=True)
+        with self.rt.db.write() as conn:
+            row = conn.execute(q).first()
+            if row is None:
+                return None
+            conn.execute(
+                jobs.update()
+                .where(jobs.c.id == row.id)
+                .values(
+                    status=JobStatus.running.value,
+                    attempts=row.attempts + 1,
+                    lease_until=now + self.lease,
+                    locked_by=worker[:100],
+                )
+            )
+            return _job(conn.execute(sa.select(jobs).where(jobs.c.id == row.id)).one())
+
+    def finish_in(self, conn: Connection, job: Job, result: dict[str, Any]) -> None:
+        """Mark done inside the caller's transaction, if this attempt still holds the lease."""
+        done = conn.execute(
+            jobs.update()
+            .where(
+                jobs.c.id == job.id,
+                jobs.c.status == JobStatus.running.value,
+                jobs.c.locked_by == job.locked_by,
+                jobs.c.attempts == job.attempts,
+            )
+            .values(
+                status=JobStatus.done.value,
+                result=result,
+                finished_at=self.rt.clock.now(),
+                lease_until=None,
+                last_error=None,
+            )
+        ).rowcount
+        if not done:
+            raise LeaseLost()
+
+    def fail(self, job: Job, error: str) -> JobStatus:
+        """Record a failed attempt: retry later with backoff, or give up after max attempts."""
+        now = self.rt.clock.now()
+        final = job.attempts >= job.max_attempts
+        status = JobStatus.failed if final else JobStatus.queued
+        with self.rt.db.write() as conn:
+            conn.execute(
+                jobs.update()
+                .where(
+                    jobs.c.id == job.id,
+                    jobs.c.locked_by == job.locked_by,
+                    jobs.c.attempts == job.attempts,
+                )
+                .values(
+                    status=status.value,
+                    last_error=error[:2000],
+                    lease_until=None,
+                    run_after=now + self.backoff * (2 ** (job.attempts - 1)),
+                    finished_at=now if final else None,
+                )
+            )
+        return status
+
+    def hold(self, job: Job, reason: str, until: datetime) -> None:
+        """Put a job back to wait (not an attempt that failed): it runs again after ``until``."""
+        with self.rt.db.write() as conn:
+            conn.execute(
+                jobs.update()
+                .where(
+                    jobs.c.id == job.id,
+                    jobs.c.locked_by == job.locked_by,
+                )
+                .values(
+                    status=JobStatus.waiting.value,
+                    last_error=reason[:2000],
+                    lease_until=None,
+                    run_after=until,
+                    attempts=max(0, job.attempts - 1),
+                )
+            )
+
+    def get(self, job_id: str) -> Job:
+        with self.rt.db.read() as conn:
+            row = conn.execute(sa.select(jobs).where(jobs.c.id == job_id)).first()
+        if row is None:
+            raise errors.NotFound("no such job", code="job_not_found")
+        return _job(row)
+
+    def find(
+        self,
+        workspace_id: str,
+        *,
+        kind: str | None = None,
+        status: str | None = None,
+        limit: int = 100,
+    ) -> list[Job]:
+        q = sa.select(jobs).where(jobs.c.workspace_id == workspace_id)
+        if kind:
+            q = q.where(jobs.c.kind == kind)
+        if status:
+            q = q.where(jobs.c.status == status)
+        with self.rt.db.read() as conn:
+            return [_job(r) for r in conn.execute(q.order_by(jobs.c.created_at).limit(limit))]
+
+    def counts(self, workspace_id: str | None = None) -> dict[str, int]:
+        q = sa.select(jobs.c.status, sa.func.count()).group_by(jobs.c.status)
+        if workspace_id:
+            q = q.where(jobs.c.workspace_id == workspace_id)
+        with self.rt.db.read() as conn:
+            return {status: n for status, n in conn.execute(q)}
