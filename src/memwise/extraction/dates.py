@@ -6,7 +6,8 @@
 the rest. Conventions (recorded, since others exist):
 
 - a bare weekday ("on Friday") is the next such day after today;
-- "next Friday" is the Friday of next week (Monday-based weeks), "this Friday" this week's;
+- "next Friday" is the Friday of next week (Monday-based weeks); "this Friday" is this
+  week's, or the coming one once this week's has passed;
 - a day or date without a year is the next one not in the past ("on the 3rd", "3 Dec");
 - "at 11" alone is 11:00; with no am/pm, hours 1–6 are read as afternoon (13:00–18:00).
 """
@@ -405,8 +406,9 @@ def _own_rules(text: str, today: date, past: bool = False) -> date | None:
         monday = today - timedelta(days=today.weekday())
         if which == "next":
             return monday + timedelta(days=7 + target)
-        if which == "this":
-            return monday + timedelta(days=target)
+        if which == "this":  # this week's, unless it has passed: then the coming one
+            this_week = monday + timedelta(days=target)
+            return this_week if this_week >= today else this_week + timedelta(days=7)
         if which == "last":
             back = (today.weekday() - target) % 7 or 7
             return today - timedelta(days=back)
@@ -458,7 +460,8 @@ def _dateparser(text: str, reference: datetime) -> datetime | None:
 
 
 HAS_DATE = re.compile(
-    rf"\b(?:today|tonight|tomorrow|yesterday|next (?:week|month|year)|in \d+ (?:day|week|month)s?"
+    rf"\b(?:today|tonight|tomorrow|yesterday|next (?:week|month|year)"
+    rf"|in (?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten) (?:day|week|month)s?"
     rf"|{_WD_RX}|{_MONTH_RX}\.? \d{{1,2}}|\d{{1,2}}(?:st|nd|rd|th)?\.? (?:of )?{_MONTH_RX}"
     rf"|the \d{{1,2}}(?:st|nd|rd|th)|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?)\b",
     re.I,
@@ -475,8 +478,13 @@ def find_phrase(sentence: str) -> str | None:
         r"\s*(?:at|@|around|by|from)?\s*\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)?", tail, re.I
     )
     extra = t.group() if t and re.search(r"\d", t.group()) else ""
-    head = sentence[max(0, m.start() - 12) : m.start()]
-    lead = re.search(r"(?:next|this|coming|last|on|by|the)\s+$", head, re.I)
+    head = sentence[max(0, m.start() - 20) : m.start()]
+    lead = re.search(
+        r"(?:(?:at|@|around|by)\s+\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)?\s+)?"
+        r"(?:(?:next|this|coming|last|on|by|the)\s+)?$",
+        head,
+        re.I,
+    )
     return ((lead.group() if lead else "") + m.group() + extra).strip()
 
 

@@ -162,8 +162,8 @@ class RuleExtractor:
                 )
             ]
         m = re.search(
-            r"\b(?:i(?:'d| would)? prefer|i'd rather|i would rather|best to|please)\s+"
-            r"(?:to be\s+)?(?:contact(?:ed)?|reach(?:ed)?|get in touch with)?\s*(?:me\s+)?"
+            r"\b(?:i(?:'d| would)? prefer|i'd rather|i would rather)\s+"
+            r"(?:to be\s+|be\s+)?(?:contact(?:ed)?|reach(?:ed)?|get in touch with)?\s*(?:me\s+)?"
             r"(?:by|via|on|through|over)?\s*(e-?mail|phone|calls?|texts?|sms|whatsapp|"
             r"telegram|post|letter)\b",
             low,
@@ -302,7 +302,12 @@ class RuleExtractor:
                 "address.city",
             ),
             (r"\bi(?:'m| am) based in ([A-Z][\w -]{1,40})", "Is based in {}", "address.city"),
-            (r"\bi (?:have|own|drive|run) (?:a|an|two|three|\d+) (.{3,60})", "Has {}", None),
+            (
+                r"\bi (?:have|own|drive|run) (?:a|an|two|three|\d+) (?!(?:question|problem|issue|"
+                r"query|complaint|request|few|couple|minute|second)\b)(.{3,60})",
+                "Has {}",
+                None,
+            ),
             (
                 r"\bmy (budget|size|shoe size|company|team|fleet|birthday|favou?rite \w+) is "
                 r"(.{1,60})",

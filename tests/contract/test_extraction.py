@@ -1,0 +1,161 @@
+"""The extraction pipeline on every backend: gates, queue, leases, allowance, apply-once."""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memwise import FixedClock, Memwise
+from memwise.extraction.evaluate import evaluate
+from memwise.services.jobs import LeaseLost
+from memwise.services.record import NewTurn
+
+DATA = Path(__file__).parent.parent / "data"
+
+
+def _setup(mw: Memwise, plan: str = "startup", memory: bool = True, **ws: Any) -> tuple[str, str]:
+    w, _ = mw.tenancy.create_workspace("Acme", "Europe/Berlin", plan, **ws)
+    agent = mw.tenancy.create_agent(
+        w.id, "Eve", memory_enabled=memory, domain="retail" if memory else None
+    )
+    return w.id, agent.id
+
+
+def _conversation(
+    mw: Memwise, ws: str, agent: str, *texts: str, excluded: bool = False
+) -> tuple[str, str]:
+    contact = mw.tenancy.create_contact(ws, "Ann").id
+    conv, _ = mw.record.start(ws, agent, "web", contact_id=contact, excluded_from_memory=excluded)
+    mw.record.append_many(ws, conv.id, [NewTurn("customer", t) for t in texts])
+    return contact, conv.id
+
+
+@pytest.mark.parametrize(
+    ("plan", "memory", "excluded", "queued"),
+    [
+        ("startup", True, False, True),
+        ("free", True, False, False),
+        ("startup", False, False, False),
+        ("startup", True, True, False),
+    ],
+)
+def test_gates_decide_whether_an_ended_conversation_is_queued(
+    mw: Memwise, plan: str, memory: bool, excluded: bool, queued: bool
+) -> None:
+    ws, agent = _setup(mw, plan, memory)
+    _, conv = _conversation(mw, ws, agent, "I prefer email.", excluded=excluded)
+    mw.record.end(ws, conv)
+    mw.record.end(ws, conv)  # idempotent: still one job at most
+    assert len(mw.jobs.find(ws)) == (1 if queued else 0)
+
+
+def test_idle_expiry_queues_extraction(mw: Memwise, clock: FixedClock) -> None:
+    ws, agent = _setup(mw)
+    _, conv = _conversation(mw, ws, agent, "I prefer email.")
+    clock.advance(minutes=31)
+    assert mw.windows.expire_idle() == [conv]
+    assert [j.payload["conversation_id"] for j in mw.jobs.find(ws)] == [conv]
+
+
+def test_worker_extracts_verified_items_once(mw: Memwise) -> None:
+    ws, agent = _setup(mw)
+    contact, conv = _conversation(mw, ws, agent, "Please don't call me. I prefer email.")
+    mw.record.append(ws, conv, "assistant", "So you're relocating to Munich in March?")
+    mw.record.end(ws, conv)
+    counts = mw.worker().run_once()
+    assert counts == {"extract:applied": 1}
+    texts = sorted(s.item.text for s in mw.memory.items(ws, contact))
+    assert texts == ["Does not want to be contacted by phone", "Prefers to be contacted by email"]
+    item = mw.memory.items(ws, contact)[0].item
+    assert item.extractor == "rules" and item.prompt_version == "rules-1"
+    assert mw.worker().run_once() == {}  # nothing left, nothing applied twice
+    job = mw.jobs.find(ws)[0]
+    assert job.status == "done" and job.result and job.result["written"] == {"created": 2}
+    used, allowance, _ = mw.metering.remaining(ws)
+    assert (used, allowance) == (1, 1000)
+
+
+def test_a_lost_lease_applies_nothing(mw: Memwise, clock: FixedClock) -> None:
+    ws, agent = _setup(mw)
+    contact, conv = _conversation(mw, ws, agent, "I prefer email.")
+    mw.record.end(ws, conv)
+    slow = mw.jobs.claim("slow-worker")
+    assert slow is not None
+    clock.advance(minutes=6)  # the slow worker's lease ran out (it crashed, or hangs)
+    assert mw.worker("fast-worker").run_once() == {"extract:applied": 1}
+    with pytest.raises(LeaseLost):
+        mw.extraction.run(slow)  # the late finisher is rolled back whole
+    assert len(mw.memory.items(ws, contact)) == 1
+    assert mw.metering.remaining(ws)[0] == 1
+
+
+def test_failures_retry_with_backoff_then_fail(mw: Memwise, clock: FixedClock) -> None:
+    class Broken:
+        name, prompt_version = "broken", "0"
+
+        def extract(self, *a: Any) -> Any:
+            raise TimeoutError("model timed out")
+
+    ws, agent = _setup(mw)
+    _, conv = _conversation(mw, ws, agent, "I prefer email.")
+    mw.record.end(ws, conv)
+    mw.extraction.extractor = Broken()
+    assert mw.worker().run_once() == {"extract:retrying": 1}
+    assert mw.worker().run_once() == {}  # backing off
+    for _ in range(4):
+        clock.advance(hours=1)
+        mw.worker().run_once()
+    job = mw.jobs.find(ws)[0]
+    assert job.status == "failed" and job.attempts == 5 and "timed out" in (job.last_error or "")
+
+
+def test_allowance_holds_extraction_with_a_clear_status(mw: Memwise, clock: FixedClock) -> None:
+    ws, agent = _setup(mw, monthly_allowance=1)
+    _, first = _conversation(mw, ws, agent, "I prefer email.")
+    contact, second = _conversation(mw, ws, agent, "I prefer phone calls.")
+    mw.record.end(ws, first)
+    mw.record.end(ws, second)
+    counts = mw.worker().run_once()
+    assert counts == {"extract:applied": 1, "extract:waiting": 1}
+    waiting = [j for j in mw.jobs.find(ws) if j.status == "waiting"]
+    assert len(waiting) == 1 and "allowance" in (waiting[0].last_error or "")
+    assert mw.memory.items(ws, contact) == []
+    clock.advance(days=3)  # 2 December: the next month has begun in Berlin
+    assert mw.worker().run_once() == {"extract:applied": 1}
+    assert len(mw.memory.items(ws, contact)) == 1
+
+
+def test_two_workers_apply_each_conversation_exactly_once(mw: Memwise) -> None:
+    ws, agent = _setup(mw, "enterprise")
+    convs = [_conversation(mw, ws, agent, f"I prefer email, note {i}.")[1] for i in range(24)]
+    for c in convs:
+        mw.record.end(ws, c)
+    results: list[Any] = []
+    threads = [
+        threading.Thread(target=lambda k=k: results.append(mw.worker(f"w{k}").run_once()))
+        for k in range(2)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(sum(r.values()) for r in results) == 24
+    assert mw.jobs.counts(ws) == {"done": 24}
+    assert mw.metering.remaining(ws)[0] == 24
+
+
+def test_offline_extractor_on_the_corpus(mw: Memwise, clock: FixedClock) -> None:
+    corpus = json.loads((DATA / "extraction_corpus.json").read_text())
+    assert len(corpus) >= 30
+    said = clock.now().astimezone(__import__("zoneinfo").ZoneInfo("Europe/Berlin")) + timedelta(
+        hours=0
+    )
+    report = evaluate(mw, corpus, said)
+    assert report.forbidden == 0, report.failures
+    assert report.precision >= 0.9 and report.recall >= 0.9, report.failures
+    assert report.superseded_ok == report.superseded_expected

@@ -1,0 +1,97 @@
+"""Dates, quote verification and the rule extractor, without storage."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from memwise.extraction import dates, harness
+from memwise.extraction import pack as packs
+from memwise.extraction.rules import RuleExtractor
+from memwise.extraction.types import Line, Proposal
+
+BERLIN = ZoneInfo("Europe/Berlin")
+SUNDAY = datetime(2026, 11, 29, 10, 0, tzinfo=BERLIN)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "sentence", "want"),
+    [
+        ("lunch tomorrow at 11", None, "2026-11-30T11:00:00+01:00"),
+        ("on the 3rd", None, "2026-12-03"),
+        ("at 11", None, "2026-11-29T11:00:00+01:00"),
+        ("next Friday", None, "2026-12-04"),
+        ("this Friday", None, "2026-12-04"),
+        ("on Monday", None, "2026-11-30"),
+        ("3 Dec at 4pm", None, "2026-12-03T16:00:00+01:00"),
+        ("in two weeks", None, "2026-12-13"),
+        ("on 20 November", "I had the dentist on 20 November", "2026-11-20"),
+        ("on 20 November", "I have the dentist on 20 November", "2027-11-20"),
+        ("tonight around 7", None, "2026-11-29T19:00:00+01:00"),
+    ],
+)
+def test_dates_resolve_against_the_turn_in_the_workspace_timezone(
+    phrase: str, sentence: str | None, want: str
+) -> None:
+    found = dates.resolve(phrase, SUNDAY, BERLIN, sentence)
+    assert found is not None and found.value == want and found.phrase == phrase
+
+
+def test_no_date_no_resolution() -> None:
+    assert dates.resolve("the blue one please", SUNDAY, BERLIN) is None
+    assert dates.find_phrase("I like the blue one") is None
+    assert dates.find_phrase("call me back at 9 tomorrow please") == "at 9 tomorrow"
+
+
+def _lines() -> list[Line]:
+    at = datetime(2026, 11, 29, 9, tzinfo=UTC)
+    return [
+        Line("t1", "customer", "I’d rather be contacted by E-mail, honestly.", at),
+        Line("t2", "assistant", "So you are relocating in March?", at),
+        Line("t3", "operator", "Customer is relocating in March.", at),
+    ]
+
+
+def test_quotes_count_only_from_the_customers_own_turns() -> None:
+    verified = harness.verify(
+        [
+            Proposal("preference", "Prefers email", ["i'd rather be contacted by e-mail"]),
+            Proposal("fact", "Relocating in March", ["relocating in March"]),
+        ],
+        [],
+        None,
+        _lines(),
+    )
+    assert [p.text for p, _ in verified.items] == ["Prefers email"]
+    assert verified.items[0][1][0].turn_id == "t1" and verified.discarded == 1
+
+
+def test_fuzzy_quotes_within_the_threshold() -> None:
+    close = Proposal("preference", "Prefers email", ["I would rather be contacted by e-mail"])
+    assert harness.verify([close], [], None, _lines(), threshold=80).items
+    assert not harness.verify([close], [], None, _lines(), threshold=99).items
+
+
+def test_rule_extractor_reads_customers_only_and_emits_labelled_events() -> None:
+    at = datetime(2026, 11, 29, 9, tzinfo=UTC)
+    out = RuleExtractor().extract(
+        [
+            Line("a", "assistant", "I prefer phone.", at),
+            Line("b", "customer", "I ordered the trail stove. Does the Alpine 2 tent fit?", at),
+        ],
+        [],
+        packs.load("retail"),
+    )
+    assert out.items == []
+    assert [(e.type, e.labels) for e in out.events] == [
+        ("order", {"product": "Trail Stove"}),
+        ("enquiry", {"product": "Alpine 2"}),
+    ]
+    assert out.continuity is not None and "Alpine 2" in out.continuity.text
+
+
+def test_unknown_domains_are_refused_by_name() -> None:
+    with pytest.raises(Exception, match="choose one of automotive-equipment, general"):
+        packs.load("astrology")
