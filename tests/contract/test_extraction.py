@@ -159,3 +159,52 @@ def test_offline_extractor_on_the_corpus(mw: Memwise, clock: FixedClock) -> None
     assert report.forbidden == 0, report.failures
     assert report.precision >= 0.9 and report.recall >= 0.9, report.failures
     assert report.superseded_ok == report.superseded_expected
+
+
+def test_rebuild_estimates_archives_requeues_and_reports_progress(mw: Memwise) -> None:
+    ws, agent = _setup(mw, monthly_allowance=5)
+    contact = mw.tenancy.create_contact(ws, "Ann").id
+    for text in ("I prefer email.", "I'm allergic to peanuts."):
+        conv, _ = mw.record.start(ws, agent, "web", contact_id=contact)
+        mw.record.append(ws, conv.id, "customer", text)
+        mw.record.end(ws, conv.id)
+    mw.worker().run_once()
+    from memwise.services.memory import NewItem
+
+    note = mw.memory.write(ws, contact, NewItem("note", "VIP since 2019", source="operator"))
+    before = {s.item.id for s in mw.memory.items(ws, contact)}
+    estimate = mw.rebuilds.estimate(ws, contact)
+    assert (estimate.conversations, estimate.cost, estimate.remaining, estimate.allowed) == (
+        2,
+        2,
+        3,
+        True,
+    )
+    started = mw.rebuilds.start(ws, contact)
+    assert started.running and started.total == 2 and started.done == 0
+    again = mw.rebuilds.start(ws, contact)  # clicking twice does nothing, costs nothing
+    assert again.rebuild_id == started.rebuild_id and len(mw.jobs.find(ws)) == 4
+    active = {s.item.id for s in mw.memory.items(ws, contact)}
+    assert active == {note.item.id}  # old extracted items archived, the operator's note kept
+    assert len(mw.memory.items(ws, contact, include=["archived"])) == 3
+    mw.worker().run_once()
+    done = mw.rebuilds.progress(ws, contact)
+    assert (done.total, done.done, done.running) == (2, 2, False)
+    assert len(mw.memory.items(ws, contact)) == 3 and before
+    assert mw.metering.remaining(ws)[0] == 4
+
+
+def test_rebuild_over_the_allowance_is_refused_before_anything(mw: Memwise) -> None:
+    from memwise import errors
+
+    ws, agent = _setup(mw, monthly_allowance=1)
+    contact = mw.tenancy.create_contact(ws, "Ann").id
+    for _ in range(2):
+        conv, _ = mw.record.start(ws, agent, "web", contact_id=contact)
+        mw.record.append(ws, conv.id, "customer", "I prefer email.")
+        mw.record.end(ws, conv.id)
+    assert mw.rebuilds.estimate(ws, contact).allowed is False
+    with pytest.raises(errors.LimitExceeded) as exc:
+        mw.rebuilds.start(ws, contact)
+    assert exc.value.code == "allowance_exceeded"
+    assert len(mw.jobs.find(ws)) == 2  # only the original extractions

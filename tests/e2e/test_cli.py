@@ -31,3 +31,32 @@ def test_bad_database_url_is_a_clear_error(tmp_path: Path) -> None:
     out = _memwise("migrate", "--database-url", "mysql://nobody", cwd=tmp_path)
     assert out.returncode == 2
     assert "bad_database_url" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_worker_once_and_rebuild_dry_run(tmp_path: Path) -> None:
+    import sys as _sys
+
+    db = f"sqlite:///{tmp_path / 'w.db'}"
+    script = (
+        "from memwise import Memwise\n"
+        f"mw = Memwise.open({db!r})\n"
+        "ws, _ = mw.tenancy.create_workspace('A', 'UTC', 'startup')\n"
+        "ag = mw.tenancy.create_agent(ws.id, 'E', memory_enabled=True, domain='general')\n"
+        "c = mw.tenancy.create_contact(ws.id, 'Ann')\n"
+        "cv, _ = mw.record.start(ws.id, ag.id, 'web', contact_id=c.id)\n"
+        "mw.record.append(ws.id, cv.id, 'customer', 'I prefer email.')\n"
+        "mw.record.end(ws.id, cv.id)\n"
+        "print(ws.id, c.id)\n"
+    )
+    made = subprocess.run(
+        [_sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    ws, contact = made.stdout.split()
+    out = _memwise("worker", "--once", "--database-url", db, cwd=tmp_path)
+    assert out.returncode == 0 and "extract:applied: 1" in out.stdout, out.stderr
+    out = _memwise(
+        "rebuild", contact, "--workspace", ws, "--dry-run", "--database-url", db, cwd=tmp_path
+    )
+    assert out.returncode == 0 and "1 conversations to re-read, cost 1" in out.stdout
+    out = _memwise("rebuild", contact, "--workspace", ws, "--database-url", db, cwd=tmp_path)
+    assert out.returncode == 0 and "rebuilt: 1 of 1" in out.stdout, out.stdout + out.stderr

@@ -99,6 +99,18 @@ class RecallIn(Body):
     limit: int | None = Field(None, ge=0, le=50)
 
 
+class RebuildIn(Body):
+    dry_run: bool = False
+
+
+class EventIn(Body):
+    contact_id: str = Field(max_length=64)
+    conversation_id: str | None = Field(None, max_length=64)
+    type: str = Field(min_length=1, max_length=60, pattern=r"^[a-z][a-z0-9_]*$")
+    labels: dict[str, str] = Field(default_factory=dict, max_length=20)
+    at: AwareDatetime | None = None
+
+
 class TestClockIn(Body):
     now: AwareDatetime
 

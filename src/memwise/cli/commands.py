@@ -98,3 +98,66 @@ def serve(
         factory=True,
         log_level="warning",
     )
+
+
+@app.command()
+@handles_errors
+def worker(
+    database_url: str | None = DatabaseOption,
+    once: bool = typer.Option(False, "--once", help="Run until no job is due, then exit."),
+    poll: float = typer.Option(2.0, "--poll", min=0.1, help="Seconds between polls."),
+) -> None:
+    """Run due jobs: extraction, rebuilds and the scheduled sweeps."""
+    s = settings(database_url)
+    with Memwise.open(s.database_url) as mw:
+        w = mw.worker()
+        if once:
+            counts = w.run_once()
+            console.print(
+                ", ".join(f"{k}: {n}" for k, n in sorted(counts.items())) or "no jobs due"
+            )
+            return
+        console.print(f"worker {w.name} polling every {poll:g}s (Ctrl-C to stop)")
+        try:
+            w.run_forever(poll)
+        except KeyboardInterrupt:
+            console.print("stopped")
+
+
+@app.command()
+@handles_errors
+def rebuild(
+    contact: str = typer.Argument(..., help="The contact id."),
+    workspace: str = typer.Option(..., "--workspace", help="The workspace id."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Only show the estimate."),
+    database_url: str | None = DatabaseOption,
+) -> None:
+    """Rebuild a contact's memory from their past conversations (estimate first)."""
+    from rich.progress import Progress
+
+    s = settings(database_url)
+    with Memwise.open(s.database_url) as mw:
+        est = mw.rebuilds.estimate(workspace, contact)
+        console.print(
+            f"{est.conversations} conversations to re-read, cost {est.cost} "
+            f"interactions, {est.remaining} remaining this month"
+            + ("" if est.allowed else f" — blocked: {est.reason}")
+        )
+        if dry_run or not est.allowed:
+            raise typer.Exit(0 if est.allowed or dry_run else 5)
+        started = mw.rebuilds.start(workspace, contact)
+        w = mw.worker()
+        with Progress(console=console) as bar:
+            task = bar.add_task(
+                "re-reading conversations", total=started.total, completed=started.done
+            )
+            w.run_once(
+                progress=lambda job, outcome: bar.update(
+                    task, completed=mw.rebuilds.progress(workspace, contact).done
+                )
+            )
+        done = mw.rebuilds.progress(workspace, contact)
+        console.print(
+            f"rebuilt: {done.done} of {done.total} conversations re-read"
+            + (f", {done.failed} failed" if done.failed else "")
+        )

@@ -59,6 +59,12 @@ class Outcome:
         }
 
 
+_ADD_USAGE = sa.text(
+    "INSERT INTO usage (workspace_id, month, interactions) VALUES (:ws, :month, :n) "
+    "ON CONFLICT (workspace_id, month) DO UPDATE SET interactions = usage.interactions + :n"
+)
+
+
 def month_of(moment: datetime, zone: ZoneInfo) -> str:
     return moment.astimezone(zone).strftime("%Y-%m")
 
@@ -84,18 +90,8 @@ class Metering:
         return int(value or 0)
 
     def add_in(self, conn: Connection, workspace_id: str, month: str, n: int = 1) -> None:
-        done = conn.execute(
-            usage.update()
-            .where(
-                usage.c.workspace_id == workspace_id,
-                usage.c.month == month,
-            )
-            .values(interactions=usage.c.interactions + n)
-        ).rowcount
-        if not done:
-            conn.execute(
-                usage.insert().values(workspace_id=workspace_id, month=month, interactions=n)
-            )
+        """Count ``n`` interactions, atomically even with several workers (same SQL on both)."""
+        conn.execute(_ADD_USAGE, {"ws": workspace_id, "month": month, "n": n})
 
     def remaining(self, workspace_id: str) -> tuple[int, int, str]:
         """(used this month, allowance, month) in the workspace's timezone."""

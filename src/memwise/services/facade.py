@@ -11,6 +11,7 @@ from memwise.services.extraction import ExtractionRunner, Metering
 from memwise.services.jobs import Jobs
 from memwise.services.memory import Memory
 from memwise.services.notebook import Notebook
+from memwise.services.rebuild import Rebuilds
 from memwise.services.recall import Recaller
 from memwise.services.record import Record
 from memwise.services.runtime import Runtime
@@ -43,6 +44,7 @@ class Memwise:
         self.jobs = Jobs(self.rt)
         self.metering = Metering(self.rt)
         self.extraction = ExtractionRunner(self.rt, self.memory, self.jobs, extractor)
+        self.rebuilds = Rebuilds(self.rt)
 
     def worker(self, name: str | None = None) -> Worker:
         """A worker for every job kind memwise runs, with the scheduled sweeps."""

@@ -1,0 +1,91 @@
+"""Jobs, rebuilds, usage and events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Response
+
+from memwise import errors
+from memwise.api.auth import MW, Admin, Operator, ws
+from memwise.api.schemas import EventIn, RebuildIn, out
+from memwise.services.extraction import record_event_in
+from memwise.storage.schema import contacts
+
+router = APIRouter(prefix="/v1")
+
+
+@router.post("/jobs/run")
+def run_jobs(caller: Admin, mw: MW) -> dict[str, Any]:
+    """Run now, until none is left, every queued and scheduled job (all workspaces' queue)."""
+    counts = mw.worker(name=f"api:{caller.token_id}").run_once()
+    return {"ran": dict(counts), "total": sum(counts.values())}
+
+
+@router.get("/jobs")
+def list_jobs(caller: Operator, mw: MW) -> dict[str, Any]:
+    items = mw.jobs.find(ws(caller), limit=200)
+    return {"items": [out(j) for j in items], "counts": mw.jobs.counts(ws(caller))}
+
+
+@router.post("/contacts/{contact_id}/rebuild")
+def rebuild(
+    contact_id: str, body: RebuildIn, caller: Admin, mw: MW, response: Response
+) -> dict[str, Any]:
+    est = mw.rebuilds.estimate(ws(caller), contact_id)
+    summary = {
+        "conversations": est.conversations,
+        "cost": est.cost,
+        "remaining": est.remaining,
+        "allowed": est.allowed,
+        "reason": est.reason,
+    }
+    if body.dry_run:
+        return summary
+    progress = mw.rebuilds.start(ws(caller), contact_id)
+    response.status_code = 202
+    return summary | {"progress": vars(progress)}
+
+
+@router.get("/contacts/{contact_id}/rebuild")
+def rebuild_progress(contact_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+    return vars(mw.rebuilds.progress(ws(caller), contact_id))
+
+
+@router.get("/usage")
+def get_usage(caller: Operator, mw: MW) -> dict[str, Any]:
+    used, allowance, month = mw.metering.remaining(ws(caller))
+    return {
+        "month": month,
+        "used": used,
+        "allowance": allowance,
+        "remaining": max(0, allowance - used),
+    }
+
+
+@router.post("/events", status_code=201)
+def post_event(body: EventIn, caller: Operator, mw: MW) -> dict[str, Any]:
+    """A structured event from the host application (a booking system, a shop)."""
+    workspace = ws(caller)
+    with mw.rt.db.write() as conn:
+        if (
+            conn.execute(
+                contacts.select().where(
+                    contacts.c.id == body.contact_id, contacts.c.workspace_id == workspace
+                )
+            ).first()
+            is None
+        ):
+            raise errors.NotFound("no such contact", code="contact_not_found")
+        event_id = record_event_in(
+            conn,
+            workspace,
+            body.contact_id,
+            body.conversation_id,
+            body.type,
+            body.labels,
+            body.at or mw.clock.now(),
+            "api",
+            mw.clock.now(),
+        )
+    return {"id": event_id}

@@ -1,0 +1,129 @@
+"""Rebuilding a contact's memory: estimate first, then archive and re-read every conversation.
+
+Old items are archived (never deleted); past conversations are queued again, one job each;
+progress is the share of those jobs done. A second request while one runs changes nothing
+and costs nothing. The cost is one interaction per conversation, and a rebuild that would
+exceed the remaining monthly allowance is refused before anything happens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+import sqlalchemy as sa
+
+from memwise import errors
+from memwise.domain.memory import Lifecycle, Source
+from memwise.ids import new_id
+from memwise.services import gates, rows
+from memwise.services.extraction import Metering, month_of
+from memwise.services.runtime import Runtime
+from memwise.storage.schema import contacts, conversations, jobs, memory_items, workspaces
+
+
+@dataclass(frozen=True)
+class Estimate:
+    conversations: int
+    cost: int
+    remaining: int
+    allowed: bool
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class Progress:
+    rebuild_id: str | None
+    total: int
+    done: int
+    failed: int
+    running: bool
+
+
+class Rebuilds:
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+        self.metering = Metering(rt)
+
+    def _eligible(self, conn: sa.Connection, ws: str, contact_id: str) -> list[str]:
+        ids = conn.execute(
+            sa.select(conversations.c.id)
+            .where(
+                conversations.c.workspace_id == ws,
+                conversations.c.contact_id == contact_id,
+                conversations.c.status != "open",
+            )
+            .order_by(conversations.c.started_at)
+        ).scalars()
+        return [c for c in ids if gates.blocked(conn, ws, c) is None]
+
+    def estimate(self, workspace_id: str, contact_id: str) -> Estimate:
+        with self.rt.db.read() as conn:
+            rows.require(conn, contacts, workspace_id, contact_id, "contact")
+            eligible = self._eligible(conn, workspace_id, contact_id)
+            ws = conn.execute(sa.select(workspaces).where(workspaces.c.id == workspace_id)).one()
+            used = self.metering.used(
+                conn, workspace_id, month_of(self.rt.clock.now(), ZoneInfo(ws.timezone))
+            )
+        remaining = max(0, ws.monthly_allowance - used)
+        cost = len(eligible)
+        reason = None
+        if cost > remaining:
+            reason = (
+                f"re-reading {cost} conversations costs {cost} interactions; "
+                f"{remaining} remain this month"
+            )
+        return Estimate(cost, cost, remaining, reason is None, reason)
+
+    def start(self, workspace_id: str, contact_id: str) -> Progress:
+        """Start a rebuild, or return the one already running (which costs nothing more)."""
+        current = self.progress(workspace_id, contact_id)
+        if current.running:
+            return current
+        estimate = self.estimate(workspace_id, contact_id)
+        if not estimate.allowed:
+            raise errors.LimitExceeded(
+                estimate.reason,
+                code="allowance_exceeded",
+                cost=estimate.cost,
+                remaining=estimate.remaining,
+            )
+        rebuild_id = new_id("rb")
+        now = self.rt.clock.now()
+        with self.rt.db.write() as conn:
+            conn.execute(
+                memory_items.update()
+                .where(
+                    memory_items.c.workspace_id == workspace_id,
+                    memory_items.c.contact_id == contact_id,
+                    memory_items.c.lifecycle == Lifecycle.active.value,
+                    memory_items.c.source != Source.operator.value,  # an operator's notes stay
+                )
+                .values(lifecycle=Lifecycle.archived.value, archived_at=now, conflicted=False)
+            )
+            for conv in self._eligible(conn, workspace_id, contact_id):
+                gates.queue_extraction_in(
+                    conn, workspace_id, conv, now, rebuild=f"{contact_id}:{rebuild_id}"
+                )
+        return self.progress(workspace_id, contact_id)
+
+    def progress(self, workspace_id: str, contact_id: str) -> Progress:
+        """The latest rebuild of this contact: how many conversations are re-read so far."""
+        pattern = f"{gates.EXTRACT}:%:rebuild:{contact_id}:%"
+        with self.rt.db.read() as conn:
+            rows.require(conn, contacts, workspace_id, contact_id, "contact")
+            found = conn.execute(
+                sa.select(jobs.c.idempotency_key, jobs.c.status)
+                .where(
+                    jobs.c.workspace_id == workspace_id,
+                    jobs.c.idempotency_key.like(pattern),
+                )
+                .order_by(jobs.c.created_at.desc())
+            ).all()
+        if not found:
+            return Progress(None, 0, 0, 0, False)
+        latest = found[0].idempotency_key.rsplit(":", 1)[1]
+        mine = [r.status for r in found if r.idempotency_key.endswith(f":{latest}")]
+        done = sum(s == "done" for s in mine)
+        failed = sum(s == "failed" for s in mine)
+        return Progress(latest, len(mine), done, failed, done + failed < len(mine))
