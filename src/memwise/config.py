@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from memwise import errors
+from memwise.extraction.models import AnthropicExtractor, OpenAIExtractor
+from memwise.extraction.rules import RuleExtractor
+from memwise.extraction.types import Extractor
 from memwise.policies.limits import Limits
 
 
@@ -19,3 +25,24 @@ class Settings(BaseSettings):
     max_request_bytes: int = 1_000_000
     rate_limit_per_minute: int = 600
     limits: Limits = Field(default_factory=Limits)
+    extractor: Literal["rules", "openai", "anthropic"] = "rules"
+    model: str | None = None
+    model_base_url: str | None = None
+    model_api_key: str | None = None
+    model_timeout_s: float = 60.0
+
+    def make_extractor(self) -> Extractor:
+        """The configured extractor: offline rules unless a model is configured."""
+        if self.extractor == "rules":
+            return RuleExtractor()
+        if not self.model:
+            raise errors.Invalid(
+                f"MEMWISE_MODEL is needed for the {self.extractor} extractor", code="model_required"
+            )
+        kind = OpenAIExtractor if self.extractor == "openai" else AnthropicExtractor
+        return kind(
+            self.model,
+            base_url=self.model_base_url,
+            api_key=self.model_api_key,
+            timeout=self.model_timeout_s,
+        )

@@ -17,7 +17,12 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
     """Build the app. With ``mw`` given the caller owns it; otherwise it is opened here."""
     if mw is None:
         clock = WorkspaceClocks() if settings.test_clock else None
-        mw = Memwise.open(settings.database_url, clock=clock, limits=settings.limits)
+        mw = Memwise.open(
+            settings.database_url,
+            clock=clock,
+            limits=settings.limits,
+            extractor=settings.make_extractor(),
+        )
     app = FastAPI(
         title="memwise",
         version=__version__,

@@ -109,7 +109,7 @@ def worker(
 ) -> None:
     """Run due jobs: extraction, rebuilds and the scheduled sweeps."""
     s = settings(database_url)
-    with Memwise.open(s.database_url) as mw:
+    with Memwise.open(s.database_url, extractor=s.make_extractor()) as mw:
         w = mw.worker()
         if once:
             counts = w.run_once()

@@ -1,0 +1,135 @@
+"""Fakes for tests, shipped so that users can test their own integration the same way.
+
+``FakeModelServer`` is a real HTTP server on loopback speaking the OpenAI chat-completions
+and Anthropic messages protocols; it answers with queued responses (a JSON payload, an HTTP
+error, a malformed body or a delay) and records every request it received.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    payload: Any = None  # the structured output (a dict) or the raw text content
+    status: int = 200
+    delay: float = 0.0
+    raw_body: str | None = None  # sent as is (for malformed responses)
+    tool_calls: list[dict[str, Any]] | None = None
+
+
+@dataclass
+class FakeModelServer:
+    replies: deque[Reply] = field(default_factory=deque)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                server.requests.append({"path": self.path, "body": body})
+                reply = server.replies.popleft() if server.replies else Reply(status=500)
+                if reply.delay:
+                    time.sleep(reply.delay)
+                if reply.status != 200:
+                    self._send(
+                        reply.status,
+                        json.dumps({"error": {"message": "fake error", "type": "fake"}}),
+                    )
+                    return
+                if reply.raw_body is not None:
+                    self._send(200, reply.raw_body)
+                    return
+                if self.path.endswith("/messages"):
+                    self._send(200, json.dumps(server._anthropic(reply, body)))
+                else:
+                    self._send(200, json.dumps(server._openai(reply, body)))
+
+            def _send(self, status: int, text: str) -> None:
+                data = text.encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                if status == 429:
+                    self.send_header("retry-after", "0")
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def enqueue(self, *replies: Reply | dict[str, Any] | str) -> None:
+        for r in replies:
+            self.replies.append(r if isinstance(r, Reply) else Reply(payload=r))
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    @staticmethod
+    def _openai(reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
+        content = reply.payload if isinstance(reply.payload, str) else json.dumps(reply.payload)
+        message: dict[str, Any] = {
+            "role": "assistant",
+            "content": None if reply.tool_calls else content,
+        }
+        finish = "stop"
+        if reply.tool_calls:
+            message["tool_calls"] = [
+                {
+                    "id": f"call_{i}",
+                    "type": "function",
+                    "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])},
+                }
+                for i, c in enumerate(reply.tool_calls)
+            ]
+            finish = "tool_calls"
+        return {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body.get("model", "fake"),
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+        }
+
+    @staticmethod
+    def _anthropic(reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
+        if reply.tool_calls or isinstance(reply.payload, dict):
+            calls = reply.tool_calls or [{"name": "record_memory", "arguments": reply.payload}]
+            content = [
+                {"type": "tool_use", "id": f"toolu_{i}", "name": c["name"], "input": c["arguments"]}
+                for i, c in enumerate(calls)
+            ]
+            stop = "tool_use"
+        else:
+            content = [{"type": "text", "text": str(reply.payload)}]
+            stop = "end_turn"
+        return {
+            "id": "msg_fake",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model", "fake"),
+            "content": content,
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 10, "output_tokens": 10},
+        }

@@ -1,0 +1,152 @@
+"""Model extractors against a local fake OpenAI/Anthropic server: the real SDKs, no network."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from memwise import FixedClock, Memwise
+from memwise.extraction.models import AnthropicExtractor, OpenAIExtractor
+from memwise.testing import FakeModelServer, Reply
+
+
+@pytest.fixture
+def server() -> Iterator[FakeModelServer]:
+    s = FakeModelServer()
+    yield s
+    s.close()
+
+
+GOOD: dict[str, Any] = {
+    "items": [
+        {
+            "kind": "preference",
+            "text": "Prefers email",
+            "key": "preference.contact_channel",
+            "quotes": ["I prefer email"],
+            "occurs_phrase": None,
+            "entities": [],
+        },
+        {
+            "kind": "event",
+            "text": "Dentist appointment",
+            "key": "appointment.dentist",
+            "quotes": ["dentist tomorrow at 11"],
+            "occurs_phrase": "tomorrow at 11",
+            "entities": [],
+        },
+        {
+            "kind": "fact",
+            "text": "Is relocating in March",
+            "key": "relocation",
+            "quotes": ["So you're relocating in March"],
+            "occurs_phrase": None,
+            "entities": [],
+        },
+    ],
+    "events": [],
+    "continuity": None,
+}
+
+
+def _conversation(mw: Memwise) -> tuple[str, str]:
+    ws, _ = mw.tenancy.create_workspace("Acme", "Europe/Berlin", "startup")
+    agent = mw.tenancy.create_agent(ws.id, "Eve", memory_enabled=True, domain="retail")
+    contact = mw.tenancy.create_contact(ws.id, "Ann").id
+    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=contact)
+    mw.record.append(
+        ws.id, conv.id, "customer", "I prefer email. I have the dentist tomorrow at 11."
+    )
+    mw.record.append(ws.id, conv.id, "assistant", "So you're relocating in March?")
+    mw.record.end(ws.id, conv.id)
+    return ws.id, contact
+
+
+def test_openai_extractor_output_goes_through_quote_verification(
+    mw_sqlite: Memwise, server: FakeModelServer, clock: FixedClock
+) -> None:
+    clock.set(
+        __import__("datetime").datetime(2026, 11, 29, 9, 0, tzinfo=__import__("datetime").UTC)
+    )
+    mw_sqlite.extraction.extractor = OpenAIExtractor("small-model", base_url=f"{server.url}/v1")
+    server.enqueue(GOOD)
+    ws, contact = _conversation(mw_sqlite)
+    assert mw_sqlite.worker().run_once() == {"extract:applied": 1}
+    items = {s.item.text: s.item for s in mw_sqlite.memory.items(ws, contact)}
+    assert set(items) == {"Prefers email", "Dentist appointment"}  # the assistant's guess is gone
+    assert items["Dentist appointment"].occurs_on == "2026-11-30T11:00:00+01:00"
+    assert items["Prefers email"].extractor == "openai:small-model"
+    assert items["Prefers email"].prompt_version == "extract-1"
+    request = server.requests[0]["body"]
+    assert request["response_format"]["json_schema"]["strict"] is True
+    assert "Business domain: retail" in request["messages"][0]["content"]
+    assert "[assistant] So you're relocating in March?" in request["messages"][1]["content"]
+    job = mw_sqlite.jobs.find(ws)[0]
+    assert job.result and job.result["discarded"] == 1
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        Reply(raw_body="{not json"),
+        Reply(payload="not the schema"),
+        Reply(status=500),
+        Reply(payload={"items": [{"kind": "gossip"}], "events": [], "continuity": None}),
+    ],
+)
+def test_bad_answers_retry_then_fail_never_half_applied(
+    mw_sqlite: Memwise, server: FakeModelServer, clock: FixedClock, failure: Reply
+) -> None:
+    mw_sqlite.extraction.extractor = OpenAIExtractor(
+        "m", base_url=f"{server.url}/v1", max_retries=0
+    )
+    ws, contact = _conversation(mw_sqlite)
+    for _ in range(5):
+        server.enqueue(failure)
+        mw_sqlite.worker().run_once()
+        clock.advance(hours=1)
+    job = mw_sqlite.jobs.find(ws)[0]
+    assert job.status == "failed" and job.attempts == 5
+    assert mw_sqlite.memory.items(ws, contact) == []
+    assert mw_sqlite.metering.remaining(ws)[0] == 0
+
+
+def test_rate_limit_is_retried_by_the_sdk(mw_sqlite: Memwise, server: FakeModelServer) -> None:
+    mw_sqlite.extraction.extractor = OpenAIExtractor(
+        "m", base_url=f"{server.url}/v1", max_retries=2
+    )
+    server.enqueue(Reply(status=429), GOOD)
+    ws, contact = _conversation(mw_sqlite)
+    assert mw_sqlite.worker().run_once() == {"extract:applied": 1}
+    assert len(server.requests) == 2 and len(mw_sqlite.memory.items(ws, contact)) == 2
+
+
+def test_a_timeout_fails_the_attempt(mw_sqlite: Memwise, server: FakeModelServer) -> None:
+    mw_sqlite.extraction.extractor = OpenAIExtractor(
+        "m", base_url=f"{server.url}/v1", timeout=0.3, max_retries=0
+    )
+    server.enqueue(Reply(payload=GOOD, delay=1.0))
+    ws, contact = _conversation(mw_sqlite)
+    assert mw_sqlite.worker().run_once() == {"extract:retrying": 1}
+    job = mw_sqlite.jobs.find(ws)[0]
+    assert job.status == "queued" and "Timeout" in (job.last_error or "")
+    assert mw_sqlite.memory.items(ws, contact) == []
+
+
+def test_anthropic_extractor_uses_a_forced_tool(
+    mw_sqlite: Memwise, server: FakeModelServer
+) -> None:
+    mw_sqlite.extraction.extractor = AnthropicExtractor("claude-small", base_url=server.url)
+    server.enqueue(GOOD)
+    ws, contact = _conversation(mw_sqlite)
+    counts = mw_sqlite.worker().run_once()
+    assert counts == {"extract:applied": 1}, mw_sqlite.jobs.find(ws)[0].last_error
+    assert {s.item.text for s in mw_sqlite.memory.items(ws, contact)} == {
+        "Prefers email",
+        "Dentist appointment",
+    }
+    body = server.requests[0]["body"]
+    assert body["tool_choice"] == {"type": "tool", "name": "record_memory"}
+    assert server.requests[0]["path"] == "/v1/messages"
