@@ -8,9 +8,10 @@ from memwise.policies.limits import Limits
 from memwise.services.audit import Audit
 from memwise.services.data_request import DataRequests
 from memwise.services.extraction import ExtractionRunner, Metering
-from memwise.services.jobs import Jobs
+from memwise.services.jobs import Job, Jobs
 from memwise.services.memory import Memory
 from memwise.services.notebook import Notebook
+from memwise.services.patterns import PROMOTE, Patterns
 from memwise.services.rebuild import Rebuilds
 from memwise.services.recall import Recaller
 from memwise.services.record import Record
@@ -45,15 +46,22 @@ class Memwise:
         self.metering = Metering(self.rt)
         self.extraction = ExtractionRunner(self.rt, self.memory, self.jobs, extractor)
         self.rebuilds = Rebuilds(self.rt)
+        self.patterns = Patterns(self.rt, self.memory)
 
     def worker(self, name: str | None = None) -> Worker:
         """A worker for every job kind memwise runs, with the scheduled sweeps."""
         return Worker(
             self.jobs,
-            {"extract": self.extraction.run},
-            sweeps=[self.windows.expire_idle],
+            {"extract": self.extraction.run, PROMOTE: self._promote},
+            sweeps=[lambda force: self.windows.expire_idle(), self.patterns.schedule],
             name=name,
         )
+
+    def _promote(self, job: Job) -> dict[str, int]:
+        with self.rt.db.write() as conn:
+            counts = self.patterns.promote_in(conn, job.workspace_id)
+            self.jobs.finish_in(conn, job, counts)
+        return counts
 
     @classmethod
     def open(

@@ -128,14 +128,20 @@ class Jobs:
         with self.rt.db.write() as conn:
             return self.enqueue_in(conn, workspace_id, kind, key, payload, **kw)
 
-    def claim(self, worker: str, kinds: list[str] | None = None) -> Job | None:
-        """Take the next due job (or one whose lease ran out) and hold it for ``lease``."""
+    def claim(
+        self, worker: str, kinds: list[str] | None = None, as_of: datetime | None = None
+    ) -> Job | None:
+        """Take the next due job (or one whose lease ran out) and hold it for ``lease``.
+
+        ``as_of`` treats queued jobs scheduled up to that moment as due (a forced run);
+        jobs waiting on a rule keep waiting.
+        """
         now = self.rt.clock.now()
         due = sa.or_(
             sa.and_(
-                jobs.c.status.in_([JobStatus.queued.value, JobStatus.waiting.value]),
-                jobs.c.run_after <= now,
+                jobs.c.status == JobStatus.queued.value, jobs.c.run_after <= max(now, as_of or now)
             ),
+            sa.and_(jobs.c.status == JobStatus.waiting.value, jobs.c.run_after <= now),
             sa.and_(jobs.c.status == JobStatus.running.value, jobs.c.lease_until < now),
         )
         q = sa.select(jobs).where(due)

@@ -7,11 +7,13 @@ import socket
 import threading
 from collections import Counter
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from memwise.services.jobs import Job, Jobs
 
 Handler = Callable[[Job], Any]
+FORCE_HORIZON = timedelta(days=2)  # a forced run reaches tonight's scheduled work
 
 
 class Worker:
@@ -19,7 +21,7 @@ class Worker:
         self,
         jobs: Jobs,
         handlers: dict[str, Handler],
-        sweeps: list[Callable[[], Any]] | None = None,
+        sweeps: list[Callable[[bool], Any]] | None = None,
         name: str | None = None,
     ) -> None:
         self.jobs = jobs
@@ -28,14 +30,22 @@ class Worker:
         self.name = name or f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
 
     def run_once(
-        self, max_jobs: int | None = None, progress: Callable[[Job, Any], None] | None = None
+        self,
+        max_jobs: int | None = None,
+        progress: Callable[[Job, Any], None] | None = None,
+        force: bool = False,
     ) -> Counter[str]:
-        """Run the sweeps, then every due job until none is left; returns counts by outcome."""
+        """Run the sweeps, then every due job until none is left; returns counts by outcome.
+
+        ``force`` runs scheduled jobs (the nightly promotion) as if their time had come;
+        jobs waiting on a rule (the monthly allowance) keep waiting.
+        """
         counts: Counter[str] = Counter()
         for sweep in self.sweeps:
-            sweep()
+            sweep(force)
+        as_of = self.jobs.rt.clock.now() + FORCE_HORIZON if force else None
         while max_jobs is None or sum(counts.values()) < max_jobs:
-            job = self.jobs.claim(self.name, list(self.handlers))
+            job = self.jobs.claim(self.name, list(self.handlers), as_of=as_of)
             if job is None:
                 break
             try:

@@ -6,11 +6,8 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
-from memwise import errors
 from memwise.api.auth import MW, Admin, Operator, ws
 from memwise.api.schemas import EventIn, RebuildIn, out
-from memwise.services.extraction import record_event_in
-from memwise.storage.schema import contacts
 
 router = APIRouter(prefix="/v1")
 
@@ -18,7 +15,7 @@ router = APIRouter(prefix="/v1")
 @router.post("/jobs/run")
 def run_jobs(caller: Admin, mw: MW) -> dict[str, Any]:
     """Run now, until none is left, every queued and scheduled job (all workspaces' queue)."""
-    counts = mw.worker(name=f"api:{caller.token_id}").run_once()
+    counts = mw.worker(name=f"api:{caller.token_id}").run_once(force=True)
     return {"ran": dict(counts), "total": sum(counts.values())}
 
 
@@ -52,6 +49,12 @@ def rebuild_progress(contact_id: str, caller: Operator, mw: MW) -> dict[str, Any
     return vars(mw.rebuilds.progress(ws(caller), contact_id))
 
 
+@router.get("/contacts/{contact_id}/patterns")
+def patterns(contact_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+    found, reason = mw.patterns.view(ws(caller), contact_id)
+    return {"items": [vars(p) for p in found], "next_cursor": None, "reason": reason}
+
+
 @router.get("/usage")
 def get_usage(caller: Operator, mw: MW) -> dict[str, Any]:
     used, allowance, month = mw.metering.remaining(ws(caller))
@@ -66,26 +69,12 @@ def get_usage(caller: Operator, mw: MW) -> dict[str, Any]:
 @router.post("/events", status_code=201)
 def post_event(body: EventIn, caller: Operator, mw: MW) -> dict[str, Any]:
     """A structured event from the host application (a booking system, a shop)."""
-    workspace = ws(caller)
-    with mw.rt.db.write() as conn:
-        if (
-            conn.execute(
-                contacts.select().where(
-                    contacts.c.id == body.contact_id, contacts.c.workspace_id == workspace
-                )
-            ).first()
-            is None
-        ):
-            raise errors.NotFound("no such contact", code="contact_not_found")
-        event_id = record_event_in(
-            conn,
-            workspace,
-            body.contact_id,
-            body.conversation_id,
-            body.type,
-            body.labels,
-            body.at or mw.clock.now(),
-            "api",
-            mw.clock.now(),
-        )
+    event_id = mw.patterns.record_event(
+        ws(caller),
+        body.contact_id,
+        body.type,
+        body.labels,
+        at=body.at,
+        conversation_id=body.conversation_id,
+    )
     return {"id": event_id}

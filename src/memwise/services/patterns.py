@@ -1,0 +1,329 @@
+"""Patterns: preferences counted from repeated behaviour, never from anything said.
+
+A label value seen at least 3 times on a contact's events shows on the patterns view.
+Seen 3+ times across at least 2 conversations, a scheduled job (no model, no metering)
+promotes it to an inferred preference whose sentence keeps the arithmetic:
+"Repeatedly chooses Marina Bay Sands for hotel (3 of 4 bookings)."
+
+Decisions stick: an operator's wording survives recounts (only the numbers update), an
+archived pattern is never recreated, a stated preference takes over (same key), and an
+agent with memory off never gains a pattern.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise import errors
+from memwise.domain.tenancy import Plan
+from memwise.ids import new_id
+from memwise.policies.notebook import normalize
+from memwise.services.extraction import record_event_in
+from memwise.services.memory import Memory, NewItem
+from memwise.services.runtime import Runtime
+from memwise.storage.schema import agents, contacts, event_labels, jobs, memory_items, workspaces
+
+PROMOTE = "promote_patterns"
+
+
+@dataclass(frozen=True)
+class Pattern:
+    label: str
+    value: str
+    count: int
+    conversations: int
+    promoted: bool
+    event_type: str
+    total: int  # events of that type carrying this label
+
+
+def sentence(p: Pattern) -> str:
+    plural = p.event_type if p.total == 1 else f"{p.event_type}s"
+    return (
+        f"Repeatedly chooses {p.value} for {p.label.replace('_', ' ')} "
+        f"({p.count} of {p.total} {plural})."
+    )
+
+
+def _counts(conn: Connection, where: list[Any], shown_at: int) -> list[Any]:
+    """Per contact, label and value: occurrences, distinct conversations, and the denominator."""
+    per_value = (
+        sa.select(
+            event_labels.c.workspace_id,
+            event_labels.c.contact_id,
+            event_labels.c.label,
+            event_labels.c.value,
+            sa.func.min(event_labels.c.event_type).label("event_type"),
+            sa.func.count().label("n"),
+            sa.func.count(sa.distinct(event_labels.c.conversation_id)).label("convs"),
+        )
+        .where(*where)
+        .group_by(
+            event_labels.c.workspace_id,
+            event_labels.c.contact_id,
+            event_labels.c.label,
+            event_labels.c.value,
+        )
+        .having(sa.func.count() >= shown_at)
+        .subquery()
+    )
+    totals = (
+        sa.select(event_labels.c.contact_id, event_labels.c.label, sa.func.count().label("total"))
+        .where(*where)
+        .group_by(event_labels.c.contact_id, event_labels.c.label)
+        .subquery()
+    )
+    return list(
+        conn.execute(
+            sa.select(per_value, totals.c.total)
+            .join(
+                totals,
+                sa.and_(
+                    totals.c.contact_id == per_value.c.contact_id,
+                    totals.c.label == per_value.c.label,
+                ),
+            )
+            .order_by(
+                per_value.c.contact_id, per_value.c.label, per_value.c.n.desc(), per_value.c.value
+            )
+        ).all()
+    )
+
+
+class Patterns:
+    def __init__(self, rt: Runtime, memory: Memory) -> None:
+        self.rt = rt
+        self.memory = memory
+
+    def record_event(
+        self,
+        workspace_id: str,
+        contact_id: str,
+        type_: str,
+        labels: dict[str, str],
+        *,
+        at: datetime | None = None,
+        conversation_id: str | None = None,
+        source: str = "api",
+    ) -> str:
+        """Record one structured event (a booking, an order …) for a contact."""
+        if not type_ or not type_.replace("_", "").isalnum() or len(type_) > 60:
+            raise errors.Invalid("an event type is one word, e.g. 'booking'", code="invalid_type")
+        with self.rt.db.write() as conn:
+            if (
+                conn.execute(
+                    sa.select(contacts.c.id).where(
+                        contacts.c.id == contact_id, contacts.c.workspace_id == workspace_id
+                    )
+                ).first()
+                is None
+            ):
+                raise errors.NotFound("no such contact", code="contact_not_found")
+            now = self.rt.clock.now()
+            return record_event_in(
+                conn,
+                workspace_id,
+                contact_id,
+                conversation_id,
+                type_,
+                labels,
+                at or now,
+                source,
+                now,
+            )
+
+    def _bi_on(self, conn: Connection, workspace_id: str) -> bool:
+        return (
+            conn.execute(
+                sa.select(agents.c.id).where(
+                    agents.c.workspace_id == workspace_id, agents.c.business_intelligence.is_(True)
+                )
+            ).first()
+            is not None
+        )
+
+    def view(self, workspace_id: str, contact_id: str) -> tuple[list[Pattern], str | None]:
+        """Every label value seen at least 3 times, with counts; or empty and why."""
+        limits = self.rt.limits.patterns
+        with self.rt.db.read() as conn:
+            if (
+                conn.execute(
+                    sa.select(contacts.c.id).where(
+                        contacts.c.id == contact_id, contacts.c.workspace_id == workspace_id
+                    )
+                ).first()
+                is None
+            ):
+                raise errors.NotFound("no such contact", code="contact_not_found")
+            if not self._bi_on(conn, workspace_id):
+                return [], (
+                    "business intelligence is off for every agent, so no events are counted"
+                )
+            found = _counts(
+                conn,
+                [
+                    event_labels.c.workspace_id == workspace_id,
+                    event_labels.c.contact_id == contact_id,
+                ],
+                limits.shown_at,
+            )
+            promoted = {
+                (lbl.get("label"), lbl.get("value"))
+                for (lbl,) in (
+                    (r.labels.get("pattern") or {},)
+                    for r in conn.execute(
+                        sa.select(memory_items.c.labels).where(
+                            memory_items.c.contact_id == contact_id,
+                            memory_items.c.kind == "pattern",
+                            memory_items.c.lifecycle == "active",
+                        )
+                    )
+                )
+            }
+        return [
+            Pattern(
+                r.label,
+                r.value,
+                r.n,
+                r.convs,
+                (r.label, r.value) in promoted,
+                r.event_type,
+                r.total,
+            )
+            for r in found
+        ], None
+
+    def eligible(self, conn: Connection) -> list[str]:
+        """Workspaces whose plan includes memory, with an agent that has memory and BI on."""
+        return [
+            r.id
+            for r in conn.execute(
+                sa.select(workspaces.c.id, workspaces.c.plan).where(
+                    sa.exists().where(
+                        agents.c.workspace_id == workspaces.c.id,
+                        agents.c.memory_enabled.is_(True),
+                        agents.c.business_intelligence.is_(True),
+                    )
+                )
+            )
+            if Plan(r.plan).includes_memory
+        ]
+
+    def promote_in(self, conn: Connection, workspace_id: str) -> dict[str, int]:
+        """Promote what qualifies in one workspace, inside the caller's transaction."""
+        limits = self.rt.limits.patterns
+        counts = {"promoted": 0, "updated": 0, "kept_wording": 0, "skipped": 0}
+        if workspace_id not in self.eligible(conn):
+            return counts  # memory off (plan or agent): no pattern is ever gained
+        rows = _counts(conn, [event_labels.c.workspace_id == workspace_id], limits.promoted_at)
+        best: dict[tuple[str, str], Any] = {}
+        for r in rows:  # the most frequent value per contact and label
+            if r.convs >= limits.promoted_conversations:
+                best.setdefault((r.contact_id, r.label), r)
+        for (contact_id, label), r in best.items():
+            p = Pattern(label, r.value, r.n, r.convs, True, r.event_type, r.total)
+            counts[self._promote_one(conn, workspace_id, contact_id, p)] += 1
+        return counts
+
+    def promote(self, workspace_id: str) -> dict[str, int]:
+        with self.rt.db.write() as conn:
+            return self.promote_in(conn, workspace_id)
+
+    def schedule(self, force: bool = False) -> int:
+        """Queue the promotion for every eligible workspace.
+
+        Normally the most recent nightly slot (02:00 UTC), once per night, so any worker run
+        after that hour does it; ``force`` queues a run due now (as if its time had come).
+        """
+        now = self.rt.clock.now()
+        slot = last_run(now)
+        queued = 0
+        with self.rt.db.write() as conn:
+            for ws in self.eligible(conn):
+                key = f"{PROMOTE}:{ws}:" + (
+                    f"forced:{now.isoformat()}" if force else f"{slot:%Y-%m-%d}"
+                )
+                if not conn.execute(
+                    sa.select(jobs.c.id).where(jobs.c.idempotency_key == key)
+                ).first():
+                    conn.execute(
+                        jobs.insert().values(
+                            id=new_id("job"),
+                            workspace_id=ws,
+                            kind=PROMOTE,
+                            idempotency_key=key,
+                            payload={},
+                            status="queued",
+                            attempts=0,
+                            max_attempts=3,
+                            run_after=now if force else slot,
+                            created_at=now,
+                        )
+                    )
+                    queued += 1
+        return queued
+
+    def _promote_one(self, conn: Connection, ws: str, contact_id: str, p: Pattern) -> str:
+        key = f"preference.{p.label}"
+        mine = [
+            r
+            for r in conn.execute(
+                sa.select(memory_items).where(
+                    memory_items.c.workspace_id == ws,
+                    memory_items.c.contact_id == contact_id,
+                    memory_items.c.kind == "pattern",
+                )
+            )
+            if (r.labels.get("pattern") or {}).get("label") == p.label
+            and (r.labels.get("pattern") or {}).get("value") == p.value
+        ]
+        if any(r.lifecycle == "archived" for r in mine):
+            return "skipped"  # an operator archived it: never recreated
+        numbers = {
+            "label": p.label,
+            "value": p.value,
+            "count": p.count,
+            "total": p.total,
+            "conversations": p.conversations,
+            "event_type": p.event_type,
+        }
+        live = next((r for r in mine if r.lifecycle == "active"), None)
+        if live is not None:
+            values: dict[str, Any] = {
+                "labels": {"pattern": numbers},
+                "last_mentioned_at": self.rt.clock.now(),
+            }
+            if not live.edited:
+                values["text"] = sentence(p)
+                values["normalized"] = normalize(sentence(p))
+            conn.execute(memory_items.update().where(memory_items.c.id == live.id).values(**values))
+            return "updated" if not live.edited else "kept_wording"
+        if any(r.lifecycle == "superseded" for r in mine):
+            return "skipped"  # the customer stated it since: the stated item took over
+        written = self.memory.write_in(
+            conn,
+            ws,
+            contact_id,
+            NewItem(
+                kind="pattern",
+                text=sentence(p),
+                key=key,
+                source="inferred",
+                labels={"pattern": numbers},
+                entities=[p.value],
+                extractor="patterns",
+                prompt_version="count-1",
+            ),
+        )
+        return "promoted" if written.action != "skipped" else "skipped"
+
+
+def last_run(now: datetime, hour: int = 2) -> datetime:
+    """The most recent nightly slot at or before ``now`` (02:00 UTC by default)."""
+    today = now.astimezone(UTC).replace(hour=hour, minute=0, second=0, microsecond=0)
+    return today if today <= now else today - timedelta(days=1)
