@@ -225,9 +225,18 @@ class Patterns:
         for r in rows:  # the most frequent value per contact and label
             if r.convs >= limits.promoted_conversations:
                 best.setdefault((r.contact_id, r.label), r)
+        known: dict[tuple[Any, Any, Any], list[Any]] = {}
+        for row in conn.execute(
+            sa.select(memory_items).where(  # every pattern item, once
+                memory_items.c.workspace_id == workspace_id, memory_items.c.kind == "pattern"
+            )
+        ):
+            mark = row.labels.get("pattern") or {}
+            known.setdefault((row.contact_id, mark.get("label"), mark.get("value")), []).append(row)
         for (contact_id, label), r in best.items():
             p = Pattern(label, r.value, r.n, r.convs, True, r.event_type, r.total)
-            counts[self._promote_one(conn, workspace_id, contact_id, p)] += 1
+            mine = known.get((contact_id, label, r.value), [])
+            counts[self._promote_one(conn, workspace_id, contact_id, p, mine)] += 1
         return counts
 
     def promote(self, workspace_id: str) -> dict[str, int]:
@@ -268,20 +277,10 @@ class Patterns:
                     queued += 1
         return queued
 
-    def _promote_one(self, conn: Connection, ws: str, contact_id: str, p: Pattern) -> str:
+    def _promote_one(
+        self, conn: Connection, ws: str, contact_id: str, p: Pattern, mine: list[Any]
+    ) -> str:
         key = f"preference.{p.label}"
-        mine = [
-            r
-            for r in conn.execute(
-                sa.select(memory_items).where(
-                    memory_items.c.workspace_id == ws,
-                    memory_items.c.contact_id == contact_id,
-                    memory_items.c.kind == "pattern",
-                )
-            )
-            if (r.labels.get("pattern") or {}).get("label") == p.label
-            and (r.labels.get("pattern") or {}).get("value") == p.value
-        ]
         if any(r.lifecycle == "archived" for r in mine):
             return "skipped"  # an operator archived it: never recreated
         numbers = {
