@@ -154,6 +154,20 @@ def check_key(key: str | None) -> str | None:
     return k
 
 
+def contact_rows(conn: Connection, workspace_id: str, contact_id: str) -> list[Any]:
+    """Every item row of one contact, oldest first: read by the contact index, sorted here.
+
+    (Asking the database to ORDER BY seq lets SQLite's planner walk the whole table in
+    primary-key order instead of using the contact index.)
+    """
+    found = conn.execute(
+        sa.select(memory_items).where(
+            memory_items.c.workspace_id == workspace_id, memory_items.c.contact_id == contact_id
+        )
+    )
+    return sorted(found, key=lambda r: r.seq)
+
+
 class Memory:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
@@ -450,7 +464,7 @@ class Memory:
             )
             if kind:
                 q = q.where(memory_items.c.kind == kind)
-            found = [item_from_row(r) for r in conn.execute(q.order_by(memory_items.c.seq))]
+            found = [item_from_row(r) for r in sorted(conn.execute(q), key=lambda r: r.seq)]
         served = [self.serve(i, zone) for i in found]
         return [s for s in served if trust_filter is None or s.trust == trust_filter]
 

@@ -21,9 +21,9 @@ from memwise.domain.memory import (
     render_conflict,
 )
 from memwise.retrieval import lexical
-from memwise.services.memory import Memory, Served, item_from_row
+from memwise.services.memory import Memory, Served, contact_rows, item_from_row
 from memwise.services.runtime import Runtime
-from memwise.storage.schema import contacts, memory_items, workspaces
+from memwise.storage.schema import contacts, workspaces
 
 PROFILE_KEYS = ("name", "role", "preference.contact_channel", "contact_channel", "language")
 RANK = {Source.stated: 0, Source.operator: 0, Source.inferred: 1}
@@ -75,17 +75,7 @@ class Recaller:
             if tz is None:
                 raise errors.NotFound("no such contact", code="contact_not_found")
             zone = ZoneInfo(tz)
-            found = [
-                item_from_row(r)
-                for r in conn.execute(
-                    sa.select(memory_items)
-                    .where(
-                        memory_items.c.workspace_id == workspace_id,
-                        memory_items.c.contact_id == contact_id,
-                    )
-                    .order_by(memory_items.c.seq)
-                )
-            ]
+            found = [item_from_row(r) for r in contact_rows(conn, workspace_id, contact_id)]
         served = [self.memory.serve(i, zone) for i in found]
         out = Recall()
         current: list[Served] = []
