@@ -11,6 +11,7 @@ from memwise import errors
 from memwise.extraction.models import AnthropicExtractor, OpenAIExtractor
 from memwise.extraction.rules import RuleExtractor
 from memwise.extraction.types import Extractor
+from memwise.policies.compaction import ExtractiveSummariser, ModelSummariser, Summariser
 from memwise.policies.limits import Limits
 
 
@@ -30,6 +31,37 @@ class Settings(BaseSettings):
     model_base_url: str | None = None
     model_api_key: str | None = None
     model_timeout_s: float = 60.0
+
+    def make_summariser(self) -> Summariser:
+        """The model summarises compacted turns when one is configured; otherwise extractive."""
+        if self.extractor == "rules" or not self.model:
+            return ExtractiveSummariser()
+        extractor = self.make_extractor()
+        client, model = extractor.client, self.model  # type: ignore[attr-defined]
+        if self.extractor == "openai":
+
+            def complete(system: str, user: str) -> str:
+                r = client.chat.completions.create(
+                    model=model,
+                    temperature=0,
+                    messages=[
+                        {"role": "system", "content": system},
+                        {"role": "user", "content": user},
+                    ],
+                )
+                return str(r.choices[0].message.content or "")
+        else:
+
+            def complete(system: str, user: str) -> str:
+                r = client.messages.create(
+                    model=model,
+                    max_tokens=1024,
+                    system=system,
+                    messages=[{"role": "user", "content": user}],
+                )
+                return "".join(getattr(b, "text", "") for b in r.content)
+
+        return ModelSummariser(complete)
 
     def make_extractor(self) -> Extractor:
         """The configured extractor: offline rules unless a model is configured."""

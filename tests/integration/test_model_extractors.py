@@ -150,3 +150,42 @@ def test_anthropic_extractor_uses_a_forced_tool(
     body = server.requests[0]["body"]
     assert body["tool_choice"] == {"type": "tool", "name": "record_memory"}
     assert server.requests[0]["path"] == "/v1/messages"
+
+
+def test_with_a_model_configured_the_model_compacts_the_window(
+    sqlite_url: str, server: FakeModelServer
+) -> None:
+    from memwise import Memwise
+    from memwise.config import Settings
+    from memwise.services.record import NewTurn
+
+    settings = Settings(
+        database_url=sqlite_url,
+        extractor="openai",
+        model="small",
+        model_base_url=f"{server.url}/v1",
+    )
+    mw = Memwise.open(sqlite_url, summariser=settings.make_summariser(), migrate=False)
+    ws, _ = mw.tenancy.create_workspace("Acme")
+    agent = mw.tenancy.create_agent(
+        ws.id, "Eve", window_overrides={"generic": {"verbatim_turns": 1}}
+    )
+    contact = mw.tenancy.create_contact(ws.id, "Ann").id
+    conv, _ = mw.record.start(ws.id, agent.id, "email", contact_id=contact)
+    mw.record.append_many(
+        ws.id,
+        conv.id,
+        [
+            NewTurn("customer", "Can you deliver on Friday?"),
+            NewTurn("assistant", "Yes, Friday at 10."),
+        ],
+    )
+    server.enqueue("- customer asked for Friday delivery; agreed for Friday 10:00")
+    view = mw.windows.view(ws.id, conv.id)
+    assert view.summary == "- customer asked for Friday delivery; agreed for Friday 10:00"
+    assert "Can you deliver on Friday?" in server.requests[0]["body"]["messages"][1]["content"]
+    mw.record.append(ws.id, conv.id, "customer", "Great, and the invoice?")
+    server.enqueue(Reply(status=500))  # the model fails: the summary is made honestly without it
+    again = mw.windows.view(ws.id, conv.id)
+    assert again.summary and "Yes, Friday at 10." in again.summary
+    mw.close()

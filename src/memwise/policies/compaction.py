@@ -7,7 +7,7 @@ that carry a decision, a question, a date or time, or an amount, and drops the c
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from memwise.policies.window import Message
@@ -96,3 +96,32 @@ class ExtractiveSummariser:
             ln for ln in (previous or "").splitlines() if ln and "earlier points trimmed" not in ln
         ]
         return trim(old + select(scrolled_out), limit)
+
+
+SUMMARY_PROMPT = """You keep the running summary of a conversation whose older turns have
+scrolled out of the window. Keep decisions, commitments, dates, amounts and open questions;
+drop greetings and chatter. Never add anything that was not said. Plain lines starting
+with "- ". At most {limit} characters."""
+
+
+class ModelSummariser:
+    """The model condenses scrolled-out turns (``complete`` sends one prompt, returns text).
+
+    ``complete`` is a small callable over an SDK client (see ``memwise.config``), so that this
+    module stays free of SDK imports and is tested with a fake model server.
+    """
+
+    def __init__(
+        self, complete: Callable[[str, str], str], fallback: Summariser | None = None
+    ) -> None:
+        self.complete = complete
+        self.fallback = fallback or ExtractiveSummariser()
+
+    def summarise(self, previous: str | None, scrolled_out: Sequence[Message], limit: int) -> str:
+        turns = "\n".join(f"[{m.role}] {m.text}" for m in scrolled_out if m.text)
+        user = f"Summary so far:\n{previous or '(none)'}\n\nTurns that scrolled out:\n{turns}"
+        try:
+            text = self.complete(SUMMARY_PROMPT.format(limit=limit), user).strip()
+        except Exception:  # the model could not be asked: summarise honestly without it
+            return self.fallback.summarise(previous, scrolled_out, limit)
+        return text[:limit] if text else self.fallback.summarise(previous, scrolled_out, limit)

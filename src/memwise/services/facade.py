@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from memwise.clock import Clock, SystemClock
 from memwise.extraction.types import Extractor
+from memwise.policies.compaction import Summariser
 from memwise.policies.limits import Limits
 from memwise.services.audit import Audit
 from memwise.services.data_request import DataRequests
@@ -32,13 +33,14 @@ class Memwise:
         clock: Clock | None = None,
         limits: Limits | None = None,
         extractor: Extractor | None = None,
+        summariser: Summariser | None = None,
     ):
         self.rt = Runtime(db=db, clock=clock or SystemClock(), limits=limits or Limits())
         self.tenancy = Tenancy(self.rt)
         self.record = Record(self.rt)
         self.audit = Audit(self.rt)
         self.notebook = Notebook(self.rt)
-        self.windows = Windows(self.rt)
+        self.windows = Windows(self.rt, summariser)
         self.memory = Memory(self.rt)
         self.recaller = Recaller(self.rt, self.memory)
         self.data_requests = DataRequests(self.rt, self.tenancy)
@@ -72,11 +74,12 @@ class Memwise:
         limits: Limits | None = None,
         migrate: bool = True,
         extractor: Extractor | None = None,
+        summariser: Summariser | None = None,
     ) -> Memwise:
         db = Database(database_url)
         if migrate:
             db.migrate()
-        return cls(db, clock=clock, limits=limits, extractor=extractor)
+        return cls(db, clock=clock, limits=limits, extractor=extractor, summariser=summariser)
 
     @property
     def clock(self) -> Clock:
