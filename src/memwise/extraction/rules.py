@@ -151,16 +151,18 @@ class RuleExtractor:
             r"\s+me\b",
             low,
         )
-        if m:
+        if m:  # a refusal of one channel may sit beside a preferred one: keep looking
             channel = CHANNELS.get(m.group(1), m.group(1))
-            return [
-                Proposal(
-                    "preference",
-                    f"Does not want to be contacted by {channel}",
-                    [s],
-                    key=f"preference.no_{channel.replace(' ', '_')}",
-                )
-            ]
+            refusal = Proposal(
+                "preference",
+                f"Does not want to be contacted by {channel}",
+                [s],
+                key=f"preference.no_{channel.replace(' ', '_')}",
+            )
+            return [refusal, *self._preferred_channel(s, low)]
+        return self._preferred_channel(s, low) or self._likes(s, low)
+
+    def _preferred_channel(self, s: str, low: str) -> list[Proposal]:
         m = re.search(
             r"\b(?:i(?:'d| would)? prefer|i'd rather|i would rather)\s+"
             r"(?:to be\s+|be\s+)?(?:contact(?:ed)?|reach(?:ed)?|get in touch with)?\s*(?:me\s+)?"
@@ -193,6 +195,9 @@ class RuleExtractor:
                     key="preference.contact_channel",
                 )
             ]
+        return []
+
+    def _likes(self, s: str, low: str) -> list[Proposal]:
         m = re.search(
             r"\bi(?:'d| would)? (?:prefer|rather have|like|love|want)s?\s+(.{3,80})", s, re.I
         )
