@@ -267,3 +267,127 @@ event_labels = sa.Table(
     sa.Column("value", sa.String(200), nullable=False),
     sa.Index("ix_event_labels_count", "workspace_id", "contact_id", "label", "value"),
 )
+
+# Knowledge: the reference layer (versioned documents with exact identifiers) and taught
+# lessons, both searched through chunks. Nothing enters it without a person.
+knowledge_documents = sa.Table(
+    "knowledge_documents",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("doc_key", sa.String(300), nullable=False),
+    sa.Column("kind", sa.String(40), nullable=False),
+    sa.Column("title", sa.String(300), nullable=False),
+    sa.Column("body", sa.Text, nullable=False),
+    sa.Column("source_url", sa.String(1000), nullable=True),
+    sa.Column("version", sa.String(60), nullable=False),
+    sa.Column("identifiers", JSONType, nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("superseded_by", sa.String(40), nullable=True),
+    sa.Column("created_by", sa.String(200), nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Index("ix_knowledge_documents_key", "workspace_id", "doc_key", "status"),
+)
+
+knowledge_identifiers = sa.Table(
+    "knowledge_identifiers",
+    metadata,
+    sa.Column("id", BigIntPK, primary_key=True, autoincrement=True),
+    _ws(),
+    sa.Column(
+        "document_id", sa.String(40), sa.ForeignKey("knowledge_documents.id"), nullable=False
+    ),
+    sa.Column("identifier", sa.String(200), nullable=False),
+    sa.Column("normalized", sa.String(200), nullable=False),
+    sa.Index("ix_knowledge_identifiers_lookup", "workspace_id", "normalized"),
+)
+
+knowledge_chunks = sa.Table(
+    "knowledge_chunks",
+    metadata,
+    sa.Column("seq", BigIntPK, primary_key=True, autoincrement=True),
+    sa.Column("id", sa.String(40), nullable=False, unique=True),
+    _ws(),
+    sa.Column("part", sa.String(20), nullable=False),  # reference | lesson
+    sa.Column("owner_id", sa.String(40), nullable=False),
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Column("title", sa.String(300), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("source_url", sa.String(1000), nullable=True),
+    sa.Column("version", sa.String(60), nullable=True),
+    sa.Column("current", sa.Boolean, nullable=False),
+    sa.Column("embedder", sa.String(100), nullable=True),
+    sa.Column("embedding", sa.LargeBinary, nullable=True),
+    sa.Index("ix_knowledge_chunks_owner", "owner_id"),
+    sa.Index("ix_knowledge_chunks_current", "workspace_id", "current"),
+)
+
+lessons = sa.Table(
+    "lessons",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("lesson_key", sa.String(40), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("question", sa.String(2000), nullable=False),
+    sa.Column("answer", sa.Text, nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),  # draft|published|superseded|withdrawn
+    sa.Column("unanswered_id", sa.String(40), nullable=True),
+    sa.Column("created_by", sa.String(200), nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("approved_by", sa.String(200), nullable=True),
+    sa.Column("approved_at", UTCDateTime, nullable=True),
+    sa.Column("content_hash", sa.String(64), nullable=True),
+    sa.Index("ix_lessons_key", "workspace_id", "lesson_key"),
+)
+
+receipts = sa.Table(
+    "receipts",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("lesson_id", sa.String(40), sa.ForeignKey("lessons.id"), nullable=False),
+    sa.Column("approved_by", sa.String(200), nullable=False),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Column("action", sa.String(20), nullable=False),  # published | withdrawn
+    sa.Column("question", sa.String(2000), nullable=False),
+    sa.Column("answer", sa.Text, nullable=False),
+    sa.Column("unanswered_id", sa.String(40), nullable=True),
+    sa.Column("content_hash", sa.String(64), nullable=False),
+)
+
+unanswered = sa.Table(
+    "unanswered",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("question", sa.String(2000), nullable=False),
+    sa.Column("normalized", sa.String(2000), nullable=False),
+    sa.Column("count", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),  # open | closed
+    sa.Column("conversation_id", sa.String(40), nullable=True),
+    sa.Column("contact_id", sa.String(40), nullable=True),
+    sa.Column("first_asked_at", UTCDateTime, nullable=False),
+    sa.Column("last_asked_at", UTCDateTime, nullable=False),
+    sa.Column("lesson_id", sa.String(40), nullable=True),
+    sa.Index("ix_unanswered_open", "workspace_id", "status"),
+)
+
+tickets = sa.Table(
+    "tickets",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("contact_id", sa.String(40), nullable=True),
+    sa.Column("conversation_id", sa.String(40), nullable=True),
+    sa.Column("unanswered_id", sa.String(40), nullable=True),
+    sa.Column("subject", sa.String(300), nullable=False),
+    sa.Column("body", sa.Text, nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),  # pending | accepted | failed
+    sa.Column("adapter", sa.String(40), nullable=False),
+    sa.Column("external_ref", sa.String(200), nullable=True),
+    sa.Column("error", sa.String(500), nullable=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
+    sa.Index("ix_tickets_contact", "contact_id"),
+)
