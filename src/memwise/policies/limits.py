@@ -41,6 +41,13 @@ class PatternLimits(BaseModel):
     promoted_conversations: int = Field(2, ge=1)
 
 
+class KnowledgeLimits(BaseModel):
+    chunk_chars: int = Field(800, ge=100, le=10000)
+    min_coverage: float = Field(0.6, ge=0, le=1)  # share of the question's words a passage holds
+    min_similarity: float = Field(0.55, ge=-1, le=1)  # cosine, when an embedder is configured
+    candidates: int = Field(50, ge=1, le=1000)
+
+
 class Limits(BaseModel):
     web: WebWindow = Field(default_factory=WebWindow)
     telegram: TelegramWindow = Field(default_factory=TelegramWindow)
@@ -48,3 +55,4 @@ class Limits(BaseModel):
     notebook: NotebookLimits = Field(default_factory=NotebookLimits)
     memory: MemoryLimits = Field(default_factory=MemoryLimits)
     patterns: PatternLimits = Field(default_factory=PatternLimits)
+    knowledge: KnowledgeLimits = Field(default_factory=KnowledgeLimits)

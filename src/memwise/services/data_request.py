@@ -16,8 +16,12 @@ from memwise.storage.schema import (
     contact_identities,
     contacts,
     conversations,
+    event_labels,
+    events,
     memory_items,
+    tickets,
     turns,
+    unanswered,
 )
 
 
@@ -30,7 +34,7 @@ def _plain(row: Any) -> dict[str, Any]:
 
 
 # Further tables keyed by (workspace_id, contact_id) that both export and delete cover.
-CONTACT_TABLES: tuple[sa.Table, ...] = ()
+CONTACT_TABLES: tuple[sa.Table, ...] = (event_labels, events, tickets, unanswered)
 
 
 class DataRequests:

@@ -6,10 +6,12 @@ from memwise.clock import Clock, SystemClock
 from memwise.extraction.types import Extractor
 from memwise.policies.compaction import Summariser
 from memwise.policies.limits import Limits
+from memwise.retrieval.embedders import Embedder
 from memwise.services.audit import Audit
 from memwise.services.data_request import DataRequests
 from memwise.services.extraction import ExtractionRunner, Metering
 from memwise.services.jobs import Job, Jobs
+from memwise.services.knowledge import Knowledge
 from memwise.services.memory import Memory
 from memwise.services.notebook import Notebook
 from memwise.services.patterns import PROMOTE, Patterns
@@ -17,6 +19,7 @@ from memwise.services.rebuild import Rebuilds
 from memwise.services.recall import Recaller
 from memwise.services.record import Record
 from memwise.services.runtime import Runtime
+from memwise.services.teaching import Teaching, TicketAdapter, Tickets
 from memwise.services.tenancy import Tenancy
 from memwise.services.window import Windows
 from memwise.services.worker import Worker
@@ -34,6 +37,8 @@ class Memwise:
         limits: Limits | None = None,
         extractor: Extractor | None = None,
         summariser: Summariser | None = None,
+        embedder: Embedder | None = None,
+        tickets: TicketAdapter | None = None,
     ):
         self.rt = Runtime(db=db, clock=clock or SystemClock(), limits=limits or Limits())
         self.tenancy = Tenancy(self.rt)
@@ -49,6 +54,9 @@ class Memwise:
         self.extraction = ExtractionRunner(self.rt, self.memory, self.jobs, extractor)
         self.rebuilds = Rebuilds(self.rt)
         self.patterns = Patterns(self.rt, self.memory)
+        self.knowledge = Knowledge(self.rt, embedder)
+        self.teaching = Teaching(self.rt, self.knowledge)
+        self.tickets = Tickets(self.rt, tickets)
 
     def worker(self, name: str | None = None) -> Worker:
         """A worker for every job kind memwise runs, with the scheduled sweeps."""
@@ -75,11 +83,21 @@ class Memwise:
         migrate: bool = True,
         extractor: Extractor | None = None,
         summariser: Summariser | None = None,
+        embedder: Embedder | None = None,
+        tickets: TicketAdapter | None = None,
     ) -> Memwise:
         db = Database(database_url)
         if migrate:
             db.migrate()
-        return cls(db, clock=clock, limits=limits, extractor=extractor, summariser=summariser)
+        return cls(
+            db,
+            clock=clock,
+            limits=limits,
+            extractor=extractor,
+            summariser=summariser,
+            embedder=embedder,
+            tickets=tickets,
+        )
 
     @property
     def clock(self) -> Clock:

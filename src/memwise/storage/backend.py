@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from sqlalchemy.engine import Connection
@@ -22,4 +23,10 @@ class Backend(Protocol):
         conversation_id: str | None = None,
     ) -> list[RecordHit]:
         """Full-text search over the record of one workspace, best first, highlighted."""
+        ...
+
+    def knowledge_candidates(
+        self, conn: Connection, ws: str, query: str, limit: int
+    ) -> Sequence[tuple[int, float]]:
+        """Current knowledge chunks matching any word of the query: (seq, score), best first."""
         ...

@@ -45,6 +45,11 @@ class PostgresBackend:
     def show(self, conn: Connection, q: str, seqs: Sequence[int]) -> Sequence[Any]:
         return conn.execute(_SHOW, {"q": q, "seqs": list(seqs)}).all()
 
+    def knowledge_candidates(
+        self, conn: Connection, ws: str, query: str, limit: int
+    ) -> Sequence[tuple[int, float]]:
+        return _knowledge_candidates(conn, ws, query, limit)
+
     def search_turns(
         self,
         conn: Connection,
@@ -60,3 +65,21 @@ class PostgresBackend:
         return search.search(
             self, conn, q, workspace_id, limit=limit, conversation_id=conversation_id
         )
+
+
+_KNOWLEDGE = sa.text(
+    "SELECT c.seq, ts_rank_cd(c.text_tsv, to_tsquery('english', :q)) AS score "
+    "FROM knowledge_chunks c WHERE c.text_tsv @@ to_tsquery('english', :q) "
+    "AND c.workspace_id = :ws AND c.current ORDER BY score DESC LIMIT :limit"
+)
+
+
+def _knowledge_candidates(
+    conn: Connection, ws: str, query: str, limit: int
+) -> Sequence[tuple[int, float]]:
+    """Current chunks matching any word of the query, best first (title weighs more)."""
+    words = [w for w in fts.tsquery_words(query) if w.isalnum()]
+    if not words:
+        return []
+    params = {"q": " | ".join(words), "ws": ws, "limit": limit}
+    return [(r.seq, r.score) for r in conn.execute(_KNOWLEDGE, params)]

