@@ -93,8 +93,9 @@ def throughput(backend: str, n: int, workers: int, tmp: Path) -> str:
         for t in threads:
             t.join()
         took = time.perf_counter() - t0
-        extracted = [j for j in mw.jobs.find(ws.id, kind="extract", limit=n + 10)
-                     if j.status == "done"]
+        extracted = [
+            j for j in mw.jobs.find(ws.id, kind="extract", limit=n + 10) if j.status == "done"
+        ]
         mw.close()
     assert len(extracted) == n, len(extracted)
     return f"{n / took:.1f}"

@@ -13,6 +13,7 @@ from memwise.extraction.rules import RuleExtractor
 from memwise.extraction.types import Extractor
 from memwise.policies.compaction import ExtractiveSummariser, ModelSummariser, Summariser
 from memwise.policies.limits import Limits
+from memwise.retrieval.embedders import Embedder, MiniLMEmbedder, OpenAIEmbedder
 
 
 class Settings(BaseSettings):
@@ -31,6 +32,18 @@ class Settings(BaseSettings):
     model_base_url: str | None = None
     model_api_key: str | None = None
     model_timeout_s: float = 60.0
+    embedder: Literal["none", "openai", "local"] = "none"
+    embedding_model: str = "text-embedding-3-small"
+
+    def make_embedder(self) -> Embedder | None:
+        """No vectors by default (lexical search); an OpenAI-compatible endpoint or MiniLM."""
+        if self.embedder == "none":
+            return None
+        if self.embedder == "openai":
+            return OpenAIEmbedder(
+                self.embedding_model, base_url=self.model_base_url, api_key=self.model_api_key
+            )
+        return MiniLMEmbedder()
 
     def make_summariser(self) -> Summariser:
         """The model summarises compacted turns when one is configured; otherwise extractive."""

@@ -7,6 +7,7 @@ error, a malformed body or a delay) and records every request it received.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -41,6 +42,9 @@ class FakeModelServer:
                 length = int(self.headers.get("content-length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
                 server.requests.append({"path": self.path, "body": body})
+                if self.path.endswith("/embeddings"):
+                    self._send(200, json.dumps(server._embeddings(body)))
+                    return
                 reply = server.replies.popleft() if server.replies else Reply(status=500)
                 if reply.delay:
                     time.sleep(reply.delay)
@@ -83,6 +87,24 @@ class FakeModelServer:
     def close(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+    @staticmethod
+    def _embeddings(body: dict[str, Any]) -> dict[str, Any]:
+        """Deterministic vectors: words hashed into 64 dimensions (shared words, close vectors)."""
+        texts = body.get("input") or []
+        texts = [texts] if isinstance(texts, str) else texts
+        data = []
+        for i, text in enumerate(texts):
+            vec = [0.0] * 64
+            for word in str(text).lower().split():
+                vec[int(hashlib.md5(word.strip(".,?!").encode()).hexdigest(), 16) % 64] += 1.0
+            data.append({"object": "embedding", "index": i, "embedding": vec})
+        return {
+            "object": "list",
+            "data": data,
+            "model": body.get("model", "fake"),
+            "usage": {"prompt_tokens": 1, "total_tokens": 1},
+        }
 
     @staticmethod
     def _openai(reply: Reply, body: dict[str, Any]) -> dict[str, Any]:

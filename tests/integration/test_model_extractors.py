@@ -189,3 +189,28 @@ def test_with_a_model_configured_the_model_compacts_the_window(
     again = mw.windows.view(ws.id, conv.id)
     assert again.summary and "Yes, Friday at 10." in again.summary
     mw.close()
+
+
+def test_openai_compatible_embeddings_drive_hybrid_search(
+    sqlite_url: str, server: FakeModelServer
+) -> None:
+    from memwise import Memwise
+    from memwise.config import Settings
+
+    settings = Settings(embedder="openai", embedding_model="emb", model_base_url=f"{server.url}/v1")
+    mw = Memwise.open(sqlite_url, embedder=settings.make_embedder(), migrate=False)
+    ws, _ = mw.tenancy.create_workspace("Shop")
+    mw.knowledge.add_document(
+        ws.id,
+        kind="faq",
+        title="Shipping",
+        version="1",
+        body="We ship to Austria and Switzerland within five days.",
+    )
+    hits = mw.knowledge.search(ws.id, "ship austria", recipe="hybrid")
+    assert hits[0].similarity is not None and hits[0].similarity > 0.3
+    assert any(r["path"] == "/v1/embeddings" for r in server.requests)
+    with mw.rt.db.read() as conn:
+        stored = conn.exec_driver_sql("SELECT DISTINCT embedder FROM knowledge_chunks").all()
+    assert stored == [("openai:emb",)]  # vectors record their embedder; they never mix
+    mw.close()

@@ -111,6 +111,41 @@ class EventIn(Body):
     at: AwareDatetime | None = None
 
 
+class DocumentIn(Body):
+    kind: Literal["catalog", "manual", "software", "fitment", "policy", "faq", "note"]
+    title: str = Field(min_length=1, max_length=300)
+    body: str = Field(min_length=1, max_length=500_000)
+    source_url: str | None = Field(None, max_length=1000)
+    version: str = Field(min_length=1, max_length=60)
+    identifiers: list[str] = Field(default_factory=list, max_length=100)
+    key: str | None = Field(None, max_length=300)
+
+
+class LessonIn(Body):
+    question: str = Field(min_length=1, max_length=2000)
+    answer: str = Field(min_length=1, max_length=20000)
+    unanswered_id: str | None = Field(None, max_length=64)
+
+
+class LessonPatch(Body):
+    question: str | None = Field(None, min_length=1, max_length=2000)
+    answer: str | None = Field(None, min_length=1, max_length=20000)
+
+
+class UnansweredIn(Body):
+    question: str = Field(min_length=1, max_length=2000)
+    conversation_id: str | None = Field(None, max_length=64)
+    contact_id: str | None = Field(None, max_length=64)
+
+
+class TicketIn(Body):
+    subject: str = Field(min_length=1, max_length=300)
+    body: str = Field(min_length=1, max_length=20000)
+    contact_id: str | None = Field(None, max_length=64)
+    conversation_id: str | None = Field(None, max_length=64)
+    unanswered_id: str | None = Field(None, max_length=64)
+
+
 class TestClockIn(Body):
     now: AwareDatetime
 

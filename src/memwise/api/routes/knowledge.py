@@ -1,0 +1,137 @@
+"""Knowledge documents, search, lookup, unanswered items, lessons and receipts, tickets."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Query
+
+from memwise.api.auth import MW, Admin, Operator, ws
+from memwise.api.schemas import DocumentIn, LessonIn, LessonPatch, TicketIn, UnansweredIn, out, page
+from memwise.services.knowledge import Hit
+
+router = APIRouter(prefix="/v1")
+
+
+def hit(h: Hit) -> dict[str, Any]:
+    return vars(h)
+
+
+@router.post("/knowledge/documents", status_code=201)
+def add_document(body: DocumentIn, caller: Operator, mw: MW) -> dict[str, Any]:
+    data = body.model_dump()
+    return out(mw.knowledge.add_document(ws(caller), actor=caller.actor, **data))
+
+
+@router.get("/knowledge/documents")
+def documents(caller: Operator, mw: MW, include_superseded: bool = False) -> dict[str, Any]:
+    docs = mw.knowledge.documents(ws(caller), include_superseded=include_superseded)
+    return page([out(d) for d in docs], None)
+
+
+@router.get("/knowledge/search")
+def search(
+    caller: Operator,
+    mw: MW,
+    q: str = Query(..., min_length=1, max_length=2000),
+    recipe: Literal["lexical", "hybrid"] = "hybrid",
+    limit: int = Query(5, ge=1, le=50),
+) -> dict[str, Any]:
+    hits = mw.knowledge.search(ws(caller), q, recipe=recipe, limit=limit)
+    answer = mw.knowledge.answers(ws(caller), q)
+    return {"items": [hit(h) for h in hits], "next_cursor": None, "answered": answer is not None}
+
+
+@router.get("/knowledge/lookup")
+def lookup(
+    caller: Operator, mw: MW, identifier: str = Query(..., min_length=1, max_length=200)
+) -> dict[str, Any]:
+    docs = mw.knowledge.lookup(ws(caller), identifier)
+    return page(
+        [
+            {
+                "id": d.id,
+                "part": "reference",
+                "title": d.title,
+                "excerpt": d.body[:320],
+                "source_url": d.source_url,
+                "version": d.version,
+                "score": 1.0,
+            }
+            for d in docs
+        ],
+        None,
+    )
+
+
+@router.get("/unanswered")
+def list_unanswered(
+    caller: Operator, mw: MW, status: Literal["open", "closed"] | None = "open"
+) -> dict[str, Any]:
+    return page([out(u) for u in mw.teaching.unanswered(ws(caller), status)], None)
+
+
+@router.post("/unanswered", status_code=201)
+def record_unanswered(body: UnansweredIn, caller: Operator, mw: MW) -> dict[str, Any]:
+    item, created = mw.teaching.record_unanswered(
+        ws(caller), body.question, conversation_id=body.conversation_id, contact_id=body.contact_id
+    )
+    return out(item, created=created)
+
+
+@router.post("/lessons", status_code=201)
+def draft_lesson(body: LessonIn, caller: Operator, mw: MW) -> dict[str, Any]:
+    return out(
+        mw.teaching.draft(
+            ws(caller),
+            body.question,
+            body.answer,
+            unanswered_id=body.unanswered_id,
+            actor=caller.actor,
+        )
+    )
+
+
+@router.get("/lessons")
+def list_lessons(
+    caller: Operator,
+    mw: MW,
+    status: Literal["draft", "published", "superseded", "withdrawn"] | None = None,
+) -> dict[str, Any]:
+    return page([out(le) for le in mw.teaching.lessons(ws(caller), status)], None)
+
+
+@router.post("/lessons/{lesson_id}/approve")
+def approve_lesson(lesson_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
+    receipt = mw.teaching.approve(ws(caller), lesson_id, approved_by=caller.actor)
+    return out(mw.teaching.lesson(ws(caller), lesson_id), receipt=out(receipt))
+
+
+@router.post("/lessons/{lesson_id}/revise", status_code=201)
+def revise_lesson(lesson_id: str, body: LessonPatch, caller: Operator, mw: MW) -> dict[str, Any]:
+    return out(
+        mw.teaching.revise(
+            ws(caller), lesson_id, question=body.question, answer=body.answer, actor=caller.actor
+        )
+    )
+
+
+@router.post("/lessons/{lesson_id}/withdraw")
+def withdraw_lesson(lesson_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
+    receipt = mw.teaching.withdraw(ws(caller), lesson_id, by=caller.actor)
+    return out(mw.teaching.lesson(ws(caller), lesson_id), receipt=out(receipt))
+
+
+@router.get("/receipts")
+def list_receipts(caller: Operator, mw: MW, lesson_id: str | None = None) -> dict[str, Any]:
+    return page([out(r) for r in mw.teaching.receipts(ws(caller), lesson_id)], None)
+
+
+@router.get("/tickets")
+def list_tickets(caller: Operator, mw: MW, contact_id: str | None = None) -> dict[str, Any]:
+    return page([out(t) for t in mw.tickets.find(ws(caller), contact_id)], None)
+
+
+@router.post("/tickets", status_code=201)
+def open_ticket(body: TicketIn, caller: Operator, mw: MW) -> dict[str, Any]:
+    return out(mw.tickets.open(ws(caller), actor=caller.actor, **body.model_dump()))

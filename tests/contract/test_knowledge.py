@@ -1,0 +1,188 @@
+"""Knowledge and the teaching step on every backend."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import httpx
+import numpy as np
+import pytest
+
+from memwise import Memwise, errors
+from memwise.retrieval import embedders, lexical
+from memwise.services.teaching import Tickets, WebhookTickets
+
+MANUAL = """The Alpine 2 is a two-person trekking tent.
+
+Pitching: peg the corners first, then insert the two colour-coded poles into the sleeves.
+
+Waterproofing: the flysheet is rated 3000 mm hydrostatic head; the groundsheet 5000 mm.
+
+Warranty: two years from the date on the invoice, covering seams and poles."""
+
+
+def _ws(mw: Memwise) -> str:
+    ws, _ = mw.tenancy.create_workspace("Shop")
+    return ws.id
+
+
+def _manual(mw: Memwise, ws: str, version: str = "1", body: str = MANUAL):  # type: ignore[no-untyped-def]
+    return mw.knowledge.add_document(
+        ws,
+        kind="manual",
+        title="Alpine 2 tent manual",
+        body=body,
+        version=version,
+        source_url="https://example.com/alpine2.pdf",
+        identifiers=["ALP-2", "FP-220"],
+    )
+
+
+def test_search_quotes_the_passage_and_links_the_source(mw: Memwise) -> None:
+    ws = _ws(mw)
+    mw.rt.limits.knowledge.chunk_chars = 120
+    _manual(mw, ws)
+    hit = mw.knowledge.answers(ws, "How waterproof is the flysheet of the Alpine 2?")
+    assert hit is not None and hit.part == "reference"
+    assert "3000 mm" in hit.excerpt and hit.source_url == "https://example.com/alpine2.pdf"
+    assert hit.position == 2 and hit.version == "1"
+    assert mw.knowledge.answers(ws, "Do you sell kayak paddles for children?") is None
+
+
+def test_a_new_version_supersedes_and_is_the_only_one_served(mw: Memwise) -> None:
+    ws = _ws(mw)
+    first = _manual(mw, ws)
+    with pytest.raises(errors.Conflict):
+        _manual(mw, ws)
+    second = _manual(mw, ws, "2", MANUAL.replace("two years", "three years"))
+    assert mw.knowledge.document(ws, first.id).status == "superseded"
+    assert mw.knowledge.document(ws, first.id).superseded_by == second.id
+    hits = mw.knowledge.search(ws, "warranty years invoice", recipe="lexical")
+    assert {h.id for h in hits} == {second.id} and "three years" in hits[0].excerpt
+    assert [d.version for d in mw.knowledge.documents(ws, include_superseded=True)] == ["1", "2"]
+
+
+def test_identifier_lookup_is_exact(mw: Memwise) -> None:
+    ws = _ws(mw)
+    doc = _manual(mw, ws)
+    assert [d.id for d in mw.knowledge.lookup(ws, "fp-220")] == [doc.id]
+    assert mw.knowledge.lookup(ws, "FP-22") == [] and mw.knowledge.lookup(ws, "FP-2200") == []
+    other, _ = mw.tenancy.create_workspace("Other")
+    assert mw.knowledge.lookup(other.id, "FP-220") == []
+
+
+def test_contact_details_never_enter_knowledge(mw: Memwise) -> None:
+    ws = _ws(mw)
+    mw.tenancy.create_contact(ws, "Ann Lee", emails=["ann@example.com"], phones=["+49 30 555 0199"])
+    for body in (
+        "Ask Ann Lee about the tent.",
+        "Write to ann@example.com for details.",
+        "Call 030 555 0199 for support.",
+    ):
+        with pytest.raises(errors.Refused) as exc:
+            mw.knowledge.add_document(ws, kind="policy", title="Support", body=body, version="1")
+        assert exc.value.code == "contact_details_in_knowledge"
+    with pytest.raises(errors.Refused):
+        mw.teaching.draft(ws, "Who handles returns?", "Ann Lee does, ann@example.com")
+    assert mw.knowledge.documents(ws) == [] and mw.teaching.lessons(ws) == []
+
+
+def test_the_teaching_step(mw: Memwise) -> None:
+    ws = _ws(mw)
+    item, created = mw.teaching.record_unanswered(ws, "Do you ship to Austria?")
+    again, created_again = mw.teaching.record_unanswered(ws, "do you ship to austria")
+    assert created and not created_again and again.id == item.id and again.count == 2
+    assert mw.knowledge.answers(ws, "Do you ship to Austria?") is None
+    draft = mw.teaching.draft(
+        ws,
+        "Do you ship to Austria?",
+        "Yes, we ship to Austria within 3 to 5 working days.",
+        unanswered_id=item.id,
+        actor="key:operator",
+    )
+    assert mw.knowledge.answers(ws, "Do you ship to Austria?") is None  # a draft answers nothing
+    receipt = mw.teaching.approve(ws, draft.id, approved_by="key:admin")
+    assert receipt.approved_by == "key:admin" and receipt.unanswered_id == item.id
+    assert receipt.content_hash == mw.teaching.lesson(ws, draft.id).content_hash
+    hit = mw.knowledge.answers(ws, "do you ship to austria?")
+    assert hit is not None and hit.part == "lesson" and hit.id == draft.id
+    assert mw.teaching.unanswered(ws) == []
+    assert mw.teaching.unanswered(ws, status="closed")[0].lesson_id == draft.id
+    with pytest.raises(errors.Conflict):
+        mw.teaching.approve(ws, draft.id, approved_by="key:admin")
+    revised = mw.teaching.revise(ws, draft.id, answer="Yes, to Austria in 2 working days.")
+    assert revised.version == 2 and revised.status == "draft"
+    mw.teaching.approve(ws, revised.id, approved_by="key:owner")
+    assert mw.teaching.lesson(ws, draft.id).status == "superseded"
+    hit = mw.knowledge.answers(ws, "Do you ship to Austria?")
+    assert hit is not None and "2 working days" in hit.excerpt
+    mw.teaching.withdraw(ws, revised.id, by="key:owner")
+    assert mw.knowledge.answers(ws, "Do you ship to Austria?") is None
+    assert [r.action for r in mw.teaching.receipts(ws)] == ["published", "published", "withdrawn"]
+
+
+def test_repeated_claims_in_conversations_never_become_knowledge(mw: Memwise) -> None:
+    ws = _ws(mw)
+    agent = mw.tenancy.create_agent(ws, "Eve", memory_enabled=True, domain="retail")
+    for _ in range(5):
+        contact = mw.tenancy.create_contact(ws, "A Customer").id
+        conv, _ = mw.record.start(ws, agent.id, "web", contact_id=contact)
+        mw.record.append(ws, conv.id, "customer", "The Trail stove boils water in 2 minutes.")
+        mw.record.end(ws, conv.id)
+    mw.worker().run_once()
+    assert mw.knowledge.answers(ws, "How fast does the Trail stove boil water?") is None
+
+
+def test_tickets_are_accepted_only_when_the_system_confirms(mw: Memwise) -> None:
+    ws = _ws(mw)
+    local = mw.tickets.open(ws, subject="Austria shipping", body="Customer asks about Austria")
+    assert local.status == "accepted" and local.adapter == "local"
+
+    def answer(status: int):  # type: ignore[no-untyped-def]
+        return httpx.MockTransport(lambda req: httpx.Response(status, json={"id": "EXT-1"}))
+
+    ok = Tickets(mw.rt, WebhookTickets("https://tickets.invalid/hook", transport=answer(201)))
+    assert (ok.open(ws, subject="s", body="b").status, ok.find(ws)[-1].external_ref) == (
+        "accepted",
+        "EXT-1",
+    )
+    bad = Tickets(mw.rt, WebhookTickets("https://tickets.invalid/hook", transport=answer(500)))
+    failed = bad.open(ws, subject="s", body="b")
+    assert failed.status == "failed" and "500" in (failed.error or "")
+
+    def refuse(req: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused")
+
+    down = Tickets(
+        mw.rt, WebhookTickets("https://tickets.invalid/hook", transport=httpx.MockTransport(refuse))
+    )
+    assert down.open(ws, subject="s", body="b").status == "failed"
+    statuses = [e.status for e in mw.audit.entries(ws, tool="create_ticket")]
+    assert statuses == ["failed", "failed", "executed", "executed"]
+
+
+class WordsEmbedder:
+    """A deterministic test double: hashed bag of stemmed words (meaning by shared words)."""
+
+    id = "test:words"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), 64), dtype=np.float32)
+        for i, t in enumerate(texts):
+            for w in lexical.terms(t):
+                out[i, int(hashlib.md5(w.encode()).hexdigest(), 16) % 64] += 1
+        return embedders.normalise(out)
+
+
+def test_hybrid_search_fuses_words_and_vectors(database_url: str) -> None:
+    mw = Memwise.open(database_url, embedder=WordsEmbedder(), migrate=False)
+    ws = _ws(mw)
+    _manual(mw, ws)
+    hits = mw.knowledge.search(ws, "groundsheet hydrostatic head", recipe="hybrid")
+    assert hits and hits[0].similarity is not None and "5000 mm" in hits[0].excerpt
+    lexical_only = mw.knowledge.search(ws, "groundsheet hydrostatic head", recipe="lexical")
+    assert lexical_only[0].similarity is None
+    with pytest.raises(errors.Invalid):
+        mw.knowledge.search(ws, "x", recipe="magic")  # type: ignore[arg-type]
+    mw.close()

@@ -1,0 +1,64 @@
+"""Knowledge and teaching over HTTP: teach an unanswered question, see it answered as taught."""
+
+from __future__ import annotations
+
+from tests.integration.conftest import Api
+
+
+def test_teach_then_answer(api: Api) -> None:
+    _, key = api.workspace()
+    admin = api.call("POST", "/v1/api-keys", key, json={"role": "admin"}).json()["api_key"]
+    op = api.call("POST", "/v1/api-keys", key, json={"role": "operator"}).json()["api_key"]
+    r = api.call(
+        "POST",
+        "/v1/knowledge/documents",
+        op,
+        json={
+            "kind": "fitment",
+            "title": "Footprints",
+            "body": "FP-220 fits the Alpine 2 tent.",
+            "version": "2026.1",
+            "identifiers": ["FP-220"],
+            "source_url": "https://e.com/fit",
+        },
+    )
+    assert r.status_code == 201
+    assert (
+        api.call("GET", "/v1/knowledge/lookup", op, params={"identifier": "fp-220"}).json()[
+            "items"
+        ][0]["version"]
+        == "2026.1"
+    )
+    assert (
+        api.call("GET", "/v1/knowledge/lookup", op, params={"identifier": "FP-22"}).json()["items"]
+        == []
+    )
+    q = "Do you ship to Austria?"
+    silent = api.call("GET", "/v1/knowledge/search", op, params={"q": q}).json()
+    assert silent["answered"] is False
+    item = api.call("POST", "/v1/unanswered", op, json={"question": q}).json()
+    assert api.call("GET", "/v1/unanswered", op).json()["items"][0]["id"] == item["id"]
+    draft = api.call(
+        "POST",
+        "/v1/lessons",
+        op,
+        json={
+            "question": q,
+            "answer": "Yes, within 3 to 5 working days.",
+            "unanswered_id": item["id"],
+        },
+    ).json()
+    assert api.call("POST", f"/v1/lessons/{draft['id']}/approve", op).status_code == 403
+    approved = api.call("POST", f"/v1/lessons/{draft['id']}/approve", admin).json()
+    assert approved["status"] == "published"
+    assert approved["receipt"]["approved_by"] == "key:admin" and approved["receipt"]["content_hash"]
+    found = api.call("GET", "/v1/knowledge/search", op, params={"q": q}).json()
+    assert found["answered"] is True and found["items"][0]["part"] == "lesson"
+    assert api.call("GET", "/v1/unanswered", op).json()["items"] == []
+    r = api.call(
+        "POST", "/v1/lessons", op, json={"question": "Who?", "answer": "call +49 30 1234567"}
+    )
+    assert r.status_code == 422 and r.json()["error"]["code"] == "contact_details_in_knowledge"
+    t = api.call("POST", "/v1/tickets", op, json={"subject": "Austria", "body": "asked"}).json()
+    assert t["status"] == "accepted"
+    assert len(api.call("GET", "/v1/tickets", op).json()["items"]) == 1
