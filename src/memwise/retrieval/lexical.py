@@ -6,6 +6,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 STOPWORDS = frozenset(
@@ -31,6 +32,21 @@ def stem(word: str) -> str:
 
 def terms(text: str) -> list[str]:
     return [stem(w) for w in (m.lower() for m in _WORD.findall(text)) if w not in STOPWORDS]
+
+
+@lru_cache(maxsize=65536)
+def term_set(text: str) -> frozenset[str]:
+    """The set of terms of an (immutable) text, cached: chunks are read again and again."""
+    return frozenset(terms(text))
+
+
+def positions(text: str) -> list[tuple[int, str]]:
+    """(character offset, term) for every non-stopword in ``text``."""
+    return [
+        (m.start(), stem(w))
+        for m in _WORD.finditer(text)
+        if (w := m.group().lower()) not in STOPWORDS
+    ]
 
 
 def bm25(query: str, documents: Sequence[str], k1: float = 1.2, b: float = 0.75) -> list[float]:

@@ -315,7 +315,8 @@ class Knowledge:
             }
         q_terms = set(lexical.terms(query))
         coverage = {
-            s: len(q_terms & set(lexical.terms(f"{r.title} {r.text}"))) / max(1, len(q_terms))
+            s: len(q_terms & (lexical.term_set(r.title) | lexical.term_set(r.text)))
+            / max(1, len(q_terms))
             for s, r in found.items()
         }
         by_coverage = sorted(
@@ -400,15 +401,19 @@ class Knowledge:
 
 
 def _excerpt(text: str, query: str, width: int = 320) -> str:
-    """The sentence-ish window of ``text`` that holds most query words."""
+    """The window of ``text`` holding most query terms (one pass over the text's terms)."""
     if len(text) <= width:
         return text
     q = set(lexical.terms(query))
-    best, best_score = 0, -1
-    for start in range(0, len(text) - width + 1, max(1, width // 4)):
-        window = text[start : start + width]
-        score = len(q & set(lexical.terms(window)))
-        if score > best_score:
-            best, best_score = start, score
+    marks = [(pos, term in q) for pos, term in lexical.positions(text)]
+    best, best_hits, hits, j = 0, -1, 0, 0
+    for i, (start, _) in enumerate(marks):  # sliding window over term positions
+        while j < len(marks) and marks[j][0] < start + width:
+            hits += marks[j][1]
+            j += 1
+        if hits > best_hits:
+            best, best_hits = start, hits
+        hits -= marks[i][1]
+    best = max(0, min(best, len(text) - width))
     snippet = text[best : best + width].strip()
     return ("…" if best > 0 else "") + snippet + ("…" if best + width < len(text) else "")

@@ -11,11 +11,25 @@ def words(query: str, limit: int = 16) -> list[str]:
     return [w.lower() for w in _WORD.findall(query)][:limit]
 
 
+def content_words(query: str) -> list[str]:
+    """The words that carry meaning (stopwords dropped; all words if nothing else is left)."""
+    from memwise.retrieval.lexical import STOPWORDS
+
+    found = words(query)
+    kept = [w for w in found if w not in STOPWORDS]
+    return kept or found
+
+
 def fts5_query(query: str, *, any_word: bool = False) -> str:
-    """Each word quoted (so no FTS5 operator can be injected); all words required by default."""
-    quoted = [f'"{w.replace(chr(34), "")}"' for w in words(query)]
+    """Each word quoted (so no FTS5 operator can be injected); all words required by default.
+
+    With ``any_word`` (recall-oriented search), stopwords are dropped first.
+    """
+    chosen = content_words(query) if any_word else words(query)
+    quoted = [f'"{w.replace(chr(34), "")}"' for w in chosen]
     return (" OR " if any_word else " ").join(quoted)
 
 
-def tsquery_words(query: str) -> list[str]:
-    return [re.sub(r"['’]", "", w) for w in words(query)]
+def tsquery_words(query: str, *, content_only: bool = False) -> list[str]:
+    chosen = content_words(query) if content_only else words(query)
+    return [re.sub(r"['’]", "", w) for w in chosen]

@@ -78,7 +78,7 @@ def _knowledge_candidates(
     conn: Connection, ws: str, query: str, limit: int
 ) -> Sequence[tuple[int, float]]:
     """Current chunks matching any word of the query, best first (title weighs more)."""
-    words = [w for w in fts.tsquery_words(query) if w.isalnum()]
+    words = [w for w in fts.tsquery_words(query, content_only=True) if w.isalnum()]
     if not words:
         return []
     params = {"q": " | ".join(words), "ws": ws, "limit": limit}
