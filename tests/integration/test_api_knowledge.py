@@ -62,3 +62,51 @@ def test_teach_then_answer(api: Api) -> None:
     t = api.call("POST", "/v1/tickets", op, json={"subject": "Austria", "body": "asked"}).json()
     assert t["status"] == "accepted"
     assert len(api.call("GET", "/v1/tickets", op).json()["items"]) == 1
+
+
+def test_account_source_and_bound_lookups(api: Api) -> None:
+    _, key = api.workspace()
+    r = api.call(
+        "PUT",
+        "/v1/account-source",
+        key,
+        json={
+            "type": "http",
+            "base_url": "https://crm.example.com",
+            "headers": {"Authorization": "Bearer s3cret"},
+        },
+    )
+    assert r.status_code == 200 and r.json()["headers"] == {"Authorization": "•••"}
+    assert "s3cret" not in api.call("GET", "/v1/account-source", key).text
+    api.call("PUT", "/v1/account-source", key, json={"type": "demo"})
+    agent = api.call("POST", "/v1/agents", key, json={"name": "Eve"}).json()["id"]
+    contact = api.call(
+        "POST", "/v1/contacts", key, json={"name": "Jonas", "account_refs": ["ACC-1001"]}
+    ).json()["id"]
+    conv = api.call(
+        "POST",
+        "/v1/conversations",
+        key,
+        json={
+            "agent_id": agent,
+            "channel": "web",
+            "contact_id": contact,
+            "account_ref": "ACC-1001",
+        },
+    ).json()
+    r = api.call(
+        "POST",
+        "/v1/accounts/lookup",
+        conv["visitor_token"],
+        json={"conversation_id": conv["id"], "kind": "order", "id": "4411"},
+    ).json()
+    assert r["status"] == "found" and "shipped" in r["sentence"]
+    r = api.call(
+        "POST",
+        "/v1/accounts/lookup",
+        conv["visitor_token"],
+        json={"conversation_id": conv["id"], "kind": "balance", "account": "ACC-2002"},
+    ).json()
+    assert r["status"] == "refused"
+    audit = api.call("GET", "/v1/audit", key, params={"tool": "lookup_account"}).json()["items"]
+    assert [e["status"] for e in audit] == ["refused", "read"]

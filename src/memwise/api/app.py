@@ -7,7 +7,16 @@ from fastapi import FastAPI
 from memwise import __version__
 from memwise.api import errors as api_errors
 from memwise.api.limits import BodyLimit, RateLimiter
-from memwise.api.routes import admin, conversations, jobs, knowledge, memory, notebook, setup
+from memwise.api.routes import (
+    accounts,
+    admin,
+    conversations,
+    jobs,
+    knowledge,
+    memory,
+    notebook,
+    setup,
+)
 from memwise.clock import WorkspaceClocks
 from memwise.config import Settings
 from memwise.services.facade import Memwise
@@ -32,7 +41,7 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.rate_limiter = RateLimiter(settings.rate_limit_per_minute)
     api_errors.install(app)
-    for module in (setup, conversations, notebook, memory, jobs, knowledge, admin):
+    for module in (setup, conversations, notebook, memory, jobs, knowledge, accounts, admin):
         app.include_router(module.router)
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
     return app

@@ -146,6 +146,29 @@ class TicketIn(Body):
     unanswered_id: str | None = Field(None, max_length=64)
 
 
+class AccountSourceIn(Body):
+    type: Literal["http", "sql", "demo"]
+    base_url: str | None = Field(None, max_length=1000)
+    headers: dict[str, str] | None = Field(None, max_length=20)
+    timeout_s: float | None = Field(None, gt=0, le=60)
+    lookups: dict[str, str] | None = Field(None, max_length=10)
+    url: str | None = Field(None, max_length=1000)
+    queries: dict[str, str] | None = Field(None, max_length=10)
+    failing: bool | None = None
+
+
+class LookupIn(Body):
+    conversation_id: str = Field(max_length=64)
+    kind: Literal["order", "invoice", "shipment", "balance", "card"]
+    id: str | None = Field(None, max_length=200)
+    account: str | None = Field(None, max_length=200)
+
+
+class IdentifyIn(Body):
+    kind: Literal["email", "phone", "telegram"]
+    value: str = Field(min_length=1, max_length=500)
+
+
 class TestClockIn(Body):
     now: AwareDatetime
 

@@ -7,6 +7,7 @@ from memwise.extraction.types import Extractor
 from memwise.policies.compaction import Summariser
 from memwise.policies.limits import Limits
 from memwise.retrieval.embedders import Embedder
+from memwise.services.accounts import Accounts
 from memwise.services.audit import Audit
 from memwise.services.data_request import DataRequests
 from memwise.services.extraction import ExtractionRunner, Metering
@@ -57,6 +58,7 @@ class Memwise:
         self.knowledge = Knowledge(self.rt, embedder)
         self.teaching = Teaching(self.rt, self.knowledge)
         self.tickets = Tickets(self.rt, tickets)
+        self.accounts = Accounts(self.rt)
 
     def worker(self, name: str | None = None) -> Worker:
         """A worker for every job kind memwise runs, with the scheduled sweeps."""

@@ -391,3 +391,13 @@ tickets = sa.Table(
     sa.Column("updated_at", UTCDateTime, nullable=False),
     sa.Index("ix_tickets_contact", "contact_id"),
 )
+
+# The workspace's adapter to its system of record (orders, invoices …): configuration only.
+account_sources = sa.Table(
+    "account_sources",
+    metadata,
+    sa.Column("workspace_id", sa.String(40), sa.ForeignKey("workspaces.id"), primary_key=True),
+    sa.Column("type", sa.String(20), nullable=False),
+    sa.Column("config", JSONType, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
+)

@@ -1,0 +1,203 @@
+"""Account-source adapters: narrow, read-only lookups for one account reference.
+
+Every result is exactly one of: ``found`` (data, and when it was read), ``not_found`` (the
+source answered that it does not exist) or ``unavailable`` (timeout, error, bad credentials,
+malformed answer — the source could not be asked). A failure is never reported as not found.
+Nothing read is written into memory or cached beyond the request.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+import httpx
+import sqlalchemy as sa
+
+from memwise.clock import Clock
+
+KINDS = ("order", "invoice", "shipment", "balance", "card")
+NEEDS_ID = {"order", "invoice", "shipment"}
+
+
+@dataclass(frozen=True)
+class Result:
+    status: str  # found | not_found | unavailable | refused
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+    read_at: datetime | None = None
+    reason: str | None = None
+
+
+class AccountSource(Protocol):
+    type: str
+
+    def lookup(self, kind: str, account: str, item_id: str | None) -> Result: ...
+
+
+class HTTPAccountSource:
+    """A REST system of record: base URL, auth headers and a path template per lookup."""
+
+    type = "http"
+    DEFAULT_LOOKUPS: Mapping[str, str] = {
+        "order": "/accounts/{account}/orders/{id}",
+        "invoice": "/accounts/{account}/invoices/{id}",
+        "shipment": "/accounts/{account}/shipments/{id}",
+        "balance": "/accounts/{account}/balance",
+        "card": "/accounts/{account}",
+    }
+
+    def __init__(
+        self,
+        clock: Clock,
+        base_url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        timeout_s: float = 5.0,
+        retries: int = 1,
+        lookups: Mapping[str, str] | None = None,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.clock = clock
+        self.lookups = {**self.DEFAULT_LOOKUPS, **(lookups or {})}
+        self.retries = max(0, retries)
+        self.client = httpx.Client(
+            base_url=base_url.rstrip("/"),
+            headers=dict(headers or {}),
+            timeout=timeout_s,
+            transport=transport,
+        )
+
+    def lookup(self, kind: str, account: str, item_id: str | None) -> Result:
+        template = self.lookups.get(kind)
+        if template is None:
+            return Result("unavailable", kind, reason=f"no {kind} lookup is configured")
+        path = template.format(account=_seg(account), id=_seg(item_id or ""))
+        last = "no answer"
+        for attempt in range(self.retries + 1):
+            try:
+                r = self.client.get(path)
+            except httpx.HTTPError as exc:  # timeout, refused, DNS …: could not be asked
+                last = f"{type(exc).__name__}"
+                if attempt < self.retries:
+                    time.sleep(0.05 * (attempt + 1))
+                continue
+            if r.status_code == 404:
+                return Result("not_found", kind, read_at=self.clock.now())
+            if r.status_code >= 500 and attempt < self.retries:
+                last = f"status {r.status_code}"
+                continue
+            if not 200 <= r.status_code < 300:
+                return Result("unavailable", kind, reason=f"the source answered {r.status_code}")
+            try:
+                data = r.json()
+            except ValueError:
+                return Result("unavailable", kind, reason="the source's answer was not JSON")
+            if not isinstance(data, dict):
+                return Result("unavailable", kind, reason="the source's answer was not an object")
+            return Result("found", kind, data, self.clock.now())
+        return Result("unavailable", kind, reason=last)
+
+
+def _seg(value: str) -> str:
+    """One URL path segment: the reference can never reach another path."""
+    from urllib.parse import quote
+
+    return quote(str(value), safe="")
+
+
+class SQLAccountSource:
+    """A database of record: a read-only connection and one parameterised query per lookup.
+
+    Each query gets ``:account`` (and ``:id``); one row means found, none means not found.
+    """
+
+    type = "sql"
+
+    def __init__(self, clock: Clock, url: str, queries: Mapping[str, str]) -> None:
+        self.clock = clock
+        self.queries = {k: sa.text(q) for k, q in queries.items()}
+        engine_url = sa.make_url(url)
+        if engine_url.get_backend_name() == "sqlite" and engine_url.database:
+            engine_url = engine_url.set(
+                database=f"file:{engine_url.database}?mode=ro", query={"uri": "true"}
+            )
+        self.engine = sa.create_engine(engine_url, pool_pre_ping=True)
+
+    def lookup(self, kind: str, account: str, item_id: str | None) -> Result:
+        query = self.queries.get(kind)
+        if query is None:
+            return Result("unavailable", kind, reason=f"no {kind} query is configured")
+        try:
+            with self.engine.connect() as conn:
+                if conn.dialect.name == "postgresql":
+                    conn.exec_driver_sql("SET TRANSACTION READ ONLY")
+                row = conn.execute(query, {"account": account, "id": item_id}).mappings().first()
+        except sa.exc.SQLAlchemyError as exc:
+            return Result("unavailable", kind, reason=type(exc).__name__)
+        if row is None:
+            return Result("not_found", kind, read_at=self.clock.now())
+        return Result("found", kind, {k: _plain(v) for k, v in row.items()}, self.clock.now())
+
+
+def _plain(v: Any) -> Any:
+    return v.isoformat() if hasattr(v, "isoformat") else v
+
+
+class DemoCRM:
+    """An in-memory system of record for the demo and tests; ``failing`` makes it unreachable."""
+
+    type = "demo"
+
+    def __init__(
+        self,
+        clock: Clock,
+        accounts: Mapping[str, Mapping[str, Any]] | None = None,
+        failing: bool = False,
+    ) -> None:
+        self.clock = clock
+        self.accounts = {k: dict(v) for k, v in (accounts or SAMPLE).items()}
+        self.failing = failing
+
+    def lookup(self, kind: str, account: str, item_id: str | None) -> Result:
+        if self.failing:
+            return Result("unavailable", kind, reason="the demo CRM is switched to failing")
+        acct = self.accounts.get(account)
+        if acct is None:
+            return Result("not_found", kind, read_at=self.clock.now())
+        if kind == "card":
+            return Result(
+                "found",
+                kind,
+                {k: v for k, v in acct.items() if not isinstance(v, dict) or k == "balance"},
+                self.clock.now(),
+            )
+        if kind == "balance":
+            return Result("found", kind, dict(acct.get("balance", {})), self.clock.now())
+        item = acct.get(f"{kind}s", {}).get(item_id or "")
+        if item is None:
+            return Result("not_found", kind, read_at=self.clock.now())
+        return Result("found", kind, {"id": item_id, **item}, self.clock.now())
+
+
+SAMPLE: dict[str, dict[str, Any]] = {
+    "ACC-1001": {
+        "name": "Jonas Weber",
+        "tier": "regular",
+        "orders": {"4411": {"status": "shipped", "placed": "2026-10-28", "total": "349.00 EUR"}},
+        "invoices": {"INV-204518": {"status": "paid", "amount": "349.00 EUR"}},
+        "shipments": {"SHP-77": {"status": "in transit", "carrier": "DHL", "eta": "2026-12-01"}},
+        "balance": {"amount": "0.00", "currency": "EUR"},
+    },
+    "ACC-2002": {
+        "name": "Sofia Marino",
+        "tier": "gold",
+        "orders": {"5520": {"status": "returned", "placed": "2026-11-10", "total": "89.90 EUR"}},
+        "invoices": {},
+        "shipments": {},
+        "balance": {"amount": "89.90", "currency": "EUR", "note": "refund pending"},
+    },
+}

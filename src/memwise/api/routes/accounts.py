@@ -1,0 +1,54 @@
+"""The workspace's account source, lookups for a conversation's bound account, identification."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from memwise import errors
+from memwise.api.auth import MW, Admin, Caller, Operator, conversation_scope, ws
+from memwise.api.schemas import AccountSourceIn, IdentifyIn, LookupIn
+
+router = APIRouter(prefix="/v1")
+
+
+@router.put("/account-source")
+def put_source(body: AccountSourceIn, caller: Admin, mw: MW) -> dict[str, Any]:
+    data = body.model_dump(exclude_none=True)
+    return mw.accounts.configure(ws(caller), data.pop("type"), data)
+
+
+@router.get("/account-source")
+def get_source(caller: Operator, mw: MW) -> dict[str, Any]:
+    shown = mw.accounts.shown(ws(caller))
+    if shown is None:
+        raise errors.NotFound("no account source is configured", code="no_account_source")
+    return shown
+
+
+@router.post("/accounts/lookup")
+def lookup(body: LookupIn, caller: Caller, mw: MW) -> dict[str, Any]:
+    """A lookup for the conversation's bound account (visitors: their own conversation)."""
+    workspace = conversation_scope(caller, body.conversation_id)
+    answer = mw.accounts.lookup(
+        workspace,
+        body.conversation_id,
+        body.kind,
+        body.id,
+        account=body.account,
+        actor=caller.actor,
+    )
+    r = answer.result
+    return {
+        "status": r.status,
+        "kind": r.kind,
+        "data": r.data,
+        "read_at": r.read_at.isoformat() if r.read_at else None,
+        "sentence": answer.sentence,
+    }
+
+
+@router.post("/identify")
+def identify(body: IdentifyIn, caller: Operator, mw: MW) -> dict[str, Any]:
+    return vars(mw.accounts.identify(ws(caller), body.kind, body.value))

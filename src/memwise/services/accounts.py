@@ -1,0 +1,256 @@
+"""The live account record, read fresh for the conversation's one bound account.
+
+The model and the client never choose an account id: the conversation is bound on the server
+(from the authenticated contact or visitor token); a lookup asking for another account is
+refused and audited as refused. Every lookup passes the audit log (read / failed / refused).
+Results are never written to memory or cached beyond the request.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import sqlalchemy as sa
+
+from memwise import errors
+from memwise.accounts import wording
+from memwise.accounts.source import (
+    KINDS,
+    NEEDS_ID,
+    AccountSource,
+    DemoCRM,
+    HTTPAccountSource,
+    Result,
+    SQLAccountSource,
+)
+from memwise.services import audit, identity, rows
+from memwise.services.runtime import Runtime
+from memwise.storage.schema import (
+    account_sources,
+    contact_identities,
+    conversations,
+    workspaces,
+)
+
+SECRET_HEADERS = ("authorization", "x-api-key", "api-key", "cookie", "x-auth-token")
+
+
+@dataclass(frozen=True)
+class Answer:
+    result: Result
+    sentence: str
+    account: str | None
+
+
+@dataclass(frozen=True)
+class Identification:
+    status: str  # bound | ambiguous | unbound
+    contact_id: str | None = None
+    account_ref: str | None = None
+    question: str | None = None
+
+
+def masked(config: dict[str, Any]) -> dict[str, Any]:
+    """The configuration as shown back: header values and passwords masked."""
+    out = dict(config)
+    if "headers" in out:
+        out["headers"] = {
+            k: ("•••" if k.lower() in SECRET_HEADERS else v)
+            for k, v in dict(out["headers"]).items()
+        }
+    if "url" in out:
+        out["url"] = sa.make_url(out["url"]).render_as_string(hide_password=True)
+    return out
+
+
+class Accounts:
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+        self._overrides: dict[str, AccountSource] = {}
+
+    # -- configuration ---------------------------------------------------------------------
+    def configure(self, workspace_id: str, type_: str, config: dict[str, Any]) -> dict[str, Any]:
+        """Store the workspace's adapter (``http``, ``sql`` or ``demo``) after checking it."""
+        clean = dict(config)
+        if type_ == "http":
+            if not str(clean.get("base_url", "")).startswith(("http://", "https://")):
+                raise errors.Invalid(
+                    "an http source needs base_url (http:// or https://)", code="invalid_source"
+                )
+            bad = set(clean.get("lookups") or {}) - set(KINDS)
+            if bad:
+                raise errors.Invalid(
+                    f"unknown lookups {sorted(bad)}: use {', '.join(KINDS)}", code="invalid_source"
+                )
+        elif type_ == "sql":
+            if not clean.get("url") or not clean.get("queries"):
+                raise errors.Invalid("a sql source needs url and queries", code="invalid_source")
+        elif type_ != "demo":
+            raise errors.Invalid("type must be http, sql or demo", code="invalid_source")
+        with self.rt.db.write() as conn:
+            conn.execute(
+                account_sources.delete().where(account_sources.c.workspace_id == workspace_id)
+            )
+            conn.execute(
+                account_sources.insert().values(
+                    workspace_id=workspace_id,
+                    type=type_,
+                    config=clean,
+                    updated_at=self.rt.clock.now(),
+                )
+            )
+        self._overrides.pop(workspace_id, None)
+        return {"type": type_, **masked(clean)}
+
+    def shown(self, workspace_id: str) -> dict[str, Any] | None:
+        with self.rt.db.read() as conn:
+            row = conn.execute(
+                sa.select(account_sources).where(account_sources.c.workspace_id == workspace_id)
+            ).first()
+        return {"type": row.type, **masked(row.config)} if row else None
+
+    def use(self, workspace_id: str, source: AccountSource) -> None:
+        """Use this adapter object for the workspace (library users and tests)."""
+        self._overrides[workspace_id] = source
+
+    def source(self, workspace_id: str) -> AccountSource | None:
+        if workspace_id in self._overrides:
+            return self._overrides[workspace_id]
+        with self.rt.db.read() as conn:
+            row = conn.execute(
+                sa.select(account_sources).where(account_sources.c.workspace_id == workspace_id)
+            ).first()
+        if row is None:
+            return None
+        c = row.config
+        if row.type == "http":
+            return HTTPAccountSource(
+                self.rt.clock,
+                c["base_url"],
+                headers=c.get("headers"),
+                timeout_s=float(c.get("timeout_s", 5.0)),
+                lookups=c.get("lookups"),
+            )
+        if row.type == "sql":
+            return SQLAccountSource(self.rt.clock, c["url"], c["queries"])
+        return DemoCRM(self.rt.clock, failing=bool(c.get("failing")))
+
+    # -- lookups ---------------------------------------------------------------------------
+    def lookup(
+        self,
+        workspace_id: str,
+        conversation_id: str,
+        kind: str,
+        item_id: str | None = None,
+        *,
+        account: str | None = None,
+        actor: str = "assistant",
+    ) -> Answer:
+        """Read one thing from the live record for the conversation's bound account."""
+        if kind not in KINDS:
+            raise errors.Invalid(f"kind must be one of: {', '.join(KINDS)}", code="invalid_kind")
+        if kind in NEEDS_ID and not (item_id and str(item_id).strip()):
+            raise errors.Invalid(f"a {kind} lookup needs its number", code="id_required")
+        with self.rt.db.read() as conn:
+            conv = rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            zone = ZoneInfo(
+                conn.execute(
+                    sa.select(workspaces.c.timezone).where(workspaces.c.id == workspace_id)
+                ).scalar_one()
+            )
+        bound = conv.account_ref
+        args = {"kind": kind, "id": item_id, "account": account or bound}
+        if account is not None and account != bound:
+            result = Result("refused", kind, reason="another account than the conversation's")
+            return self._done(workspace_id, conv, actor, args, result, item_id, zone, "refused")
+        if bound is None:
+            result = Result("unbound", kind, reason="the conversation has no bound account")
+            return self._done(workspace_id, conv, actor, args, result, item_id, zone, "refused")
+        source = self.source(workspace_id)
+        if source is None:
+            result = Result("unavailable", kind, reason="no account source is configured")
+        else:
+            try:
+                result = source.lookup(kind, bound, item_id)
+            except Exception as exc:  # an adapter bug is still "could not check", never "none"
+                result = Result("unavailable", kind, reason=type(exc).__name__)
+        status = {"found": "read", "not_found": "read"}.get(result.status, "failed")
+        return self._done(workspace_id, conv, actor, args, result, item_id, zone, status)
+
+    def _done(
+        self,
+        ws: str,
+        conv: Any,
+        actor: str,
+        args: dict[str, Any],
+        result: Result,
+        item_id: str | None,
+        zone: ZoneInfo,
+        status: str,
+    ) -> Answer:
+        said = wording.sentence(result, item_id, zone)
+        with self.rt.db.write() as conn:
+            audit.log(
+                conn,
+                workspace_id=ws,
+                at=self.rt.clock.now(),
+                actor=actor,
+                tool="lookup_account",
+                args=args,
+                status=status,
+                result=result.status + (f": {result.reason}" if result.reason else ""),
+                contact_id=conv.contact_id,
+                conversation_id=conv.id,
+            )
+        return Answer(result, said, conv.account_ref)
+
+    # -- identification --------------------------------------------------------------------
+    def identify(self, workspace_id: str, kind: str, value: str) -> Identification:
+        """A returning customer by a verified channel identity (email, phone, telegram).
+
+        One contact with one account: bind. Several contacts or accounts: ask, leaking nothing
+        about anyone. None: unbound (general knowledge only).
+        """
+        if kind not in ("email", "phone", "telegram"):
+            raise errors.Invalid("identify by email, phone or telegram", code="invalid_identity")
+        norm = identity.normalize(kind, value)
+        with self.rt.db.read() as conn:
+            contacts_found = list(
+                conn.execute(
+                    sa.select(contact_identities.c.contact_id)
+                    .where(
+                        contact_identities.c.workspace_id == workspace_id,
+                        contact_identities.c.kind == kind,
+                        contact_identities.c.normalized == norm,
+                    )
+                    .distinct()
+                ).scalars()
+            )
+            accounts = (
+                list(
+                    conn.execute(
+                        sa.select(
+                            contact_identities.c.contact_id, contact_identities.c.value
+                        ).where(
+                            contact_identities.c.contact_id.in_(contacts_found),
+                            contact_identities.c.kind == "account_ref",
+                        )
+                    ).all()
+                )
+                if contacts_found
+                else []
+            )
+        if not contacts_found:
+            return Identification("unbound")
+        if len(contacts_found) > 1 or len(accounts) > 1:
+            return Identification(
+                "ambiguous",
+                question=(
+                    "I can see more than one account that could be yours. Could you tell "
+                    "me an order number or the postcode on the account you mean?"
+                ),
+            )
+        contact = contacts_found[0]
+        return Identification("bound", contact, accounts[0].value if accounts else None)
