@@ -16,16 +16,28 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "override",
         re.compile(
-            r"\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}?\b(?:previous|prior|above|"
-            r"earlier|all|any|your|the|system|these|those)\b[^.\n]{0,30}?\b(?:instructions?|prompts?|"
-            r"rules?|directions?|guidelines?|messages?|context|programming)\b",
+            r"\b(?:ignore|disregard|forget|overlook|override|bypass|discard|drop)\b[^.\n?]{0,40}?"
+            r"\b(?:(?:previous|prior|above|earlier|original|initial|system|these|those|your|all|any)"
+            r"\b[^.\n?]{0,30}?\b(?:instructions?|prompts?|rules?|directives?|directions?|guidelines?|"
+            r"context|programming|constraints?|tasks?)|everything|all (?:that )?you(?:'ve| have)? "
+            r"(?:been )?(?:told|instructed|said))\b",
+            re.I,
+        ),
+    ),
+    (
+        "override",
+        re.compile(
+            r"\b(?:regardless of|instead of) (?:any |all |the )?(?:previous|prior|earlier|above|"
+            r"original) (?:tasks?|instructions?|rules?|directives?)\b"
+            r"|\bforget (?:about )?(?:that|this|everything|the above)\b[^?]{0,80}"
+            r"\b(?:instead|now)\b",
             re.I,
         ),
     ),
     (
         "role_marker",
         re.compile(
-            r"(?:^|\n|\s)(?:system|assistant|developer|user)\s*[:>\]]|<\|?(?:im_start|system|"
+            r"(?:^|\n)\s*(?:system|assistant|developer)\s*[:>\]]|<\|?(?:im_start|system|"
             r"assistant)\|?>|\[/?(?:INST|SYS)\]|###\s*(?:system|instruction)",
             re.I,
         ),
@@ -33,7 +45,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "memory_command",
         re.compile(
-            r"\b(?:remember|note|save|store|memori[sz]e)\b\s*(?:that|this|:)?[^.\n]{0,20}?\b(?:always|"
+            r"\b(?:remember|note|save|store|memori[sz]e)\b\s*(?:that|this|:)[^.\n]{0,20}?\b(?:always|"
             r"never|from now on|going forward|in future|every time)\b",
             re.I,
         ),
@@ -42,8 +54,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "standing_order",
         re.compile(
             r"\b(?:always|never|from now on|going forward|for all future)\b[^.\n]{0,30}?\b(?:give|"
-            r"grant|apply|offer|send|approve|refund|tell|say|respond|reply|answer|call me|treat|"
-            r"waive|discount)\b",
+            r"grant|apply|offer|send|approve|refund|waive|discount)\b",
             re.I,
         ),
     ),
@@ -51,25 +62,33 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "new_identity",
         re.compile(
-            r"\byou are (?:now|no longer)\b|\bact as\b|\bpretend (?:to be|you are)\b|"
-            r"\bnew (?:instructions?|rules?|persona)\b|\bjailbreak\b|\bDAN\b|\bdeveloper mode\b",
+            r"\byou are (?:now|no longer)\b|\bfrom now on,? you\b|\bnew (?:instructions?|rules?)\b"
+            r"|\b(?:DAN|developer mode|god mode|admin mode|unrestricted mode)\b",
+            re.I,
+        ),
+    ),
+    (
+        "secret_request",
+        re.compile(
+            r"\b(?:what(?:'s| is| are)|tell me|share|reveal|give me|show me|print|repeat|output)\b"
+            r"[^.\n?]{0,20}?\byour\b[^.\n?]{0,15}?\b(?:secret|password|passcode|pass phrase|"
+            r"passphrase|key|system prompt|instructions|initial prompt|credentials)\b",
             re.I,
         ),
     ),
     (
         "directive",
         re.compile(
-            r"\b(?:you must|you should|you will|you have to|i order you|i command you|do not tell|"
-            r"don'?t tell|reveal|print|output|repeat)\b[^.\n]{0,40}?\b(?:prompt|instructions?|"
-            r"password|secret|system|rules|above|everything|key)\b",
+            r"\b(?:you must|i order you|i command you|do not tell|don'?t tell)\b[^.\n]{0,40}?"
+            r"\b(?:prompt|instructions?|password|secret|system|rules)\b",
             re.I,
         ),
     ),
     (
         "tool_syntax",
         re.compile(
-            r"\b(?:function_call|tool_call|tool_use|\"name\"\s*:\s*\"\w+\"\s*,\s*\"arguments\")\b|"
-            r"<(?:tool|function)[_ ]?(?:call|use)?>|```(?:json|tool)",
+            r"\b(?:function_call|tool_call|tool_use)\b|\"name\"\s*:\s*\"\w+\"\s*,\s*\"arguments\"|"
+            r"<(?:tool|function)[_ ]?(?:call|use)?>",
             re.I,
         ),
     ),
