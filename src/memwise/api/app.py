@@ -10,6 +10,7 @@ from memwise.api.limits import BodyLimit, RateLimiter
 from memwise.api.routes import (
     accounts,
     admin,
+    assistant,
     conversations,
     jobs,
     knowledge,
@@ -41,7 +42,17 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.rate_limiter = RateLimiter(settings.rate_limit_per_minute)
     api_errors.install(app)
-    for module in (setup, conversations, notebook, memory, jobs, knowledge, accounts, admin):
+    for module in (
+        setup,
+        conversations,
+        notebook,
+        memory,
+        jobs,
+        knowledge,
+        accounts,
+        assistant,
+        admin,
+    ):
         app.include_router(module.router)
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
     return app

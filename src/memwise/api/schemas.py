@@ -169,6 +169,30 @@ class IdentifyIn(Body):
     value: str = Field(min_length=1, max_length=500)
 
 
+class PageIn(Body):
+    url: str = Field("", max_length=2000)
+    title: str = Field("", max_length=500)
+
+
+class MessageIn(Body):
+    role: Literal["user", "assistant", "customer"]
+    text: str = Field("", max_length=32_000)
+
+
+class ContextIn(Body):
+    conversation_id: str = Field(max_length=64)
+    request: str = Field(min_length=1, max_length=32_000)
+    page: PageIn | None = None
+    messages: list[MessageIn] | None = Field(None, max_length=200)
+
+
+class ChatIn(Body):
+    conversation_id: str = Field(max_length=64)
+    text: str = Field(min_length=1, max_length=32_000)
+    page: PageIn | None = None
+    messages: list[MessageIn] | None = Field(None, max_length=200)
+
+
 class TestClockIn(Body):
     now: AwareDatetime
 

@@ -8,6 +8,7 @@ from memwise.policies.compaction import Summariser
 from memwise.policies.limits import Limits
 from memwise.retrieval.embedders import Embedder
 from memwise.services.accounts import Accounts
+from memwise.services.assistant import Assistant
 from memwise.services.audit import Audit
 from memwise.services.data_request import DataRequests
 from memwise.services.extraction import ExtractionRunner, Metering
@@ -59,6 +60,7 @@ class Memwise:
         self.teaching = Teaching(self.rt, self.knowledge)
         self.tickets = Tickets(self.rt, tickets)
         self.accounts = Accounts(self.rt)
+        self.assistant = Assistant(self.rt, self)
 
     def worker(self, name: str | None = None) -> Worker:
         """A worker for every job kind memwise runs, with the scheduled sweeps."""

@@ -1,0 +1,52 @@
+"""Per-turn context and chat (preview mode without a model)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from memwise.api.auth import MW, Caller, conversation_scope
+from memwise.api.schemas import ChatIn, ContextIn
+from memwise.policies.window import Message
+
+router = APIRouter(prefix="/v1")
+
+
+def _messages(items: list[Any] | None) -> list[Message] | None:
+    return None if items is None else [Message(m.role, m.text) for m in items]
+
+
+@router.post("/context")
+def context(body: ContextIn, caller: Caller, mw: MW) -> dict[str, Any]:
+    workspace = conversation_scope(caller, body.conversation_id)
+    ctx = mw.assistant.context(
+        workspace,
+        body.conversation_id,
+        body.request,
+        messages=_messages(body.messages),
+        page=body.page.model_dump() if body.page else None,
+    )
+    return {
+        "messages": ctx.messages,
+        "anthropic": ctx.anthropic,
+        "sections": ctx.sections,
+        "explain": [vars(c) for c in ctx.explain],
+        "route": ctx.route,
+        "flags": ctx.flags,
+        "tools": ctx.tools,
+    }
+
+
+@router.post("/chat")
+def chat(body: ChatIn, caller: Caller, mw: MW) -> dict[str, Any]:
+    workspace = conversation_scope(caller, body.conversation_id)
+    reply = mw.assistant.chat(
+        workspace,
+        body.conversation_id,
+        body.text,
+        messages=_messages(body.messages),
+        page=body.page.model_dump() if body.page else None,
+        actor=caller.actor,
+    )
+    return vars(reply)

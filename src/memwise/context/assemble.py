@@ -1,0 +1,263 @@
+"""Context assembly for one turn: the single place that decides what the model sees.
+
+Sections: rules (the harness rule stated once), who and when (user, firm, local time), page,
+the notebook block (staff), the contact profile and recalled notes as dated history
+(customers), knowledge hits with sources, the window that survived its limits (with its
+compaction summary), and the request. Facts that change are read through tools, never
+pre-loaded. Every candidate lands in the explain trace with included/excluded and why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from memwise.context import blocks, router
+from memwise.policies.window import Message
+
+BUDGETS = {
+    "rules": 3000,
+    "notebook": 3200,
+    "profile": 1500,
+    "notes": 2000,
+    "knowledge": 3500,
+    "window": 8000,
+    "total": 20000,
+}
+
+TOOLS: list[dict[str, Any]] = [
+    {
+        "name": "lookup_account",
+        "description": "Read one thing fresh from the live account "
+        "record of this conversation's account (never another).",
+        "parameters": {
+            "type": "object",
+            "required": ["kind"],
+            "properties": {
+                "kind": {
+                    "type": "string",
+                    "enum": ["order", "invoice", "shipment", "balance", "card"],
+                },
+                "id": {"type": "string", "description": "order, invoice or shipment number"},
+            },
+        },
+    },
+    {
+        "name": "search_knowledge",
+        "description": "Search reviewed documents and taught lessons.",
+        "parameters": {
+            "type": "object",
+            "required": ["query"],
+            "properties": {"query": {"type": "string"}},
+        },
+    },
+    {
+        "name": "recall_notes",
+        "description": "Dated history of this customer, as history.",
+        "parameters": {
+            "type": "object",
+            "required": ["query"],
+            "properties": {"query": {"type": "string"}},
+        },
+    },
+    {
+        "name": "remember_rule",
+        "description": "Save one short working rule for this staff user.",
+        "parameters": {
+            "type": "object",
+            "required": ["text"],
+            "properties": {"text": {"type": "string", "maxLength": 400}},
+        },
+    },
+    {
+        "name": "forget_rule",
+        "description": "Remove the staff user's rules matching a phrase.",
+        "parameters": {
+            "type": "object",
+            "required": ["phrase"],
+            "properties": {"phrase": {"type": "string"}},
+        },
+    },
+    {
+        "name": "list_rules",
+        "description": "List the staff user's saved rules.",
+        "parameters": {"type": "object", "properties": {}},
+    },
+    {
+        "name": "create_ticket",
+        "description": "Hand a question to the support team "
+        "(proposed first; executed after the user confirms).",
+        "parameters": {
+            "type": "object",
+            "required": ["subject", "body"],
+            "properties": {"subject": {"type": "string"}, "body": {"type": "string"}},
+        },
+    },
+]
+
+
+@dataclass(frozen=True)
+class Considered:
+    part: str
+    id: str
+    included: bool
+    reason: str
+
+
+@dataclass
+class Context:
+    sections: dict[str, str]
+    messages: list[dict[str, Any]]  # OpenAI style: system, then the window, then the request
+    anthropic: dict[str, Any]  # {"system": …, "messages": […]}
+    explain: list[Considered] = field(default_factory=list)
+    route: str = "knowledge"
+    flags: int = 0
+    tools: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def chars(self) -> int:
+        return sum(len(str(m.get("content", ""))) for m in self.messages)
+
+
+def tokens(text: str) -> int:
+    """Tokens by tiktoken where installed; otherwise the usual 4-characters estimate."""
+    try:
+        import tiktoken  # type: ignore[import-not-found]
+    except ImportError:
+        return max(1, len(text) // 4)
+    return len(tiktoken.get_encoding("cl100k_base").encode(text))
+
+
+@dataclass
+class Inputs:
+    """Everything a turn's context is assembled from (gathered by the service)."""
+
+    request: str
+    firm: str
+    zone: ZoneInfo
+    now: Any
+    agent: str
+    person: str
+    staff: bool
+    page: dict[str, str] | None = None
+    window: list[Message] = field(default_factory=list)
+    summary: str | None = None
+    notebook: str | None = None
+    notebook_left_out: int = 0
+    profile: list[tuple[str, str, str]] = field(default_factory=list)  # (id, text, trust)
+    notes: list[tuple[str, str, str]] = field(default_factory=list)
+    excluded_notes: list[tuple[str, str]] = field(default_factory=list)  # (id, reason)
+    knowledge: list[Any] = field(default_factory=list)  # Hit
+
+
+def assemble(x: Inputs, budgets: dict[str, int] | None = None) -> Context:
+    b = {**BUDGETS, **(budgets or {})}
+    explain: list[Considered] = []
+    flags = 0
+    local = x.now.astimezone(x.zone)
+    rules = (f"You are {x.agent}, the assistant of {x.firm}. {blocks.RULE}")[: b["rules"]]
+    who = (
+        f"Firm: {x.firm}. You are talking with {x.person} "
+        f"({'a staff user' if x.staff else 'a customer'}). Local date and time: "
+        f"{local:%A %d %B %Y, %H:%M} ({x.zone.key})."
+    )
+    sections: dict[str, str] = {"rules": rules, "who": who}
+    if x.page:
+        sections["page"] = blocks.data_block(
+            "page", f"{x.page.get('title', '')} — {x.page.get('url', '')}"
+        ).text
+
+    def fill(name: str, items: list[tuple[str, str, str]], make: Any) -> None:
+        nonlocal flags
+        used, parts = 0, []
+        for item_id, text, trust in items:
+            block = make(item_id, text, trust)
+            if used + len(block.text) > b[name]:
+                explain.append(Considered(name, item_id, False, "over budget"))
+                continue
+            used += len(block.text)
+            flags += len(block.flags)
+            parts.append(block.text)
+            explain.append(Considered(name, item_id, True, "included"))
+        if parts:
+            sections[name] = "\n".join(parts)
+
+    if x.staff and x.notebook:
+        sections["notebook"] = (
+            f"Working rules {x.person} taught you (follow them):\n{x.notebook}"
+        )[: b["notebook"]]
+        explain.append(Considered("notebook", "block", True, "included"))
+        if x.notebook_left_out:
+            explain.append(
+                Considered(
+                    "notebook",
+                    "older",
+                    False,
+                    f"{x.notebook_left_out} rules over the notebook budget",
+                )
+            )
+    fill("profile", x.profile, lambda i, t, tr: blocks.data_block("profile", t, id=i, trust=tr))
+    fill("notes", x.notes, lambda i, t, tr: blocks.data_block("notes", t, id=i, trust=tr))
+    explain += [Considered("notes", i, False, reason) for i, reason in x.excluded_notes]
+    fill(
+        "knowledge",
+        [(h.id, h.excerpt, h.part) for h in x.knowledge],
+        lambda i, t, part: blocks.data_block(
+            "knowledge",
+            t,
+            id=i,
+            source=part,
+            title=next(h.title for h in x.knowledge if h.id == i),
+            url=next(h.source_url for h in x.knowledge if h.id == i) or None,
+        ),
+    )
+    window = list(x.window)
+    if x.summary:
+        sections["summary"] = blocks.data_block("summary", x.summary).text
+    used = 0
+    kept: list[Message] = []
+    for m in reversed(window):  # the newest turns win when the window outgrows its budget
+        if used + len(m.text) > b["window"]:
+            explain.append(Considered("window", "older", False, "over budget"))
+            break
+        used += len(m.text)
+        kept.append(m)
+    kept.reverse()
+    sections["window"] = "\n".join(f"[{m.role}] {m.text}" for m in kept)
+    sections["request"] = x.request
+    system = "\n\n".join(
+        sections[k]
+        for k in ("rules", "who", "page", "notebook", "profile", "notes", "knowledge", "summary")
+        if k in sections
+    )
+    while len(system) > b["total"] and "knowledge" in sections:  # the total budget holds
+        sections.pop("knowledge")
+        explain.append(Considered("knowledge", "all", False, "over the total budget"))
+        system = "\n\n".join(v for k, v in sections.items() if k not in ("window", "request"))
+    chat = [
+        {"role": "assistant" if m.role == "assistant" else "user", "content": m.text} for m in kept
+    ]
+    chat.append({"role": "user", "content": x.request})
+    return Context(
+        sections=sections,
+        messages=[{"role": "system", "content": system}, *chat],
+        anthropic={"system": system, "messages": _alternating(chat)},
+        explain=explain,
+        route=router.route(x.request),
+        flags=flags,
+        tools=TOOLS,
+    )
+
+
+def _alternating(chat: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Anthropic wants user/assistant turns alternating and starting with the user."""
+    out: list[dict[str, Any]] = []
+    for m in chat:
+        if out and out[-1]["role"] == m["role"]:
+            out[-1] = {"role": m["role"], "content": f"{out[-1]['content']}\n\n{m['content']}"}
+        else:
+            out.append(dict(m))
+    if out and out[0]["role"] != "user":
+        out.insert(0, {"role": "user", "content": "(conversation continues)"})
+    return out

@@ -1,0 +1,242 @@
+"""The assistant: per-turn context, and preview mode (no model) that never invents.
+
+Preview mode answers from knowledge by quoting the best passage or lesson with its source
+("taught" for a lesson); when knowledge is silent it hands off honestly (an unanswered item,
+and a ticket when the contact can be reached: "with the support team" only once the ticket
+is accepted); account questions go through the account adapter with its honest wording;
+staff notebook commands work; a customer can never write the notebook, and instructions in
+a customer's message are recorded, never obeyed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import sqlalchemy as sa
+
+from memwise import errors
+from memwise.context import router
+from memwise.context.assemble import Context, Inputs, assemble
+from memwise.policies.window import Message
+from memwise.safety import instructions
+from memwise.services import rows
+from memwise.services.runtime import Runtime
+from memwise.storage.schema import agents, contacts, conversations, users, workspaces
+
+REFUSAL = (
+    "I can't set up standing instructions, discounts or changes from a chat message, "
+    "but your message is on record for the team. Is there something I can look up "
+    "for you?"
+)
+HANDOFF = "I don't know that yet — I've passed it to the team."
+
+
+@dataclass
+class Reply:
+    reply: str
+    sources: list[dict[str, Any]] = field(default_factory=list)
+    handoff: bool = False
+    ticket: dict[str, Any] | None = None
+    pending_confirmation: dict[str, Any] | None = None
+    route: str = "knowledge"
+
+
+class Assistant:
+    def __init__(self, rt: Runtime, mw: Any) -> None:
+        self.rt = rt
+        self.mw = mw  # the Memwise facade: every part this turn reads from
+
+    # -- context ---------------------------------------------------------------------------
+    def context(
+        self,
+        workspace_id: str,
+        conversation_id: str,
+        request: str,
+        *,
+        messages: list[Message] | None = None,
+        page: dict[str, str] | None = None,
+    ) -> Context:
+        if not isinstance(request, str) or not request.strip():
+            raise errors.Invalid("the request needs some words", code="empty_request")
+        with self.rt.db.read() as conn:
+            conv = rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            ws = conn.execute(sa.select(workspaces).where(workspaces.c.id == workspace_id)).one()
+            agent = conn.execute(sa.select(agents).where(agents.c.id == conv.agent_id)).one()
+            person_table = users if conv.user_id else contacts
+            person = conn.execute(
+                sa.select(person_table.c.name).where(
+                    person_table.c.id == (conv.user_id or conv.contact_id)
+                )
+            ).scalar_one()
+        view = self.mw.windows.view(workspace_id, conversation_id, messages)
+        x = Inputs(
+            request=request,
+            firm=ws.name,
+            zone=ZoneInfo(ws.timezone),
+            now=self.rt.clock.now(),
+            agent=agent.name,
+            person=person,
+            staff=conv.user_id is not None,
+            page=page,
+            window=view.messages,
+            summary=view.summary,
+        )
+        if conv.user_id:
+            block = self.mw.notebook.block(workspace_id, conv.user_id)
+            x.notebook, x.notebook_left_out = block.text or None, block.left_out
+        else:
+            recall = self.mw.recaller.recall(workspace_id, conv.contact_id, request)
+            x.profile = [(ln.ids[0], ln.text, ln.trust) for ln in recall.profile]
+            x.notes = [(ln.ids[0], ln.text, ln.trust) for ln in recall.notes]
+            x.excluded_notes = [(c.id, c.reason) for c in recall.explain if not c.included]
+        if router.route(request) == "knowledge":
+            x.knowledge = self.mw.knowledge.search(workspace_id, request, limit=3)
+        return assemble(x)
+
+    # -- preview mode ----------------------------------------------------------------------
+    def chat(
+        self,
+        workspace_id: str,
+        conversation_id: str,
+        text: str,
+        *,
+        messages: list[Message] | None = None,
+        page: dict[str, str] | None = None,
+        actor: str = "visitor",
+    ) -> Reply:
+        if not isinstance(text, str) or not text.strip():
+            raise errors.Invalid("a message needs some words", code="empty_message")
+        conv = self.mw.record.get(workspace_id, conversation_id)
+        staff = conv.user_id is not None
+        self.mw.record.append(workspace_id, conversation_id, "user" if staff else "customer", text)
+        reply = self._answer(workspace_id, conv, text.strip(), actor)
+        self.mw.record.append(workspace_id, conversation_id, "assistant", reply.reply)
+        return reply
+
+    def _answer(self, ws: str, conv: Any, text: str, actor: str) -> Reply:
+        route = router.route(text)
+        if conv.user_id:
+            command = self._notebook_command(ws, conv, text, actor)
+            if command is not None:
+                return command
+        elif route != "live_record" and _is_instruction(text):
+            return Reply(REFUSAL, route="refused")
+        if route == "live_record":
+            kind, item = router.live_target(text)
+            if kind in ("order", "invoice", "shipment") and item is None:
+                return Reply(f"Which {kind} number should I look up?", route=route)
+            answer = self.mw.accounts.lookup(ws, conv.id, kind, item, actor=actor)
+            return Reply(
+                answer.sentence,
+                [{"part": "live_record", "id": item, "title": kind, "source_url": None}],
+                route=route,
+            )
+        if route == "contact_notes" and conv.contact_id:
+            recall = self.mw.recaller.recall(ws, conv.contact_id, text)
+            lines = [ln.text for ln in recall.notes] or [ln.text for ln in recall.profile]
+            if not lines:  # unknown stays unknown: said, never stored
+                return Reply("I don't have anything on record about that.", route=route)
+            return Reply(
+                "Here is what I have from before:\n" + "\n".join(lines),
+                [
+                    {"part": "notes", "id": ln.ids[0], "title": None, "source_url": None}
+                    for ln in recall.notes or recall.profile
+                ],
+                route=route,
+            )
+        hit = self.mw.knowledge.answers(ws, text)
+        if hit is not None:
+            label = "taught" if hit.part == "lesson" else "source"
+            where = (
+                f" ({label}: {hit.title}" + (f", {hit.source_url}" if hit.source_url else "") + ")"
+            )
+            return Reply(
+                f"{hit.excerpt}{where}",
+                [
+                    {
+                        "part": hit.part,
+                        "id": hit.id,
+                        "title": hit.title,
+                        "source_url": hit.source_url,
+                    }
+                ],
+                route="knowledge",
+            )
+        return self._handoff(ws, conv, text, actor)
+
+    def _handoff(self, ws: str, conv: Any, text: str, actor: str) -> Reply:
+        item, _ = self.mw.teaching.record_unanswered(
+            ws, text, conversation_id=conv.id, contact_id=conv.contact_id
+        )
+        reachable = False
+        if conv.contact_id:
+            c = self.mw.tenancy.get_contact(ws, conv.contact_id)
+            reachable = bool(c.emails or c.phones or c.telegram_ids)
+        if not reachable:
+            return Reply(HANDOFF, handoff=True, route="handoff")
+        ticket = self.mw.tickets.open(
+            ws,
+            subject=f"Unanswered: {text[:120]}",
+            body=text,
+            contact_id=conv.contact_id,
+            conversation_id=conv.id,
+            unanswered_id=item.id,
+            actor=actor,
+        )
+        said = HANDOFF
+        if ticket.status == "accepted":
+            said += " It's with the support team, and they will get back to you."
+        return Reply(
+            said, handoff=True, ticket={"id": ticket.id, "status": ticket.status}, route="handoff"
+        )
+
+    def _notebook_command(self, ws: str, conv: Any, text: str, actor: str) -> Reply | None:
+        user = conv.user_id
+        low = text.lower()
+        if low.startswith("/reset"):
+            self.mw.windows.reset(ws, conv.id)
+            return Reply(
+                "Done — this conversation starts fresh. Your saved rules are kept.", route="window"
+            )
+        if re.match(r"^(?:/list|what do you remember|what are my rules|list (?:my )?rules)", low):
+            entries = self.mw.notebook.entries(ws, user)
+            if not entries:
+                return Reply("Your notebook is empty.", route="notebook")
+            return Reply(
+                "\n".join(f"{n}. {e.text} [{e.id}]" for n, e in enumerate(entries, 1)),
+                route="notebook",
+            )
+        m = re.match(r"^(?:/forget|forget)\s*:?\s*(.+)$", text, re.I | re.S)
+        if m:
+            removed = self.mw.notebook.forget_phrase(ws, user, m.group(1), actor=actor)
+            return Reply(f"Removed {removed} rule{'s' if removed != 1 else ''}.", route="notebook")
+        m = re.match(r"^(?:/remember|remember)\s*(?:that)?\s*:?\s*(.+)$", text, re.I | re.S)
+        if m:
+            try:
+                added = self.mw.notebook.add(ws, user, m.group(1), actor=actor)
+            except errors.Invalid as exc:
+                return Reply(f"I didn't save that: {exc.message}", route="notebook")
+            return Reply(
+                "I already have that rule." if added.duplicate else "Saved.", route="notebook"
+            )
+        return None
+
+
+def _is_instruction(text: str) -> bool:
+    flags = {f.kind for f in instructions.scan(text)}
+    return bool(
+        flags
+        & {
+            "memory_command",
+            "standing_order",
+            "discount_demand",
+            "override",
+            "new_identity",
+            "role_marker",
+            "directive",
+            "tool_syntax",
+        }
+    )
