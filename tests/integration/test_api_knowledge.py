@@ -110,3 +110,51 @@ def test_account_source_and_bound_lookups(api: Api) -> None:
     assert r["status"] == "refused"
     audit = api.call("GET", "/v1/audit", key, params={"tool": "lookup_account"}).json()["items"]
     assert [e["status"] for e in audit] == ["refused", "read"]
+
+
+def test_context_and_chat_routes(api: Api) -> None:
+    _, key = api.workspace()
+    agent = api.call("POST", "/v1/agents", key, json={"name": "Eve"}).json()["id"]
+    contact = api.call("POST", "/v1/contacts", key, json={"name": "Ann"}).json()["id"]
+    conv = api.call(
+        "POST",
+        "/v1/conversations",
+        key,
+        json={"agent_id": agent, "channel": "web", "contact_id": contact},
+    ).json()
+    visitor = conv["visitor_token"]
+    ctx = api.call(
+        "POST",
+        "/v1/context",
+        visitor,
+        json={
+            "conversation_id": conv["id"],
+            "request": "Do you ship to Austria?",
+            "page": {"url": "https://shop/austria", "title": "Shipping"},
+            "messages": [
+                {"role": "user", "text": "hi"},
+                {"role": "assistant", "text": "hello"},
+                {"role": "user", "text": ""},
+            ],
+        },
+    )
+    assert ctx.status_code == 200
+    body = ctx.json()
+    assert body["messages"][0]["role"] == "system" and body["sections"]["request"]
+    assert [m["role"] for m in body["messages"][1:]] == ["user", "assistant", "user"]
+    assert isinstance(body["explain"], list) and body["tools"]
+    r = api.call(
+        "POST",
+        "/v1/chat",
+        visitor,
+        json={"conversation_id": conv["id"], "text": "Do you ship to Austria?"},
+    ).json()
+    assert r["handoff"] is True and r["ticket"] is None and r["sources"] == []
+    other = api.call(
+        "POST",
+        "/v1/conversations",
+        key,
+        json={"agent_id": agent, "channel": "web", "contact_id": contact},
+    ).json()
+    r = api.call("POST", "/v1/chat", visitor, json={"conversation_id": other["id"], "text": "hi"})
+    assert r.status_code == 404
