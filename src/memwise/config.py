@@ -14,6 +14,7 @@ from memwise.extraction.types import Extractor
 from memwise.policies.compaction import ExtractiveSummariser, ModelSummariser, Summariser
 from memwise.policies.limits import Limits
 from memwise.retrieval.embedders import Embedder, MiniLMEmbedder, OpenAIEmbedder
+from memwise.services.model_mode import Complete, anthropic_complete, openai_complete
 
 
 class Settings(BaseSettings):
@@ -75,6 +76,15 @@ class Settings(BaseSettings):
                 return "".join(getattr(b, "text", "") for b in r.content)
 
         return ModelSummariser(complete)
+
+    def make_chat_model(self) -> Complete | None:
+        """With a model configured, chat is a tool-calling model; without, preview mode."""
+        if self.extractor == "rules" or not self.model:
+            return None
+        client = self.make_extractor().client  # type: ignore[attr-defined]
+        if self.extractor == "openai":
+            return openai_complete(client, self.model)
+        return anthropic_complete(client, self.model)
 
     def make_extractor(self) -> Extractor:
         """The configured extractor: offline rules unless a model is configured."""

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from memwise.clock import Clock, SystemClock
 from memwise.extraction.types import Extractor
 from memwise.policies.compaction import Summariser
 from memwise.policies.limits import Limits
 from memwise.retrieval.embedders import Embedder
 from memwise.services.accounts import Accounts
-from memwise.services.assistant import Assistant
+from memwise.services.assistant import Assistant, Reply
 from memwise.services.audit import Audit
 from memwise.services.data_request import DataRequests
 from memwise.services.extraction import ExtractionRunner, Metering
 from memwise.services.jobs import Job, Jobs
 from memwise.services.knowledge import Knowledge
 from memwise.services.memory import Memory
+from memwise.services.model_mode import Complete, ModelAssistant
 from memwise.services.notebook import Notebook
 from memwise.services.patterns import PROMOTE, Patterns
 from memwise.services.rebuild import Rebuilds
@@ -41,6 +44,7 @@ class Memwise:
         summariser: Summariser | None = None,
         embedder: Embedder | None = None,
         tickets: TicketAdapter | None = None,
+        chat_model: Complete | None = None,
     ):
         self.rt = Runtime(db=db, clock=clock or SystemClock(), limits=limits or Limits())
         self.tenancy = Tenancy(self.rt)
@@ -61,6 +65,13 @@ class Memwise:
         self.tickets = Tickets(self.rt, tickets)
         self.accounts = Accounts(self.rt)
         self.assistant = Assistant(self.rt, self)
+        self.model_assistant = ModelAssistant(self, chat_model) if chat_model else None
+
+    def chat(self, workspace_id: str, conversation_id: str, text: str, **kw: Any) -> Reply:
+        """Answer a turn: with the model when one is configured, else in preview mode."""
+        if self.model_assistant is not None:
+            return self.model_assistant.chat(workspace_id, conversation_id, text, **kw)
+        return self.assistant.chat(workspace_id, conversation_id, text, **kw)
 
     def worker(self, name: str | None = None) -> Worker:
         """A worker for every job kind memwise runs, with the scheduled sweeps."""
@@ -89,6 +100,7 @@ class Memwise:
         summariser: Summariser | None = None,
         embedder: Embedder | None = None,
         tickets: TicketAdapter | None = None,
+        chat_model: Complete | None = None,
     ) -> Memwise:
         db = Database(database_url)
         if migrate:
@@ -101,6 +113,7 @@ class Memwise:
             summariser=summariser,
             embedder=embedder,
             tickets=tickets,
+            chat_model=chat_model,
         )
 
     @property
