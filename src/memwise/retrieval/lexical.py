@@ -35,6 +35,12 @@ def terms(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=65536)
+def term_counts(text: str) -> Counter[str]:
+    """Term frequencies of an (immutable) text, cached; callers must not change the result."""
+    return Counter(terms(text))
+
+
+@lru_cache(maxsize=65536)
 def term_set(text: str) -> frozenset[str]:
     """The set of terms of an (immutable) text, cached: chunks are read again and again."""
     return frozenset(terms(text))
@@ -54,7 +60,7 @@ def bm25(query: str, documents: Sequence[str], k1: float = 1.2, b: float = 0.75)
     q = set(terms(query))
     if not q or not documents:
         return [0.0] * len(documents)
-    docs = [Counter(terms(d)) for d in documents]
+    docs = [term_counts(d) for d in documents]
     n = len(docs)
     avg = sum(sum(d.values()) for d in docs) / n or 1.0
     df = {t: sum(1 for d in docs if t in d) for t in q}
