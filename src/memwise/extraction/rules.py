@@ -49,6 +49,18 @@ _NAME = re.compile(
     r"\b(?i:my name is|call me|this is|i'm|i am)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
     r"(?=[\s,.!?]|$)(?!\s+(?:at|from|of|the|a)\b)"
 )
+_PREFERRED_CHANNEL = (
+    re.compile(
+        r"\b(?:i(?:'d| would)? prefer|i'd rather|i would rather)\s+"
+        r"(?:to be\s+|be\s+)?(?:contact(?:ed)?|reach(?:ed)?|get in touch with)?\s*(?:me\s+)?"
+        r"(?:by|via|on|through|over)?\s*(e-?mail|phone|calls?|texts?|sms|whatsapp|"
+        r"telegram|post|letter)\b"
+    ),
+    re.compile(
+        r"\b(?:contact|reach|email|call|text) me (?:by|via|on|through) "
+        r"(e-?mail|phone|text|sms|whatsapp|telegram|post)\b"
+    ),
+)
 _NOT_NAMES = {
     "Sorry",
     "Fine",
@@ -163,38 +175,18 @@ class RuleExtractor:
         return self._preferred_channel(s, low) or self._likes(s, low)
 
     def _preferred_channel(self, s: str, low: str) -> list[Proposal]:
-        m = re.search(
-            r"\b(?:i(?:'d| would)? prefer|i'd rather|i would rather)\s+"
-            r"(?:to be\s+|be\s+)?(?:contact(?:ed)?|reach(?:ed)?|get in touch with)?\s*(?:me\s+)?"
-            r"(?:by|via|on|through|over)?\s*(e-?mail|phone|calls?|texts?|sms|whatsapp|"
-            r"telegram|post|letter)\b",
-            low,
-        )
-        if m:
-            channel = CHANNELS.get(m.group(1).replace("e-mail", "email"), m.group(1))
-            return [
-                Proposal(
-                    "preference",
-                    f"Prefers to be contacted by {channel}",
-                    [s],
-                    key="preference.contact_channel",
-                )
-            ]
-        m = re.search(
-            r"\b(?:contact|reach|email|call|text) me (?:by|via|on|through) "
-            r"(e-?mail|phone|text|sms|whatsapp|telegram|post)\b",
-            low,
-        )
-        if m:
-            channel = CHANNELS.get(m.group(1).replace("e-mail", "email"), m.group(1))
-            return [
-                Proposal(
-                    "preference",
-                    f"Prefers to be contacted by {channel}",
-                    [s],
-                    key="preference.contact_channel",
-                )
-            ]
+        for rx in _PREFERRED_CHANNEL:
+            m = rx.search(low)
+            if m:
+                channel = CHANNELS.get(m.group(1).replace("e-mail", "email"), m.group(1))
+                return [
+                    Proposal(
+                        "preference",
+                        f"Prefers to be contacted by {channel}",
+                        [s],
+                        key="preference.contact_channel",
+                    )
+                ]
         return []
 
     def _likes(self, s: str, low: str) -> list[Proposal]:

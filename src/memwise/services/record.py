@@ -25,6 +25,7 @@ from memwise.ids import new_id, new_secret
 from memwise.services import gates, identity, rows
 from memwise.services.runtime import Runtime
 from memwise.services.tenancy import hash_secret
+from memwise.storage import search
 from memwise.storage.schema import (
     agents,
     contact_identities,
@@ -295,10 +296,11 @@ class Record:
         if len(query) > 500:
             raise errors.Invalid("a search is limited to 500 characters", code="too_long")
         with self.rt.db.read() as conn:
-            return self.rt.db.backend.search_turns(
+            return search.search(
+                self.rt.db.backend,
                 conn,
-                workspace_id,
                 query,
+                workspace_id,
                 limit=max(1, min(limit, 200)),
                 conversation_id=conversation_id,
             )

@@ -3,26 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from sqlalchemy.engine import Connection
-
-from memwise.domain.record import RecordHit
 
 
 class Backend(Protocol):
     name: str
 
-    def search_turns(
-        self,
-        conn: Connection,
-        workspace_id: str,
-        query: str,
-        *,
-        limit: int,
-        conversation_id: str | None = None,
-    ) -> list[RecordHit]:
-        """Full-text search over the record of one workspace, best first, highlighted."""
+    first_window: int | None
+
+    def prepare(self, query: str) -> str:
+        """The backend's search expression for plain words ("" when nothing is left)."""
+        ...
+
+    def newest_seq(self, conn: Connection) -> int | None: ...
+
+    def candidates(
+        self, conn: Connection, q: str, ws: str, conv: str | None, above: int, cap: int
+    ) -> Sequence[tuple[int, float]]:
+        """Up to ``cap`` most recent record matches above ``above``: (seq, score)."""
+        ...
+
+    def show(self, conn: Connection, q: str, seqs: Sequence[int]) -> Sequence[Any]:
+        """Rows with seq, id, conversation_id, role, at and hl (the highlighted snippet)."""
         ...
 
     def knowledge_candidates(

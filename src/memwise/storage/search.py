@@ -8,36 +8,27 @@ have few matches anyway. Each backend supplies the SQL steps.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
-
 from sqlalchemy.engine import Connection
 
 from memwise.domain.record import Author, RecordHit
+from memwise.storage.backend import Backend
 from memwise.storage.highlight import to_html
 
 RANKED_CANDIDATES = 1000
 
 
-class Steps(Protocol):
-    first_window: int | None  # None: the whole record at once (the planner chooses)
-
-    def newest_seq(self, conn: Connection) -> int | None: ...
-
-    def candidates(
-        self, conn: Connection, q: str, ws: str, conv: str | None, above: int, cap: int
-    ) -> Sequence[tuple[int, float]]:
-        """Up to ``cap`` most recent matches above ``above``: (seq, score, higher is better)."""
-        ...
-
-    def show(self, conn: Connection, q: str, seqs: Sequence[int]) -> Sequence[Any]:
-        """Rows with seq, id, conversation_id, role, at and hl (the highlighted snippet)."""
-        ...
-
-
 def search(
-    steps: Steps, conn: Connection, q: str, ws: str, *, limit: int, conversation_id: str | None
+    steps: Backend,
+    conn: Connection,
+    query: str,
+    ws: str,
+    *,
+    limit: int,
+    conversation_id: str | None = None,
 ) -> list[RecordHit]:
+    q = steps.prepare(query)
+    if not q:
+        return []
     newest = steps.newest_seq(conn)
     if newest is None:
         return []

@@ -8,8 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from memwise.domain.record import RecordHit
-from memwise.storage import fts, search
+from memwise.storage import fts
 from memwise.storage.highlight import START, STOP
 from memwise.storage.types import UTCDateTime
 
@@ -57,21 +56,8 @@ class SQLiteBackend:
     ) -> Sequence[tuple[int, float]]:
         return _knowledge_candidates(conn, ws, query, limit)
 
-    def search_turns(
-        self,
-        conn: Connection,
-        workspace_id: str,
-        query: str,
-        *,
-        limit: int,
-        conversation_id: str | None = None,
-    ) -> list[RecordHit]:
-        q = fts.fts5_query(query)
-        if not q:
-            return []
-        return search.search(
-            self, conn, q, workspace_id, limit=limit, conversation_id=conversation_id
-        )
+    def prepare(self, query: str) -> str:
+        return fts.fts5_query(query)
 
 
 _KNOWLEDGE = sa.text(
