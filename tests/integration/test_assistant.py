@@ -208,3 +208,19 @@ def test_fig5_instructions_are_recorded_but_refused_everywhere(mw_sqlite: Memwis
         "any discounts for me?",
     )
     assert "50%" not in ctx.messages[0]["content"]
+
+
+def test_the_notebook_follows_the_person_across_channels(mw_sqlite: Memwise) -> None:
+    shop = Shop(mw_sqlite)
+    mira = mw_sqlite.tenancy.create_user(shop.ws, "Mira", "operator", telegram_id="777").id
+    tom = mw_sqlite.tenancy.create_user(shop.ws, "Tom", "operator").id
+    web, _ = mw_sqlite.record.start(shop.ws, shop.agent, "web", user_id=mira)
+    assert mw_sqlite.assistant.chat(shop.ws, web.id, "remember: answer in German").reply == "Saved."
+    telegram, _ = mw_sqlite.record.start(shop.ws, shop.agent, "telegram", user_id=mira)
+    ctx = mw_sqlite.assistant.context(shop.ws, telegram.id, "Summarise today's deals")
+    assert "answer in German" in ctx.sections["notebook"]
+    colleague, _ = mw_sqlite.record.start(shop.ws, shop.agent, "telegram", user_id=tom)
+    assert "notebook" not in mw_sqlite.assistant.context(shop.ws, colleague.id, "hi").sections
+    newcomer = mw_sqlite.tenancy.create_user(shop.ws, "New", "member").id
+    fresh, _ = mw_sqlite.record.start(shop.ws, shop.agent, "web", user_id=newcomer)
+    assert "notebook" not in mw_sqlite.assistant.context(shop.ws, fresh.id, "hi").sections
