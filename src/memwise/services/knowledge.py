@@ -228,11 +228,13 @@ class Knowledge:
         version: str | None,
         vectors: np.ndarray | None,
     ) -> None:
+        ids = [new_id("chk") for _ in pieces]
+        eid = self.embedder.id if vectors is not None and self.embedder else None
         conn.execute(
             knowledge_chunks.insert(),
             [
                 {
-                    "id": new_id("chk"),
+                    "id": ids[n],
                     "workspace_id": ws,
                     "part": part,
                     "owner_id": owner,
@@ -242,12 +244,16 @@ class Knowledge:
                     "source_url": source_url,
                     "version": version,
                     "current": True,
-                    "embedder": self.embedder.id if vectors is not None and self.embedder else None,
+                    "embedder": eid,
                     "embedding": embedders.to_bytes(vectors[n]) if vectors is not None else None,
                 }
                 for n, text in enumerate(pieces)
             ],
         )
+        if vectors is not None:  # and in pgvector, where the server has it
+            self.rt.db.backend.store_vectors(
+                conn, [(ids[n], vectors[n].tolist()) for n in range(len(ids))]
+            )
 
     def document(self, workspace_id: str, document_id: str) -> Document:
         with self.rt.db.read() as conn:
@@ -356,11 +362,15 @@ class Knowledge:
         )
 
     def _similar(self, conn: Connection, ws: str, query: str, k: int) -> dict[int, float]:
+        """Cosine similarity by chunk: in the database (pgvector) or exactly in numpy."""
         assert self.embedder is not None
+        q = self.embedder.embed([query])[0]
+        in_db = self.rt.db.backend.similar(conn, ws, self.embedder.id, q.tolist(), k)
+        if in_db is not None:
+            return in_db
         seqs, matrix = self._vectors(conn, ws)
         if not seqs:
             return {}
-        q = self.embedder.embed([query])[0]
         scores = matrix @ q
         top = np.argsort(-scores)[:k]
         return {seqs[i]: float(scores[i]) for i in top}

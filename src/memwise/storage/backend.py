@@ -34,3 +34,13 @@ class Backend(Protocol):
     ) -> Sequence[tuple[int, float]]:
         """Current knowledge chunks matching any word of the query: (seq, score), best first."""
         ...
+
+    def store_vectors(self, conn: Connection, rows: Sequence[tuple[str, Sequence[float]]]) -> None:
+        """Keep chunk vectors in the server's vector type, where there is one."""
+        ...
+
+    def similar(
+        self, conn: Connection, ws: str, embedder: str, query: Sequence[float], k: int
+    ) -> dict[int, float] | None:
+        """Cosine similarity by chunk seq, searched in the database; None if it cannot."""
+        ...

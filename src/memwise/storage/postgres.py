@@ -30,6 +30,10 @@ _SHOW = sa.text(
 
 class PostgresBackend:
     name = "postgresql"
+
+    def __init__(self) -> None:
+        self._vectors: bool | None = None
+
     first_window: int | None = None  # with statistics, the planner picks GIN or a backward scan
 
     def newest_seq(self, conn: Connection) -> int | None:
@@ -43,6 +47,25 @@ class PostgresBackend:
 
     def show(self, conn: Connection, q: str, seqs: Sequence[int]) -> Sequence[Any]:
         return conn.execute(_SHOW, {"q": q, "seqs": list(seqs)}).all()
+
+    def has_vectors(self, conn: Connection) -> bool:
+        """Whether this server keeps knowledge vectors in pgvector (see migration 0007)."""
+        if self._vectors is None:
+            self._vectors = conn.execute(_HAS_VECTORS).first() is not None
+        return self._vectors
+
+    def store_vectors(self, conn: Connection, rows: Sequence[tuple[str, Sequence[float]]]) -> None:
+        if rows and self.has_vectors(conn):
+            conn.execute(_STORE, [{"id": i, "v": vector_literal(v)} for i, v in rows])
+
+    def similar(
+        self, conn: Connection, ws: str, embedder: str, query: Sequence[float], k: int
+    ) -> dict[int, float] | None:
+        """Exact cosine search in SQL; None when the server has no pgvector."""
+        if not self.has_vectors(conn):
+            return None
+        params = {"q": vector_literal(query), "ws": ws, "eid": embedder, "k": k}
+        return {r.seq: float(r.sim) for r in conn.execute(_SIMILAR, params)}
 
     def knowledge_candidates(
         self, conn: Connection, ws: str, query: str, limit: int
@@ -69,3 +92,19 @@ def _knowledge_candidates(
         return []
     params = {"q": " | ".join(words), "ws": ws, "limit": limit}
     return [(r.seq, r.score) for r in conn.execute(_KNOWLEDGE, params)]
+
+
+_HAS_VECTORS = sa.text(
+    "SELECT 1 FROM information_schema.columns "
+    "WHERE table_name = 'knowledge_chunks' AND column_name = 'embedding_vec'"
+)
+_SIMILAR = sa.text(
+    "SELECT seq, 1 - (embedding_vec <=> CAST(:q AS vector)) AS sim FROM knowledge_chunks "
+    "WHERE workspace_id = :ws AND current AND embedder = :eid AND embedding_vec IS NOT NULL "
+    "ORDER BY embedding_vec <=> CAST(:q AS vector) LIMIT :k"
+)
+_STORE = sa.text("UPDATE knowledge_chunks SET embedding_vec = CAST(:v AS vector) WHERE id = :id")
+
+
+def vector_literal(values: Sequence[float]) -> str:
+    return "[" + ",".join(f"{float(x):.7g}" for x in values) + "]"

@@ -51,6 +51,14 @@ class SQLiteBackend:
         params = {"q": q, "lo": min(seqs), "hi": max(seqs), "seqs": list(seqs)}
         return conn.execute(_SHOW, params).all()
 
+    def store_vectors(self, conn: Connection, rows: Sequence[tuple[str, Sequence[float]]]) -> None:
+        """Vectors stay in the bytea column (searched in numpy)."""
+
+    def similar(
+        self, conn: Connection, ws: str, embedder: str, query: Sequence[float], k: int
+    ) -> dict[int, float] | None:
+        return None  # no vector index here: the caller searches exactly in numpy
+
     def knowledge_candidates(
         self, conn: Connection, ws: str, query: str, limit: int
     ) -> Sequence[tuple[int, float]]:

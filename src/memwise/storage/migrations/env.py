@@ -11,7 +11,8 @@ from memwise.storage.schema import metadata
 
 def _include(obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any) -> bool:
     # FTS shadow tables and generated search columns are managed by hand in migrations.
-    return not (name or "").endswith(("_fts", "_tsv")) and "_fts_" not in (name or "")
+    n = name or ""
+    return not n.endswith(("_fts", "_tsv", "_vec")) and "_fts_" not in n
 
 
 engine = context.config.attributes["engine"]
