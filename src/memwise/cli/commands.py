@@ -161,3 +161,19 @@ def rebuild(
             f"rebuilt: {done.done} of {done.total} conversations re-read"
             + (f", {done.failed} failed" if done.failed else "")
         )
+
+
+@app.command()
+@handles_errors
+def openapi() -> None:
+    """Print the HTTP API's OpenAPI document (docs/openapi.json is this output)."""
+    import json
+    import tempfile
+
+    from memwise.api.app import create_app
+
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{tmp}/schema.db"
+        with Memwise.open(url) as mw:
+            document = create_app(settings(url), mw).openapi()
+    print(json.dumps(document, indent=2, sort_keys=True))
