@@ -60,8 +60,11 @@ def masked(config: dict[str, Any]) -> dict[str, Any]:
             k: ("•••" if k.lower() in SECRET_HEADERS else v)
             for k, v in dict(out["headers"]).items()
         }
-    if "url" in out:
-        out["url"] = sa.make_url(out["url"]).render_as_string(hide_password=True)
+    if out.get("url"):
+        try:
+            out["url"] = sa.make_url(out["url"]).render_as_string(hide_password=True)
+        except sa.exc.ArgumentError:
+            out["url"] = "•••"
     return out
 
 
@@ -73,7 +76,12 @@ class Accounts:
     # -- configuration ---------------------------------------------------------------------
     def configure(self, workspace_id: str, type_: str, config: dict[str, Any]) -> dict[str, Any]:
         """Store the workspace's adapter (``http``, ``sql`` or ``demo``) after checking it."""
-        clean = dict(config)
+        keep = {
+            "http": ("base_url", "headers", "timeout_s", "lookups"),
+            "sql": ("url", "queries"),
+            "demo": ("failing",),
+        }.get(type_, ())
+        clean = {k: v for k, v in config.items() if k in keep and v is not None}
         if type_ == "http":
             if not str(clean.get("base_url", "")).startswith(("http://", "https://")):
                 raise errors.Invalid(
@@ -87,6 +95,17 @@ class Accounts:
         elif type_ == "sql":
             if not clean.get("url") or not clean.get("queries"):
                 raise errors.Invalid("a sql source needs url and queries", code="invalid_source")
+            try:
+                sa.make_url(clean["url"])
+            except sa.exc.ArgumentError as exc:
+                raise errors.Invalid(
+                    "the sql source's url is not a database URL", code="invalid_source"
+                ) from exc
+            bad = set(clean["queries"]) - set(KINDS)
+            if bad:
+                raise errors.Invalid(
+                    f"unknown queries {sorted(bad)}: use {', '.join(KINDS)}", code="invalid_source"
+                )
         elif type_ != "demo":
             raise errors.Invalid("type must be http, sql or demo", code="invalid_source")
         with self.rt.db.write() as conn:

@@ -16,6 +16,7 @@ from memwise.services.data_request import DataRequests
 from memwise.services.extraction import ExtractionRunner, Metering
 from memwise.services.jobs import Job, Jobs
 from memwise.services.knowledge import Knowledge
+from memwise.services.learning import FOLD, Learning, schedule_folds
 from memwise.services.memory import Memory
 from memwise.services.model_mode import Complete, ModelAssistant
 from memwise.services.notebook import Notebook
@@ -63,6 +64,7 @@ class Memwise:
         self.knowledge = Knowledge(self.rt, embedder)
         self.teaching = Teaching(self.rt, self.knowledge)
         self.tickets = Tickets(self.rt, tickets)
+        self.learning = Learning(self.rt, self.knowledge)
         self.accounts = Accounts(self.rt)
         self.assistant = Assistant(self.rt, self)
         self.model_assistant = ModelAssistant(self, chat_model) if chat_model else None
@@ -77,10 +79,20 @@ class Memwise:
         """A worker for every job kind memwise runs, with the scheduled sweeps."""
         return Worker(
             self.jobs,
-            {"extract": self.extraction.run, PROMOTE: self._promote},
-            sweeps=[lambda force: self.windows.expire_idle(), self.patterns.schedule],
+            {"extract": self.extraction.run, PROMOTE: self._promote, FOLD: self._fold},
+            sweeps=[
+                lambda force: self.windows.expire_idle(),
+                self.patterns.schedule,
+                lambda force: schedule_folds(self.rt, force),
+            ],
             name=name,
         )
+
+    def _fold(self, job: Job) -> dict[str, int]:
+        counts = self.learning.fold(job.workspace_id, job.payload["source"])
+        with self.rt.db.write() as conn:
+            self.jobs.finish_in(conn, job, counts)
+        return counts
 
     def _promote(self, job: Job) -> dict[str, int]:
         with self.rt.db.write() as conn:

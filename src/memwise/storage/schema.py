@@ -401,3 +401,59 @@ account_sources = sa.Table(
     sa.Column("config", JSONType, nullable=False),
     sa.Column("updated_at", UTCDateTime, nullable=False),
 )
+
+# The learning loop: a redacted question book, frozen test sets, evaluation runs.
+question_book = sa.Table(
+    "question_book",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("question", sa.String(2000), nullable=False),
+    sa.Column("normalized", sa.String(2000), nullable=False),
+    sa.Column("count", sa.Integer, nullable=False),
+    sa.Column("sources", JSONType, nullable=False),  # {"tickets": n, "calls": n, "unanswered": n}
+    sa.Column("refs", JSONType, nullable=False),
+    sa.Column("first_seen", UTCDateTime, nullable=False),
+    sa.Column("last_seen", UTCDateTime, nullable=False),
+)
+
+folded = sa.Table(
+    "folded",
+    metadata,
+    sa.Column("workspace_id", sa.String(40), sa.ForeignKey("workspaces.id"), primary_key=True),
+    sa.Column("ref", sa.String(100), primary_key=True),
+)
+
+test_sets = sa.Table(
+    "test_sets",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("created_by", sa.String(200), nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.UniqueConstraint("workspace_id", "name", "version"),
+)
+
+test_set_items = sa.Table(
+    "test_set_items",
+    metadata,
+    sa.Column("id", BigIntPK, primary_key=True, autoincrement=True),
+    sa.Column("set_id", sa.String(40), sa.ForeignKey("test_sets.id"), nullable=False, index=True),
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Column("question", sa.String(2000), nullable=False),
+    sa.Column("expected_text", sa.Text, nullable=True),
+    sa.Column("expected_source_id", sa.String(40), nullable=True),
+)
+
+eval_runs = sa.Table(
+    "eval_runs",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("set_id", sa.String(40), sa.ForeignKey("test_sets.id"), nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("summary", JSONType, nullable=False),
+    sa.Column("results", JSONType, nullable=False),
+)

@@ -1,0 +1,415 @@
+"""The learning loop: a question book, frozen test sets, measure → teach → measure again.
+
+Questions are folded in from tickets, call transcripts and unanswered items, redacted (the
+same detector as the knowledge guard) and de-duplicated by meaning, each with its sources and
+counts. A run is idempotent: every source row is folded once. Test sets are named, versioned
+snapshots, never edited in place. An evaluation reads knowledge in one read-only snapshot and
+writes nothing but its report; only explicitly approved lessons can change what it finds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise import errors
+from memwise.ids import new_id
+from memwise.policies.notebook import normalize
+from memwise.retrieval import lexical
+from memwise.safety import pii
+from memwise.services import rows
+from memwise.services.knowledge import Knowledge
+from memwise.services.runtime import Runtime
+from memwise.services.teaching import same_question
+from memwise.storage.schema import (
+    conversations,
+    eval_runs,
+    folded,
+    question_book,
+    test_set_items,
+    test_sets,
+    tickets,
+    turns,
+    unanswered,
+)
+
+SOURCES = ("tickets", "calls", "unanswered")
+CADENCE_DAYS = {"tickets": 30, "calls": 60, "unanswered": 1}
+
+
+@dataclass(frozen=True)
+class TestSet:
+    id: str
+    name: str
+    version: int
+    items: list[dict[str, Any]]
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Run:
+    id: str
+    set_id: str
+    created_at: datetime
+    summary: dict[str, Any]
+    results: list[dict[str, Any]]
+
+
+def _questions_from(source: str, conn: Connection, ws: str) -> list[tuple[str, str]]:
+    """(ref, question) pairs a source offers; refs make folding idempotent."""
+    if source == "tickets":
+        return [
+            (f"ticket:{r.id}", r.body or r.subject)
+            for r in conn.execute(
+                sa.select(tickets.c.id, tickets.c.subject, tickets.c.body).where(
+                    tickets.c.workspace_id == ws
+                )
+            )
+        ]
+    if source == "unanswered":
+        return [
+            (f"unanswered:{r.id}", r.question)
+            for r in conn.execute(
+                sa.select(unanswered.c.id, unanswered.c.question).where(
+                    unanswered.c.workspace_id == ws
+                )
+            )
+        ]
+    return [
+        (f"turn:{r.id}", r.text)
+        for r in conn.execute(  # calls: customers' questions
+            sa.select(turns.c.id, turns.c.text)
+            .join(conversations, conversations.c.id == turns.c.conversation_id)
+            .where(
+                turns.c.workspace_id == ws,
+                conversations.c.channel.in_(("voice", "phone")),
+                turns.c.role == "customer",
+                turns.c.text.is_not(None),
+            )
+        )
+        if r.text and r.text.strip().endswith("?")
+    ]
+
+
+class Learning:
+    def __init__(self, rt: Runtime, knowledge: Knowledge) -> None:
+        self.rt = rt
+        self.knowledge = knowledge
+
+    # -- the question book -----------------------------------------------------------------
+    def fold(self, workspace_id: str, source: str) -> dict[str, int]:
+        """Fold a source's new questions into the book (redacted, de-duplicated by meaning)."""
+        if source not in SOURCES:
+            raise errors.Invalid(
+                f"source must be one of: {', '.join(SOURCES)}", code="invalid_source"
+            )
+        now = self.rt.clock.now()
+        counts = {"folded": 0, "new": 0, "merged": 0, "skipped": 0}
+        with self.rt.db.write() as conn:
+            done = set(
+                conn.execute(
+                    sa.select(folded.c.ref).where(folded.c.workspace_id == workspace_id)
+                ).scalars()
+            )
+            book = list(
+                conn.execute(
+                    sa.select(question_book).where(question_book.c.workspace_id == workspace_id)
+                )
+            )
+            for ref, raw in _questions_from(source, conn, workspace_id):
+                if ref in done:
+                    counts["skipped"] += 1
+                    continue
+                conn.execute(folded.insert().values(workspace_id=workspace_id, ref=ref))
+                question = pii.redact(conn, workspace_id, " ".join(str(raw).split()))[:2000]
+                counts["folded"] += 1
+                match = next((b for b in book if same_question(b.question, question)), None)
+                if match is None:
+                    entry_id = new_id("qb")
+                    conn.execute(
+                        question_book.insert().values(
+                            id=entry_id,
+                            workspace_id=workspace_id,
+                            question=question,
+                            normalized=normalize(question),
+                            count=1,
+                            sources={source: 1},
+                            refs=[ref],
+                            first_seen=now,
+                            last_seen=now,
+                        )
+                    )
+                    book.append(
+                        conn.execute(
+                            sa.select(question_book).where(question_book.c.id == entry_id)
+                        ).one()
+                    )
+                    counts["new"] += 1
+                else:
+                    sources = dict(match.sources)
+                    sources[source] = sources.get(source, 0) + 1
+                    conn.execute(
+                        question_book.update()
+                        .where(question_book.c.id == match.id)
+                        .values(
+                            count=match._mapping["count"] + 1,
+                            sources=sources,
+                            refs=[*match.refs, ref][-50:],
+                            last_seen=now,
+                        )
+                    )
+                    book = [b for b in book if b.id != match.id] + [
+                        conn.execute(
+                            sa.select(question_book).where(question_book.c.id == match.id)
+                        ).one()
+                    ]
+                    counts["merged"] += 1
+        return counts
+
+    def book(self, workspace_id: str) -> list[dict[str, Any]]:
+        with self.rt.db.read() as conn:
+            found = conn.execute(
+                sa.select(question_book)
+                .where(question_book.c.workspace_id == workspace_id)
+                .order_by(question_book.c.count.desc(), question_book.c.first_seen)
+            ).all()
+        return [
+            {
+                "id": r.id,
+                "question": r.question,
+                "count": r._mapping["count"],
+                "sources": r.sources,
+                "last_seen": r.last_seen,
+            }
+            for r in found
+        ]
+
+    # -- frozen test sets ------------------------------------------------------------------
+    def freeze(
+        self,
+        workspace_id: str,
+        name: str,
+        items: Sequence[dict[str, Any]],
+        *,
+        actor: str = "operator",
+    ) -> TestSet:
+        """A new immutable version of the named test set (questions with expected answers)."""
+        name = " ".join(str(name or "").split())[:200]
+        if not name:
+            raise errors.Invalid("a test set needs a name", code="invalid_name")
+        if not items:
+            raise errors.Invalid("a test set needs questions", code="empty_test_set")
+        clean = []
+        for n, item in enumerate(items):
+            q = " ".join(str(item.get("question") or "").split())
+            if not q:
+                raise errors.Invalid(f"item {n + 1} has no question", code="invalid_item")
+            clean.append(
+                {
+                    "position": n,
+                    "question": q[:2000],
+                    "expected_text": item.get("expected_text"),
+                    "expected_source_id": item.get("expected_source_id"),
+                }
+            )
+        with self.rt.db.write() as conn:
+            version = 1 + (
+                conn.execute(
+                    sa.select(sa.func.max(test_sets.c.version)).where(
+                        test_sets.c.workspace_id == workspace_id, test_sets.c.name == name
+                    )
+                ).scalar()
+                or 0
+            )
+            set_id = new_id("ts")
+            conn.execute(
+                test_sets.insert().values(
+                    id=set_id,
+                    workspace_id=workspace_id,
+                    name=name,
+                    version=version,
+                    created_by=actor[:200],
+                    created_at=self.rt.clock.now(),
+                )
+            )
+            conn.execute(test_set_items.insert(), [{"set_id": set_id, **c} for c in clean])
+        return self.test_set(workspace_id, set_id)
+
+    def freeze_from_book(
+        self,
+        workspace_id: str,
+        name: str,
+        book_ids: Sequence[str],
+        expected: dict[str, dict[str, Any]] | None = None,
+        actor: str = "operator",
+    ) -> TestSet:
+        entries = {b["id"]: b for b in self.book(workspace_id)}
+        missing = [i for i in book_ids if i not in entries]
+        if missing:
+            raise errors.NotFound(
+                f"no such question-book entries: {missing}", code="question_not_found"
+            )
+        return self.freeze(
+            workspace_id,
+            name,
+            [{"question": entries[i]["question"], **(expected or {}).get(i, {})} for i in book_ids],
+            actor=actor,
+        )
+
+    def test_set(self, workspace_id: str, set_id: str) -> TestSet:
+        with self.rt.db.read() as conn:
+            s = rows.require(conn, test_sets, workspace_id, set_id, "test_set")
+            items = [
+                dict(r._mapping)
+                for r in conn.execute(
+                    sa.select(
+                        test_set_items.c.position,
+                        test_set_items.c.question,
+                        test_set_items.c.expected_text,
+                        test_set_items.c.expected_source_id,
+                    )
+                    .where(test_set_items.c.set_id == set_id)
+                    .order_by(test_set_items.c.position)
+                )
+            ]
+        return TestSet(s.id, s.name, s.version, items, s.created_at)
+
+    # -- measure -------------------------------------------------------------------------
+    def evaluate(
+        self, workspace_id: str, set_id: str, progress: Callable[[int, int], None] | None = None
+    ) -> Run:
+        """Measure current knowledge against a frozen set; writes only the report."""
+        ts = self.test_set(workspace_id, set_id)
+        results = []
+        for n, item in enumerate(ts.items):
+            hit = self.knowledge.answers(workspace_id, item["question"])
+            expected_src, expected_text = item["expected_source_id"], item["expected_text"]
+            correct = None
+            if hit is not None and expected_src:
+                correct = hit.id == expected_src
+            elif hit is not None and expected_text:
+                want = set(lexical.terms(expected_text))
+                got = set(lexical.terms(hit.excerpt))
+                correct = bool(want) and len(want & got) / len(want) >= 0.5
+            results.append(
+                {
+                    "position": item["position"],
+                    "question": item["question"],
+                    "answered": hit is not None,
+                    "source_id": hit.id if hit else None,
+                    "part": hit.part if hit else None,
+                    "score": hit.score if hit else None,
+                    "correct": correct,
+                }
+            )
+            if progress:
+                progress(n + 1, len(ts.items))
+        total = len(results)
+        answered = sum(r["answered"] for r in results)
+        judged = [r for r in results if r["correct"] is not None]
+        summary = {
+            "questions": total,
+            "answered": answered,
+            "answered_rate": round(answered / total, 4) if total else 0.0,
+            "correct": sum(bool(r["correct"]) for r in judged),
+            "correct_rate": round(sum(bool(r["correct"]) for r in judged) / total, 4)
+            if total
+            else 0.0,
+        }
+        run_id = new_id("run")
+        with self.rt.db.write() as conn:
+            conn.execute(
+                eval_runs.insert().values(
+                    id=run_id,
+                    workspace_id=workspace_id,
+                    set_id=set_id,
+                    created_at=self.rt.clock.now(),
+                    summary=summary,
+                    results=results,
+                )
+            )
+        return Run(run_id, set_id, self.rt.clock.now(), summary, results)
+
+    def run(self, workspace_id: str, run_id: str) -> Run:
+        with self.rt.db.read() as conn:
+            r = rows.require(conn, eval_runs, workspace_id, run_id, "eval_run")
+        return Run(r.id, r.set_id, r.created_at, r.summary, r.results)
+
+    def compare(self, workspace_id: str, before_id: str, after_id: str) -> dict[str, Any]:
+        """Two runs on the same frozen set: rates and per-question changes."""
+        a, b = self.run(workspace_id, before_id), self.run(workspace_id, after_id)
+        if a.set_id != b.set_id:
+            raise errors.Conflict("compare runs of the same test set", code="different_sets")
+        changes = []
+        for x, y in zip(a.results, b.results, strict=True):
+            if (x["answered"], x["correct"]) != (y["answered"], y["correct"]):
+                changes.append(
+                    {
+                        "question": x["question"],
+                        "before": x["answered"],
+                        "after": y["answered"],
+                        "before_correct": x["correct"],
+                        "after_correct": y["correct"],
+                    }
+                )
+        return {
+            "before": a.summary,
+            "after": b.summary,
+            "changes": changes,
+            "answered_delta": round(b.summary["answered_rate"] - a.summary["answered_rate"], 4),
+            "correct_delta": round(b.summary["correct_rate"] - a.summary["correct_rate"], 4),
+        }
+
+
+FOLD = "fold_questions"
+
+
+def schedule_folds(rt: Runtime, force: bool = False) -> int:
+    """Queue each source's fold on its cadence, once per period, for every workspace."""
+    from memwise.storage.schema import jobs, workspaces
+
+    now = rt.clock.now()
+    day = int(now.timestamp() // 86400)
+    queued = 0
+    with rt.db.write() as conn:
+        for ws in conn.execute(sa.select(workspaces.c.id)).scalars():
+            for source, every in CADENCE_DAYS.items():
+                if not _has_rows(conn, ws, source):
+                    continue  # nothing to fold: no job
+                period = f"forced:{now.isoformat()}" if force else str(day // every)
+                key = f"{FOLD}:{ws}:{source}:{period}"
+                if conn.execute(sa.select(jobs.c.id).where(jobs.c.idempotency_key == key)).first():
+                    continue
+                conn.execute(
+                    jobs.insert().values(
+                        id=new_id("job"),
+                        workspace_id=ws,
+                        kind=FOLD,
+                        idempotency_key=key,
+                        payload={"source": source},
+                        status="queued",
+                        attempts=0,
+                        max_attempts=3,
+                        run_after=now,
+                        created_at=now,
+                    )
+                )
+                queued += 1
+    return queued
+
+
+def _has_rows(conn: Connection, ws: str, source: str) -> bool:
+    if source == "tickets":
+        q = sa.select(tickets.c.id).where(tickets.c.workspace_id == ws)
+    elif source == "unanswered":
+        q = sa.select(unanswered.c.id).where(unanswered.c.workspace_id == ws)
+    else:
+        q = sa.select(conversations.c.id).where(
+            conversations.c.workspace_id == ws, conversations.c.channel.in_(("voice", "phone"))
+        )
+    return conn.execute(q.limit(1)).first() is not None
