@@ -60,3 +60,47 @@ def test_worker_once_and_rebuild_dry_run(tmp_path: Path) -> None:
     assert out.returncode == 0 and "1 conversations to re-read, cost 1" in out.stdout
     out = _memwise("rebuild", contact, "--workspace", ws, "--database-url", db, cwd=tmp_path)
     assert out.returncode == 0 and "rebuilt: 1 of 1" in out.stdout, out.stdout + out.stderr
+
+
+def test_eval_measure_teach_measure(tmp_path: Path) -> None:
+    import re as _re
+    import sys as _sys
+
+    db = f"sqlite:///{tmp_path / 'e.db'}"
+    setup = (
+        "from memwise import Memwise\n"
+        f"mw = Memwise.open({db!r})\n"
+        "ws, _ = mw.tenancy.create_workspace('A', 'UTC', 'startup')\n"
+        "mw.teaching.record_unanswered(ws.id, 'Do you ship to Austria?')\n"
+        "print(ws.id)\n"
+    )
+    ws = subprocess.run(
+        [_sys.executable, "-c", setup], capture_output=True, text=True, timeout=60, check=True
+    ).stdout.strip()
+    assert (
+        "unanswered: folded 1"
+        in _memwise("eval", "fold", "--workspace", ws, "--database-url", db, cwd=tmp_path).stdout
+    )
+    frozen = _memwise(
+        "eval", "freeze", "weekly", "--workspace", ws, "--database-url", db, cwd=tmp_path
+    ).stdout
+    test_set = _re.search(r"test set (ts_\w+)", frozen)
+    assert test_set, frozen
+    before = _memwise(
+        "eval", "run", test_set.group(1), "--workspace", ws, "--database-url", db, cwd=tmp_path
+    )
+    assert "answered 0/1" in before.stdout, before.stdout + before.stderr
+    teach = (
+        "from memwise import Memwise\n"
+        f"mw = Memwise.open({db!r})\n"
+        f"d = mw.teaching.draft({ws!r}, 'Do you ship to Austria?', 'Yes, we ship to Austria.')\n"
+        f"mw.teaching.approve({ws!r}, d.id, approved_by='owner')\n"
+    )
+    subprocess.run([_sys.executable, "-c", teach], check=True, timeout=60)
+    after = _memwise(
+        "eval", "run", test_set.group(1), "--workspace", ws, "--database-url", db, cwd=tmp_path
+    )
+    assert "answered 1/1" in after.stdout
+    runs = _re.findall(r"Evaluation (run_\w+)", before.stdout + after.stdout)
+    diff = _memwise("eval", "compare", *runs, "--workspace", ws, "--database-url", db, cwd=tmp_path)
+    assert diff.returncode == 0 and "answered False → True" in diff.stdout, diff.stdout

@@ -10,6 +10,7 @@ withdrawn (kept, no longer served). A raw conversation never becomes knowledge b
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -138,11 +139,14 @@ def content_hash(question: str, answer: str) -> str:
 
 
 def same_question(a: str, b: str) -> bool:
-    """Two questions ask the same thing when most of their content words agree."""
-    x, y = set(lexical.terms(a)), set(lexical.terms(b))
+    """Two questions ask the same thing when the content words of one are (nearly) all in
+    the other, and they share a fair part of their words overall. Redaction placeholders
+    ("[email]") do not count as words."""
+    x, y = (set(lexical.terms(re.sub(r"\[[a-z_]+\]", " ", t))) for t in (a, b))
     if not x or not y:
         return normalize(a) == normalize(b)
-    return len(x & y) / len(x | y) >= 0.6
+    shared = len(x & y)
+    return shared / min(len(x), len(y)) >= 0.8 and shared / len(x | y) >= 0.4
 
 
 def _text(value: str, what: str, limit: int) -> str:
