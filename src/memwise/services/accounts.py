@@ -25,8 +25,9 @@ from memwise.accounts.source import (
     Result,
     SQLAccountSource,
 )
-from memwise.services import audit, identity, rows
+from memwise.services import audit, rows
 from memwise.services.runtime import Runtime
+from memwise.services.tenancy import Tenancy
 from memwise.storage.schema import (
     account_sources,
     contact_identities,
@@ -69,8 +70,9 @@ def masked(config: dict[str, Any]) -> dict[str, Any]:
 
 
 class Accounts:
-    def __init__(self, rt: Runtime) -> None:
+    def __init__(self, rt: Runtime, tenancy: Tenancy) -> None:
         self.rt = rt
+        self.tenancy = tenancy
         self._overrides: dict[str, AccountSource] = {}
 
     # -- configuration ---------------------------------------------------------------------
@@ -234,19 +236,8 @@ class Accounts:
         """
         if kind not in ("email", "phone", "telegram"):
             raise errors.Invalid("identify by email, phone or telegram", code="invalid_identity")
-        norm = identity.normalize(kind, value)
+        contacts_found = self.tenancy.find_contacts(workspace_id, kind, value)
         with self.rt.db.read() as conn:
-            contacts_found = list(
-                conn.execute(
-                    sa.select(contact_identities.c.contact_id)
-                    .where(
-                        contact_identities.c.workspace_id == workspace_id,
-                        contact_identities.c.kind == kind,
-                        contact_identities.c.normalized == norm,
-                    )
-                    .distinct()
-                ).scalars()
-            )
             accounts = (
                 list(
                     conn.execute(

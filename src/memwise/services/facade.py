@@ -65,7 +65,7 @@ class Memwise:
         self.teaching = Teaching(self.rt, self.knowledge)
         self.tickets = Tickets(self.rt, tickets)
         self.learning = Learning(self.rt, self.knowledge)
-        self.accounts = Accounts(self.rt)
+        self.accounts = Accounts(self.rt, self.tenancy)
         self.assistant = Assistant(self.rt, self)
         self.model_assistant = ModelAssistant(self, chat_model) if chat_model else None
 

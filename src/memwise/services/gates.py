@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise.domain.tenancy import Plan
-from memwise.ids import new_id
-from memwise.storage.schema import agents, conversations, jobs, workspaces
+from memwise.services.jobs import enqueue_in
+from memwise.storage.schema import agents, conversations, workspaces
 
 EXTRACT = "extract"
 
@@ -61,25 +61,8 @@ def queue_extraction_in(
     if blocked(conn, workspace_id, conversation_id):
         return None
     key = f"{EXTRACT}:{conversation_id}" + (f":rebuild:{rebuild}" if rebuild else "")
-    existing = conn.execute(sa.select(jobs.c.id).where(jobs.c.idempotency_key == key)).scalar()
-    if existing:
-        return str(existing)
-    job_id = new_id("job")
     payload: dict[str, Any] = {"conversation_id": conversation_id}
     if rebuild:
         payload["rebuild_id"] = rebuild
-    conn.execute(
-        jobs.insert().values(
-            id=job_id,
-            workspace_id=workspace_id,
-            kind=EXTRACT,
-            idempotency_key=key,
-            payload=payload,
-            status="queued",
-            attempts=0,
-            max_attempts=5,
-            run_after=now,
-            created_at=now,
-        )
-    )
+    job_id, _ = enqueue_in(conn, workspace_id, EXTRACT, key, payload, now)
     return job_id

@@ -78,6 +78,42 @@ def _job(r: Any) -> Job:
     )
 
 
+def enqueue_in(
+    conn: Connection,
+    workspace_id: str,
+    kind: str,
+    key: str,
+    payload: dict[str, Any],
+    now: datetime,
+    *,
+    run_after: datetime | None = None,
+    max_attempts: int = 5,
+) -> tuple[str, bool]:
+    """Queue a job in the caller's transaction unless one with this key exists.
+
+    Returns (job id, created). The one place jobs are written.
+    """
+    existing = conn.execute(sa.select(jobs.c.id).where(jobs.c.idempotency_key == key)).scalar()
+    if existing:
+        return str(existing), False
+    job_id = new_id("job")
+    conn.execute(
+        jobs.insert().values(
+            id=job_id,
+            workspace_id=workspace_id,
+            kind=kind,
+            idempotency_key=key[:300],
+            payload=payload,
+            status=JobStatus.queued.value,
+            attempts=0,
+            max_attempts=max_attempts,
+            run_after=run_after or now,
+            created_at=now,
+        )
+    )
+    return job_id, True
+
+
 class Jobs:
     def __init__(
         self,
@@ -100,27 +136,16 @@ class Jobs:
         run_after: datetime | None = None,
         max_attempts: int = 5,
     ) -> tuple[str, bool]:
-        """Queue a job unless one with this key exists; returns (job id, created)."""
-        existing = conn.execute(sa.select(jobs.c.id).where(jobs.c.idempotency_key == key)).scalar()
-        if existing:
-            return existing, False
-        job_id = new_id("job")
-        now = self.rt.clock.now()
-        conn.execute(
-            jobs.insert().values(
-                id=job_id,
-                workspace_id=workspace_id,
-                kind=kind,
-                idempotency_key=key[:300],
-                payload=payload,
-                status=JobStatus.queued.value,
-                attempts=0,
-                max_attempts=max_attempts,
-                run_after=run_after or now,
-                created_at=now,
-            )
+        return enqueue_in(
+            conn,
+            workspace_id,
+            kind,
+            key,
+            payload,
+            self.rt.clock.now(),
+            run_after=run_after,
+            max_attempts=max_attempts,
         )
-        return job_id, True
 
     def enqueue(
         self, workspace_id: str, kind: str, key: str, payload: dict[str, Any], **kw: Any

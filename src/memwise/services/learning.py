@@ -371,7 +371,8 @@ FOLD = "fold_questions"
 
 def schedule_folds(rt: Runtime, force: bool = False) -> int:
     """Queue each source's fold on its cadence, once per period, for every workspace."""
-    from memwise.storage.schema import jobs, workspaces
+    from memwise.services.jobs import enqueue_in
+    from memwise.storage.schema import workspaces
 
     now = rt.clock.now()
     day = int(now.timestamp() // 86400)
@@ -383,23 +384,10 @@ def schedule_folds(rt: Runtime, force: bool = False) -> int:
                     continue  # nothing to fold: no job
                 period = f"forced:{now.isoformat()}" if force else str(day // every)
                 key = f"{FOLD}:{ws}:{source}:{period}"
-                if conn.execute(sa.select(jobs.c.id).where(jobs.c.idempotency_key == key)).first():
-                    continue
-                conn.execute(
-                    jobs.insert().values(
-                        id=new_id("job"),
-                        workspace_id=ws,
-                        kind=FOLD,
-                        idempotency_key=key,
-                        payload={"source": source},
-                        status="queued",
-                        attempts=0,
-                        max_attempts=3,
-                        run_after=now,
-                        created_at=now,
-                    )
+                _, created = enqueue_in(
+                    conn, ws, FOLD, key, {"source": source}, now, max_attempts=3
                 )
-                queued += 1
+                queued += created
     return queued
 
 

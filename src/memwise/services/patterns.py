@@ -21,12 +21,13 @@ from sqlalchemy.engine import Connection
 
 from memwise import errors
 from memwise.domain.tenancy import Plan
-from memwise.ids import new_id
 from memwise.policies.notebook import normalize
+from memwise.services import rows
 from memwise.services.extraction import record_event_in
+from memwise.services.jobs import enqueue_in
 from memwise.services.memory import Memory, NewItem
 from memwise.services.runtime import Runtime
-from memwise.storage.schema import agents, contacts, event_labels, jobs, memory_items, workspaces
+from memwise.storage.schema import agents, contacts, event_labels, memory_items, workspaces
 
 PROMOTE = "promote_patterns"
 
@@ -115,15 +116,7 @@ class Patterns:
         if not type_ or not type_.replace("_", "").isalnum() or len(type_) > 60:
             raise errors.Invalid("an event type is one word, e.g. 'booking'", code="invalid_type")
         with self.rt.db.write() as conn:
-            if (
-                conn.execute(
-                    sa.select(contacts.c.id).where(
-                        contacts.c.id == contact_id, contacts.c.workspace_id == workspace_id
-                    )
-                ).first()
-                is None
-            ):
-                raise errors.NotFound("no such contact", code="contact_not_found")
+            rows.require(conn, contacts, workspace_id, contact_id, "contact")
             now = self.rt.clock.now()
             return record_event_in(
                 conn,
@@ -151,15 +144,7 @@ class Patterns:
         """Every label value seen at least 3 times, with counts; or empty and why."""
         limits = self.rt.limits.patterns
         with self.rt.db.read() as conn:
-            if (
-                conn.execute(
-                    sa.select(contacts.c.id).where(
-                        contacts.c.id == contact_id, contacts.c.workspace_id == workspace_id
-                    )
-                ).first()
-                is None
-            ):
-                raise errors.NotFound("no such contact", code="contact_not_found")
+            rows.require(conn, contacts, workspace_id, contact_id, "contact")
             if not self._bi_on(conn, workspace_id):
                 return [], (
                     "business intelligence is off for every agent, so no events are counted"
@@ -254,27 +239,18 @@ class Patterns:
         queued = 0
         with self.rt.db.write() as conn:
             for ws in self.eligible(conn):
-                key = f"{PROMOTE}:{ws}:" + (
-                    f"forced:{now.isoformat()}" if force else f"{slot:%Y-%m-%d}"
+                period = f"forced:{now.isoformat()}" if force else f"{slot:%Y-%m-%d}"
+                _, created = enqueue_in(
+                    conn,
+                    ws,
+                    PROMOTE,
+                    f"{PROMOTE}:{ws}:{period}",
+                    {},
+                    now,
+                    run_after=now if force else slot,
+                    max_attempts=3,
                 )
-                if not conn.execute(
-                    sa.select(jobs.c.id).where(jobs.c.idempotency_key == key)
-                ).first():
-                    conn.execute(
-                        jobs.insert().values(
-                            id=new_id("job"),
-                            workspace_id=ws,
-                            kind=PROMOTE,
-                            idempotency_key=key,
-                            payload={},
-                            status="queued",
-                            attempts=0,
-                            max_attempts=3,
-                            run_after=now if force else slot,
-                            created_at=now,
-                        )
-                    )
-                    queued += 1
+                queued += created
         return queued
 
     def _promote_one(
