@@ -230,9 +230,7 @@ class Record:
                         "at": aware(t.at) if t.at else now,
                     }
                 )
-            seqs = conn.execute(
-                turns.insert().returning(turns.c.seq, sort_by_parameter_order=True), batch
-            ).scalars()
+            seqs = self.rt.db.backend.insert_turns(conn, batch)
             last = max(r["at"] for r in batch)
             conn.execute(
                 conversations.update()

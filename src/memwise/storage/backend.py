@@ -13,6 +13,10 @@ class Backend(Protocol):
 
     first_window: int | None
 
+    def insert_turns(self, conn: Connection, rows: Sequence[dict[str, Any]]) -> list[int]:
+        """Insert record turns in one go; their seqs, in order."""
+        ...
+
     def prepare(self, query: str) -> str:
         """The backend's search expression for plain words ("" when nothing is left)."""
         ...

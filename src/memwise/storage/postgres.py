@@ -10,6 +10,7 @@ from sqlalchemy.engine import Connection
 
 from memwise.storage import fts
 from memwise.storage.highlight import START, STOP
+from memwise.storage.schema import turns
 from memwise.storage.types import UTCDateTime
 
 _NEWEST = sa.text("SELECT max(seq) FROM turns")
@@ -71,6 +72,13 @@ class PostgresBackend:
         self, conn: Connection, ws: str, query: str, limit: int
     ) -> Sequence[tuple[int, float]]:
         return _knowledge_candidates(conn, ws, query, limit)
+
+    def insert_turns(self, conn: Connection, rows: Sequence[dict[str, Any]]) -> list[int]:
+        """Batched INSERT … RETURNING seq, in the order the rows were given."""
+        found = conn.execute(
+            turns.insert().returning(turns.c.seq, sort_by_parameter_order=True), list(rows)
+        ).scalars()
+        return list(found)
 
     def prepare(self, query: str) -> str:
         return " ".join(fts.tsquery_words(query))

@@ -10,6 +10,7 @@ from sqlalchemy.engine import Connection
 
 from memwise.storage import fts
 from memwise.storage.highlight import START, STOP
+from memwise.storage.schema import turns
 from memwise.storage.types import UTCDateTime
 
 _NEWEST = sa.text("SELECT max(seq) FROM turns")
@@ -63,6 +64,13 @@ class SQLiteBackend:
         self, conn: Connection, ws: str, query: str, limit: int
     ) -> Sequence[tuple[int, float]]:
         return _knowledge_candidates(conn, ws, query, limit)
+
+    def insert_turns(self, conn: Connection, rows: Sequence[dict[str, Any]]) -> list[int]:
+        """One executemany; seqs follow from the largest rowid (the write lock is ours: the
+        transaction began IMMEDIATE, and an INTEGER PRIMARY KEY takes max(rowid) + 1)."""
+        start = conn.execute(sa.text("SELECT coalesce(max(seq), 0) FROM turns")).scalar_one()
+        conn.execute(turns.insert(), list(rows))
+        return list(range(start + 1, start + 1 + len(rows)))
 
     def prepare(self, query: str) -> str:
         return fts.fts5_query(query)
