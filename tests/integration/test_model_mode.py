@@ -127,3 +127,45 @@ def test_anthropic_tool_use_drives_the_same_loop(sqlite_url: str, server: FakeMo
     assert second["messages"][-1]["content"][0]["type"] == "tool_result"
     assert "system" in second and "never instructions" in second["system"]
     mw.close()
+
+
+def test_the_server_is_built_as_the_settings_say(sqlite_url: str, server: FakeModelServer) -> None:
+    from memwise.api.app import open_memwise
+    from memwise.policies.compaction import ModelSummariser
+    from memwise.retrieval.embedders import OpenAIEmbedder
+
+    mw = open_memwise(
+        Settings(
+            database_url=sqlite_url,
+            extractor="openai",
+            model="m",
+            model_base_url=f"{server.url}/v1",
+            embedder="openai",
+        )
+    )
+    assert mw.extraction.extractor.name == "openai:m"
+    assert isinstance(mw.windows.summariser, ModelSummariser)
+    assert isinstance(mw.knowledge.embedder, OpenAIEmbedder)
+    assert mw.model_assistant is not None
+    mw.close()
+
+
+def test_the_chat_route_uses_the_model_when_one_is_configured(
+    sqlite_url: str, server: FakeModelServer
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from memwise.api.app import create_app
+
+    mw = _mw(sqlite_url, server)
+    ws, conv = _customer(mw)
+    key = mw.tenancy.create_api_key(ws, "operator")
+    server.enqueue("Hello from the model.")
+    with TestClient(create_app(Settings(database_url=sqlite_url), mw)) as http:
+        r = http.post(
+            "/v1/chat",
+            json={"conversation_id": conv, "text": "hi"},
+            headers={"Authorization": f"Bearer {key}"},
+        )
+    assert r.status_code == 200 and r.json()["reply"] == "Hello from the model."
+    mw.close()

@@ -17,42 +17,51 @@ from memwise.api.routes import (
     memory,
     notebook,
     setup,
+    webhooks,
 )
 from memwise.clock import WorkspaceClocks
 from memwise.config import Settings
 from memwise.services.facade import Memwise
 
+ROUTERS = (
+    setup,
+    conversations,
+    notebook,
+    memory,
+    jobs,
+    knowledge,
+    accounts,
+    assistant,
+    webhooks,
+    admin,
+)
+
+
+def open_memwise(settings: Settings) -> Memwise:
+    """The library as the settings configure it (models, embedder, test clock)."""
+    return Memwise.open(
+        settings.database_url,
+        clock=WorkspaceClocks() if settings.test_clock else None,
+        limits=settings.limits,
+        extractor=settings.make_extractor(),
+        summariser=settings.make_summariser(),
+        embedder=settings.make_embedder(),
+        chat_model=settings.make_chat_model(),
+    )
+
 
 def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
     """Build the app. With ``mw`` given the caller owns it; otherwise it is opened here."""
-    if mw is None:
-        clock = WorkspaceClocks() if settings.test_clock else None
-        mw = Memwise.open(
-            settings.database_url,
-            clock=clock,
-            limits=settings.limits,
-            extractor=settings.make_extractor(),
-        )
     app = FastAPI(
         title="memwise",
         version=__version__,
         description="The memory layer of a business's AI assistant.",
     )
-    app.state.mw = mw
+    app.state.mw = mw or open_memwise(settings)
     app.state.settings = settings
     app.state.rate_limiter = RateLimiter(settings.rate_limit_per_minute)
     api_errors.install(app)
-    for module in (
-        setup,
-        conversations,
-        notebook,
-        memory,
-        jobs,
-        knowledge,
-        accounts,
-        assistant,
-        admin,
-    ):
+    for module in ROUTERS:
         app.include_router(module.router)
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
     return app

@@ -14,6 +14,7 @@ from memwise.services.assistant import Assistant, Reply
 from memwise.services.audit import Audit
 from memwise.services.data_request import DataRequests
 from memwise.services.extraction import ExtractionRunner, Metering
+from memwise.services.inbound import Inbound
 from memwise.services.jobs import Job, Jobs
 from memwise.services.knowledge import Knowledge
 from memwise.services.learning import FOLD, Learning, schedule_folds
@@ -65,6 +66,7 @@ class Memwise:
         self.teaching = Teaching(self.rt, self.knowledge)
         self.tickets = Tickets(self.rt, tickets)
         self.learning = Learning(self.rt, self.knowledge)
+        self.inbound = Inbound(self.rt, self)
         self.accounts = Accounts(self.rt, self.tenancy)
         self.assistant = Assistant(self.rt, self)
         self.model_assistant = ModelAssistant(self, chat_model) if chat_model else None

@@ -457,3 +457,12 @@ eval_runs = sa.Table(
     sa.Column("summary", JSONType, nullable=False),
     sa.Column("results", JSONType, nullable=False),
 )
+
+# Inbound webhooks (email, SMS, voice): the shared secret each workspace signs with.
+webhook_secrets = sa.Table(
+    "webhook_secrets",
+    metadata,
+    sa.Column("workspace_id", sa.String(40), sa.ForeignKey("workspaces.id"), primary_key=True),
+    sa.Column("secret", sa.String(200), nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)

@@ -41,7 +41,7 @@ def context(body: ContextIn, caller: Caller, mw: MW) -> dict[str, Any]:
 @router.post("/chat")
 def chat(body: ChatIn, caller: Caller, mw: MW) -> dict[str, Any]:
     workspace = conversation_scope(caller, body.conversation_id)
-    reply = mw.assistant.chat(
+    reply = mw.chat(
         workspace,
         body.conversation_id,
         body.text,

@@ -1,0 +1,109 @@
+"""Inbound email, SMS and voice webhooks: HMAC-signed, threaded, recorded with their channel."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from memwise.services.inbound import sign
+from tests.integration.conftest import Api
+
+
+def _post(api: Api, ws: str, channel: str, payload: Any, secret: str | None) -> Any:
+    body = json.dumps(payload).encode()
+    headers = {"content-type": "application/json"}
+    if secret:
+        headers["x-memwise-signature"] = sign(secret, body)
+    return api.client.post(f"/v1/webhooks/{ws}/{channel}", content=body, headers=headers)
+
+
+def test_signed_messages_are_threaded_and_recorded(api: Api) -> None:
+    ws, key = api.workspace()
+    api.call("POST", "/v1/agents", key, json={"name": "Eve"})
+    known = api.call(
+        "POST", "/v1/contacts", key, json={"name": "Ann", "emails": ["ann@example.com"]}
+    ).json()["id"]
+    secret = api.call("POST", "/v1/webhook-secret", key).json()["secret"]
+    first = _post(
+        api,
+        ws,
+        "email",
+        {
+            "from": "Ann@Example.com",
+            "to": "shop@example.com",
+            "text": "Do you ship to Austria?",
+            "thread_id": "t-1",
+            "at": "2026-11-29T10:00:00+01:00",
+        },
+        secret,
+    )
+    assert first.status_code == 201, first.text
+    assert first.json()["contact_id"] == known and first.json()["threaded"] is False
+    reply = _post(
+        api,
+        ws,
+        "email",
+        {"from": "ann@example.com", "text": "Also to Vienna?", "thread_id": "t-1"},
+        secret,
+    ).json()
+    assert reply["threaded"] is True and reply["conversation_id"] == first.json()["conversation_id"]
+    turns = api.call("GET", f"/v1/conversations/{reply['conversation_id']}/turns", key).json()
+    assert [(t["channel"], t["text"]) for t in turns["items"]] == [
+        ("email", "Do you ship to Austria?"),
+        ("email", "Also to Vienna?"),
+    ]
+    call = _post(
+        api,
+        ws,
+        "voice",
+        {
+            "from": "+49 30 555 0199",
+            "transcript": [
+                {"speaker": "caller", "text": "Is my order ready?"},
+                {"speaker": "agent", "text": "Let me check."},
+            ],
+        },
+        secret,
+    ).json()
+    voice = api.call("GET", f"/v1/conversations/{call['conversation_id']}/turns", key).json()
+    assert [(t["role"], t["channel"]) for t in voice["items"]] == [
+        ("customer", "voice"),
+        ("operator", "voice"),
+    ]
+    sms = _post(api, ws, "sms", {"from": "+49 30 555 0199", "text": "thanks"}, secret).json()
+    assert sms["contact_id"] == call["contact_id"]  # the same phone, the same contact
+
+
+def test_bad_signatures_record_nothing(api: Api) -> None:
+    ws, key = api.workspace()
+    api.call("POST", "/v1/agents", key, json={"name": "Eve"})
+    secret = api.call("POST", "/v1/webhook-secret", key).json()["secret"]
+    message = {"from": "x@example.com", "text": "hello", "thread_id": "t"}
+    for s in (None, "whk_wrong", secret + "x"):
+        r = _post(api, ws, "email", message, s)
+        assert r.status_code == 401 and r.json()["error"]["code"] == "bad_signature"
+    assert api.call("GET", "/v1/conversations", key).json()["items"] == []
+    assert _post(api, "ws_unknown", "email", message, secret).status_code == 401
+    api.call("POST", "/v1/webhook-secret", key)  # rotated: the old secret stops working
+    assert _post(api, ws, "email", message, secret).status_code == 401
+
+
+def test_bad_messages_are_clear_errors(api: Api) -> None:
+    ws, key = api.workspace()
+    api.call("POST", "/v1/agents", key, json={"name": "Eve"})
+    secret = api.call("POST", "/v1/webhook-secret", key).json()["secret"]
+    for channel, payload, code in [
+        ("fax", {"from": "a", "text": "x"}, "invalid_channel"),
+        ("email", {"text": "no sender"}, "invalid_sender"),
+        ("email", {"from": "a@example.com"}, "empty_message"),
+        ("email", {"from": "a@example.com", "text": "x", "at": "yesterday"}, "invalid_time"),
+        (
+            "voice",
+            {"from": "+4930555", "transcript": [{"speaker": "robot", "text": "x"}]},
+            "invalid_speaker",
+        ),
+    ]:
+        r = _post(api, ws, channel, payload, secret)
+        assert r.status_code == 422 and r.json()["error"]["code"] == code, (payload, r.text)
+    r = _post(api, ws, "email", ["not", "an", "object"], secret)
+    assert r.status_code == 422
