@@ -7,6 +7,7 @@ from dataclasses import asdict
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 
 from memwise.services import audit, rows
 from memwise.services.runtime import Runtime
@@ -18,7 +19,10 @@ from memwise.storage.schema import (
     conversations,
     event_labels,
     events,
+    folded,
+    jobs,
     memory_items,
+    question_book,
     tickets,
     turns,
     unanswered,
@@ -111,6 +115,59 @@ class DataRequests:
                 ]
         return doc
 
+    @staticmethod
+    def _forget_learning_refs(
+        conn: Connection, ws: str, contact_id: str, conv_ids: list[str]
+    ) -> int:
+        """Drop the question book's references to this contact's tickets, questions and turns
+        (the book's redacted text stays only while other sources still ask the same)."""
+        refs = {
+            f"ticket:{t}"
+            for t in conn.execute(
+                sa.select(tickets.c.id).where(
+                    tickets.c.workspace_id == ws, tickets.c.contact_id == contact_id
+                )
+            ).scalars()
+        }
+        refs |= {
+            f"unanswered:{u}"
+            for u in conn.execute(
+                sa.select(unanswered.c.id).where(
+                    unanswered.c.workspace_id == ws, unanswered.c.contact_id == contact_id
+                )
+            ).scalars()
+        }
+        refs |= {
+            f"turn:{t}"
+            for t in conn.execute(
+                sa.select(turns.c.id).where(turns.c.conversation_id.in_(conv_ids))
+            ).scalars()
+        }
+        if not refs:
+            return 0
+        mine = [
+            f.ref
+            for f in conn.execute(sa.select(folded.c.ref).where(folded.c.workspace_id == ws))
+            if f.ref.rsplit(":", 1)[0] in refs or f.ref in refs
+        ]
+        if mine:
+            conn.execute(folded.delete().where(folded.c.workspace_id == ws, folded.c.ref.in_(mine)))
+        for entry in conn.execute(
+            sa.select(question_book).where(question_book.c.workspace_id == ws)
+        ).all():
+            kept = [r for r in entry.refs if r not in mine]
+            if len(kept) == len(entry.refs):
+                continue
+            if kept:
+                conn.execute(
+                    question_book.update()
+                    .where(question_book.c.id == entry.id)
+                    .values(refs=kept, count=len(kept))
+                )
+            else:
+                conn.execute(question_book.delete().where(question_book.c.id == entry.id))
+        return len(mine)
+
     def delete(self, workspace_id: str, contact_id: str, *, actor: str) -> dict[str, int]:
         """Hard-delete one contact and everything about them, in one transaction.
 
@@ -127,6 +184,17 @@ class DataRequests:
                 ).scalars()
             )
             counts: dict[str, int] = {}
+            counts["learning_refs"] = self._forget_learning_refs(
+                conn, workspace_id, contact_id, conv_ids
+            )
+            counts["jobs"] = conn.execute(
+                jobs.delete().where(
+                    jobs.c.workspace_id == workspace_id,
+                    sa.or_(
+                        *[jobs.c.idempotency_key.like(f"%{c}%") for c in [contact_id, *conv_ids]]
+                    ),
+                )
+            ).rowcount
             for table in CONTACT_TABLES:
                 counts[table.name] = conn.execute(
                     table.delete().where(

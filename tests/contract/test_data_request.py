@@ -1,0 +1,54 @@
+"""A data request deletes every trace of a contact, with memory on and the loop running."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from memwise import Memwise
+
+
+def test_nothing_of_the_contact_remains_anywhere(mw: Memwise) -> None:
+    ws, _ = mw.tenancy.create_workspace("Shop", "Europe/Berlin", "startup")
+    agent = mw.tenancy.create_agent(
+        ws.id, "Eve", memory_enabled=True, domain="retail", business_intelligence=True
+    ).id
+    c = mw.tenancy.create_contact(ws.id, "Zelda Quintrell", emails=["zelda@example.com"]).id
+    keep = mw.tenancy.create_contact(ws.id, "Other Person", emails=["other@example.com"]).id
+    conv, _ = mw.record.start(ws.id, agent, "web", contact_id=c)
+    mw.record.append(
+        ws.id,
+        conv.id,
+        "customer",
+        "Please email me, I prefer email. I ordered the trail stove. Do you ship to Vanuatu?",
+    )
+    mw.record.end(ws.id, conv.id)
+    mw.worker().run_once()
+    item, _ = mw.teaching.record_unanswered(
+        ws.id, "Do you ship to Vanuatu?", conversation_id=conv.id, contact_id=c
+    )
+    mw.tickets.open(
+        ws.id,
+        subject="Vanuatu",
+        body="Do you ship to Vanuatu?",
+        contact_id=c,
+        conversation_id=conv.id,
+        unanswered_id=item.id,
+    )
+    other_q, _ = mw.teaching.record_unanswered(
+        ws.id, "Is the Alpine 2 waterproof?", contact_id=keep
+    )
+    mw.learning.fold(ws.id, "unanswered")
+    mw.learning.fold(ws.id, "tickets")
+    assert mw.memory.items(ws.id, c) and mw.learning.book(ws.id)
+    counts = mw.data_requests.delete(ws.id, c, actor="key:owner")
+    assert counts["memory_items"] >= 1 and counts["jobs"] >= 1 and counts["learning_refs"] >= 2
+    needles = [c, conv.id, item.id, "Zelda", "zelda@example.com", "Vanuatu", "trail stove"]
+    engine = mw.rt.db.engine
+    with engine.connect() as db:
+        for table in sa.inspect(engine).get_table_names():
+            for row in db.execute(sa.text(f'SELECT * FROM "{table}"')):
+                flat = " ".join(str(v) for v in row)
+                assert not any(n in flat for n in needles), (table, flat[:300])
+    assert mw.record.search(ws.id, "Vanuatu") == []
+    assert [b["question"] for b in mw.learning.book(ws.id)] == ["Is the Alpine 2 waterproof?"]
+    assert mw.tenancy.get_contact(ws.id, keep).name == "Other Person" and other_q.id
