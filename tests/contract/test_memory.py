@@ -323,3 +323,36 @@ def test_bad_input_is_refused_clearly(world: World) -> None:
             world.mw.memory.write(world.ws, world.contact, NewItem(**args))  # type: ignore[arg-type]
         assert exc.value.code == code, kw
     assert world.mw.memory.items(world.ws, world.contact) == []
+
+
+class SynonymEmbedder:
+    """A test double that knows a few synonyms, so meaning can match without shared words."""
+
+    id = "test:synonyms"
+    GROUPS = (
+        frozenset({"kayak", "paddling", "canoe"}),
+        frozenset({"tour", "trip", "journey"}),
+        frozenset({"news", "update", "plan", "planning"}),
+    )
+
+    def embed(self, texts: list[str]):  # type: ignore[no-untyped-def]
+        import numpy as np
+
+        from memwise.retrieval import embedders, lexical
+
+        out = np.zeros((len(texts), len(self.GROUPS) + 1), dtype=np.float32)
+        for i, t in enumerate(texts):
+            for w in lexical.terms(t):
+                hit = [g for g, words in enumerate(self.GROUPS) if w in words]
+                out[i, hit[0] if hit else len(self.GROUPS)] += 1
+        return embedders.normalise(out)
+
+
+def test_recall_is_hybrid_when_an_embedder_is_configured(database_url: str) -> None:
+    for embedder, expected in ((None, 0), (SynonymEmbedder(), 1)):
+        mw = Memwise.open(database_url, embedder=embedder, migrate=False)
+        world = World(mw)
+        world.stated("Planning a paddling trip on the Danube", kind="note")
+        recall = mw.recaller.recall(world.ws, world.contact, "any news about the kayak tour?")
+        assert len(recall.notes) == expected
+        mw.close()

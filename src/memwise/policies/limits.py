@@ -33,6 +33,7 @@ class MemoryLimits(BaseModel):
     recall_items: int = Field(5, ge=0, le=100)
     profile_items: int = Field(8, ge=0, le=100)
     past_event_weight: float = Field(0.25, ge=0, le=1)
+    min_similarity: float = Field(0.5, ge=-1, le=1)  # hybrid recall, with an embedder
 
 
 class PatternLimits(BaseModel):

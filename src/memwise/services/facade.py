@@ -54,7 +54,7 @@ class Memwise:
         self.audit = Audit(self.rt)
         self.notebook = Notebook(self.rt)
         self.windows = Windows(self.rt, summariser)
-        self.memory = Memory(self.rt)
+        self.memory = Memory(self.rt, embedder)
         self.recaller = Recaller(self.rt, self.memory)
         self.data_requests = DataRequests(self.rt, self.tenancy)
         self.jobs = Jobs(self.rt)

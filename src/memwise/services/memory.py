@@ -27,6 +27,8 @@ from memwise.domain.memory import (
 )
 from memwise.ids import new_id
 from memwise.policies.notebook import normalize
+from memwise.retrieval import embedders
+from memwise.retrieval.embedders import Embedder
 from memwise.safety import guards
 from memwise.services import rows
 from memwise.services.runtime import Runtime
@@ -169,8 +171,20 @@ def contact_rows(conn: Connection, workspace_id: str, contact_id: str) -> list[A
 
 
 class Memory:
-    def __init__(self, rt: Runtime) -> None:
+    def __init__(self, rt: Runtime, embedder: Embedder | None = None) -> None:
         self.rt = rt
+        self.embedder = embedder
+
+    def _embed(self, conn: Connection, item_id: str, text: str) -> None:
+        """Keep the item's vector (for hybrid recall) when an embedder is configured."""
+        if self.embedder is None:
+            return
+        vector = self.embedder.embed([text])[0]
+        conn.execute(
+            memory_items.update()
+            .where(memory_items.c.id == item_id)
+            .values(embedder=self.embedder.id, embedding=embedders.to_bytes(vector))
+        )
 
     @property
     def stale_after(self) -> timedelta:
@@ -259,6 +273,7 @@ class Memory:
                 action = "conflicted"
                 affected.append(old.id)
         self._insert(conn, candidate, norm, zone, superseded_by, now)
+        self._embed(conn, candidate.id, text)
         self._settle_conflicts(conn, workspace_id, contact_id, key)
         stored = self._get(conn, workspace_id, candidate.id)
         return Written(stored, action, affected)
@@ -487,6 +502,7 @@ class Memory:
             if text is not None:
                 cleaned = check_text(text, row.key)
                 values.update(text=cleaned, normalized=normalize(cleaned))
+                self._embed(conn, item_id, cleaned)
             if occurs_on is not ...:
                 iso = check_occurs_on(occurs_on)
                 zone = self.zone(conn, workspace_id)

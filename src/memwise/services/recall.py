@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
+import numpy as np
 import sqlalchemy as sa
 
 from memwise import errors
@@ -20,7 +21,7 @@ from memwise.domain.memory import (
     render,
     render_conflict,
 )
-from memwise.retrieval import lexical
+from memwise.retrieval import embedders, fusion, lexical
 from memwise.services.memory import Memory, Served, contact_rows, item_from_row
 from memwise.services.runtime import Runtime
 from memwise.storage.schema import contacts, workspaces
@@ -75,7 +76,14 @@ class Recaller:
             if tz is None:
                 raise errors.NotFound("no such contact", code="contact_not_found")
             zone = ZoneInfo(tz)
-            found = [item_from_row(r) for r in contact_rows(conn, workspace_id, contact_id)]
+            found_rows = contact_rows(conn, workspace_id, contact_id)
+            found = [item_from_row(r) for r in found_rows]
+            eid = self.memory.embedder.id if self.memory.embedder else None
+            vectors = {
+                r.id: embedders.from_bytes(r.embedding)
+                for r in found_rows
+                if eid and r.embedder == eid and r.embedding
+            }
         served = [self.memory.serve(i, zone) for i in found]
         out = Recall()
         current: list[Served] = []
@@ -86,7 +94,9 @@ class Recaller:
                 current.append(s)
         self._profile(current, zone, out, limits.profile_items)
         taken = {i for line in out.profile for i in line.ids}
-        self._notes([s for s in current if s.item.id not in taken], request, zone, out, limit)
+        self._notes(
+            [s for s in current if s.item.id not in taken], request, zone, out, limit, vectors
+        )
         return out
 
     def _profile(self, current: list[Served], zone: ZoneInfo, out: Recall, room: int) -> None:
@@ -123,8 +133,16 @@ class Recaller:
                 )
 
     def _notes(
-        self, rest: list[Served], request: str, zone: ZoneInfo, out: Recall, limit: int
+        self,
+        rest: list[Served],
+        request: str,
+        zone: ZoneInfo,
+        out: Recall,
+        limit: int,
+        vectors: dict[str, np.ndarray] | None = None,
     ) -> None:
+        """Relevant items: sharing words with the request (BM25) or close in meaning
+        (cosine, when an embedder is configured), the two rankings fused."""
         if not rest:
             return
         docs = [
@@ -132,6 +150,20 @@ class Recaller:
             for s in rest
         ]
         relevance = lexical.bm25(request, docs)
+        sims: dict[str, float] = {}
+        if vectors and self.memory.embedder is not None:
+            q = self.memory.embedder.embed([request])[0]
+            sims = {i: float(v @ q) for i, v in vectors.items()}
+        if sims:  # fuse the two rankings; either kind of relevance admits an item
+            floor = self.rt.limits.memory.min_similarity
+            by_words = [
+                s.item.id
+                for s, r in sorted(zip(rest, relevance, strict=True), key=lambda p: -p[1])
+                if r > 0
+            ]
+            by_meaning = sorted((i for i in sims if sims[i] >= floor), key=lambda i: -sims[i])
+            fused = fusion.rrf([by_words, by_meaning])
+            relevance = [fused.get(s.item.id, 0.0) for s in rest]
         weight = self.rt.limits.memory.past_event_weight
         now = self.rt.clock.now()
         scored = []
