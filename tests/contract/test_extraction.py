@@ -208,3 +208,15 @@ def test_rebuild_over_the_allowance_is_refused_before_anything(mw: Memwise) -> N
         mw.rebuilds.start(ws, contact)
     assert exc.value.code == "allowance_exceeded"
     assert len(mw.jobs.find(ws)) == 2  # only the original extractions
+
+
+def test_sweeps_run_at_most_once_a_minute_per_worker(mw: Memwise, clock: FixedClock) -> None:
+    ws, agent = _setup(mw)
+    _, conv = _conversation(mw, ws, agent, "I prefer email.")
+    worker = mw.worker()
+    worker.sweep_every = 3600
+    assert worker.run_once() == {}
+    clock.advance(minutes=31)  # idle now, but this worker swept a moment ago
+    assert worker.run_once() == {}
+    assert worker.run_once(force=True) == {"extract:applied": 1}  # a forced run sweeps
+    assert mw.record.get(ws, conv).status == "expired"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import socket
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from datetime import timedelta
@@ -23,11 +24,14 @@ class Worker:
         handlers: dict[str, Handler],
         sweeps: list[Callable[[bool], Any]] | None = None,
         name: str | None = None,
+        sweep_every: float = 60.0,
     ) -> None:
         self.jobs = jobs
         self.handlers = handlers
         self.sweeps = sweeps or []
         self.name = name or f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
+        self.sweep_every = sweep_every
+        self._last_sweep: float | None = None
 
     def run_once(
         self,
@@ -41,8 +45,11 @@ class Worker:
         jobs waiting on a rule (the monthly allowance) keep waiting.
         """
         counts: Counter[str] = Counter()
-        for sweep in self.sweeps:
-            sweep(force)
+        now = time.monotonic()
+        if force or self._last_sweep is None or now - self._last_sweep >= self.sweep_every:
+            self._last_sweep = now  # the sweeps scan whole tables: at most once a minute
+            for sweep in self.sweeps:
+                sweep(force)
         as_of = self.jobs.rt.clock.now() + FORCE_HORIZON if force else None
         while max_jobs is None or sum(counts.values()) < max_jobs:
             job = self.jobs.claim(self.name, list(self.handlers), as_of=as_of)
