@@ -91,9 +91,6 @@ _KNOWLEDGE = sa.text(
 )
 
 
-ENOUGH = 10  # chunks holding every word: enough not to widen to any word
-
-
 def _knowledge_candidates(
     conn: Connection, ws: str, query: str, limit: int
 ) -> Sequence[tuple[int, float]]:
@@ -101,19 +98,8 @@ def _knowledge_candidates(
     words = [w for w in fts.tsquery_words(query, content_only=True) if w.isalnum()]
     if not words:
         return []
-    # Chunks holding every word first (few, cheap to rank); any word only to fill up.
-    found = [
-        (r.seq, r.score)
-        for r in conn.execute(_KNOWLEDGE, {"q": " & ".join(words), "ws": ws, "limit": limit})
-    ]
-    if len(found) < min(limit, ENOUGH) and len(words) > 1:
-        seen = {s for s, _ in found}
-        found += [
-            (r.seq, r.score)
-            for r in conn.execute(_KNOWLEDGE, {"q": " | ".join(words), "ws": ws, "limit": limit})
-            if r.seq not in seen
-        ][: limit - len(found)]
-    return found
+    params = {"q": " | ".join(words), "ws": ws, "limit": limit}
+    return [(r.seq, r.score) for r in conn.execute(_KNOWLEDGE, params)]
 
 
 _HAS_VECTORS = sa.text(

@@ -84,27 +84,11 @@ _KNOWLEDGE = sa.text(
 )
 
 
-ENOUGH = 10  # chunks holding every word: enough not to widen to any word
-
-
 def _knowledge_candidates(
     conn: Connection, ws: str, query: str, limit: int
 ) -> Sequence[tuple[int, float]]:
     """Current chunks matching any word of the query, best first (title weighs double)."""
-    every = " ".join(f'"{w}"' for w in fts.content_words(query))
-    if not every:
+    q = fts.fts5_query(query, any_word=True)
+    if not q:
         return []
-    # Chunks holding every word first (few, cheap to rank); any word only to fill up.
-    found = [
-        (r.seq, r.score) for r in conn.execute(_KNOWLEDGE, {"q": every, "ws": ws, "limit": limit})
-    ]
-    if len(found) < min(limit, ENOUGH):
-        seen = {s for s, _ in found}
-        found += [
-            (r.seq, r.score)
-            for r in conn.execute(
-                _KNOWLEDGE, {"q": fts.fts5_query(query, any_word=True), "ws": ws, "limit": limit}
-            )
-            if r.seq not in seen
-        ][: limit - len(found)]
-    return found
+    return [(r.seq, r.score) for r in conn.execute(_KNOWLEDGE, {"q": q, "ws": ws, "limit": limit})]
