@@ -224,3 +224,21 @@ def test_the_notebook_follows_the_person_across_channels(mw_sqlite: Memwise) -> 
     newcomer = mw_sqlite.tenancy.create_user(shop.ws, "New", "member").id
     fresh, _ = mw_sqlite.record.start(shop.ws, shop.agent, "web", user_id=newcomer)
     assert "notebook" not in mw_sqlite.assistant.context(shop.ws, fresh.id, "hi").sections
+
+
+def test_context_budgets_are_configurable(mw_sqlite: Memwise) -> None:
+    shop = Shop(mw_sqlite)
+    user, conv = shop.staff()
+    for i in range(5):
+        mw_sqlite.notebook.add(shop.ws, user, f"Rule {i}: " + "x" * 300)
+    mw_sqlite.rt.limits.context.window = 10
+    ctx = mw_sqlite.assistant.context(
+        shop.ws,
+        conv,
+        "hello",
+        messages=[Message("user", "a fairly long earlier message"), Message("assistant", "ok")],
+    )
+    assert any(c.part == "window" and c.reason == "over budget" for c in ctx.explain)
+    mw_sqlite.rt.limits.context.notebook = 500
+    ctx = mw_sqlite.assistant.context(shop.ws, conv, "hello")
+    assert len(ctx.sections["notebook"]) <= 500

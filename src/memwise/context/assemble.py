@@ -14,17 +14,10 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from memwise.context import blocks, router
+from memwise.policies.limits import ContextBudgets
 from memwise.policies.window import Message
 
-BUDGETS = {
-    "rules": 3000,
-    "notebook": 3200,
-    "profile": 1500,
-    "notes": 2000,
-    "knowledge": 3500,
-    "window": 8000,
-    "total": 20000,
-}
+BUDGETS = ContextBudgets().model_dump()  # the defaults; Limits.context configures them
 
 TOOLS: list[dict[str, Any]] = [
     {

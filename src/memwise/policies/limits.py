@@ -49,6 +49,18 @@ class KnowledgeLimits(BaseModel):
     candidates: int = Field(50, ge=1, le=1000)
 
 
+class ContextBudgets(BaseModel):
+    """Characters per section of a turn's context, and in all."""
+
+    rules: int = Field(3000, ge=200)
+    notebook: int = Field(3200, ge=0)
+    profile: int = Field(1500, ge=0)
+    notes: int = Field(2000, ge=0)
+    knowledge: int = Field(3500, ge=0)
+    window: int = Field(8000, ge=0)
+    total: int = Field(20000, ge=1000)
+
+
 class Limits(BaseModel):
     web: WebWindow = Field(default_factory=WebWindow)
     telegram: TelegramWindow = Field(default_factory=TelegramWindow)
@@ -57,3 +69,4 @@ class Limits(BaseModel):
     memory: MemoryLimits = Field(default_factory=MemoryLimits)
     patterns: PatternLimits = Field(default_factory=PatternLimits)
     knowledge: KnowledgeLimits = Field(default_factory=KnowledgeLimits)
+    context: ContextBudgets = Field(default_factory=ContextBudgets)

@@ -94,7 +94,7 @@ class Assistant:
             x.excluded_notes = [(c.id, c.reason) for c in recall.explain if not c.included]
         if router.route(request) == "knowledge":
             x.knowledge = self.mw.knowledge.search(workspace_id, request, limit=3)
-        return assemble(x)
+        return assemble(x, self.rt.limits.context.model_dump())
 
     # -- preview mode ----------------------------------------------------------------------
     def chat(
