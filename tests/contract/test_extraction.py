@@ -220,3 +220,19 @@ def test_sweeps_run_at_most_once_a_minute_per_worker(mw: Memwise, clock: FixedCl
     assert worker.run_once() == {}
     assert worker.run_once(force=True) == {"extract:applied": 1}  # a forced run sweeps
     assert mw.record.get(ws, conv).status == "expired"
+
+
+def test_two_workers_cannot_overrun_the_allowance_together(mw: Memwise) -> None:
+    ws, agent = _setup(mw, monthly_allowance=1)
+    contacts = []
+    for text in ("I prefer email.", "I prefer phone calls."):
+        contact, conv = _conversation(mw, ws, agent, text)
+        contacts.append(contact)
+        mw.record.end(ws, conv)
+    first, second = mw.jobs.claim("w1"), mw.jobs.claim("w2")  # both passed the check
+    assert first is not None and second is not None
+    assert mw.extraction.run(first).status == "applied"
+    late = mw.extraction.run(second)
+    assert late.status == "waiting" and "allowance" in (late.reason or "")
+    assert mw.metering.remaining(ws)[0] == 1
+    assert sum(len(mw.memory.items(ws, c)) for c in contacts) == 1  # the late one rolled back

@@ -356,3 +356,24 @@ def test_recall_is_hybrid_when_an_embedder_is_configured(database_url: str) -> N
         recall = mw.recaller.recall(world.ws, world.contact, "any news about the kayak tour?")
         assert len(recall.notes) == expected
         mw.close()
+
+
+def test_an_inference_against_a_conflict_leaves_no_dangling_mark(world: World) -> None:
+    ev = world.say("Call me on Monday, actually no, on Tuesday")
+    for day in ("Monday", "Tuesday"):
+        world.mw.memory.write(
+            world.ws,
+            world.contact,
+            NewItem("event", f"Wants a call on {day}", key="callback.day", evidence=[ev]),
+        )
+    inferred = world.mw.memory.write(
+        world.ws,
+        world.contact,
+        NewItem(
+            "pattern", "Repeatedly asks for Wednesday calls", key="callback.day", source="inferred"
+        ),
+    )
+    assert inferred.action == "skipped"
+    served = world.mw.memory.items(world.ws, world.contact, include=["superseded"])
+    assert {s.trust for s in served} == {"conflicted"}
+    assert all(s.item.superseded_by is None for s in served)

@@ -61,7 +61,8 @@ class Outcome:
 
 _ADD_USAGE = sa.text(
     "INSERT INTO usage (workspace_id, month, interactions) VALUES (:ws, :month, :n) "
-    "ON CONFLICT (workspace_id, month) DO UPDATE SET interactions = usage.interactions + :n"
+    "ON CONFLICT (workspace_id, month) DO UPDATE SET interactions = usage.interactions + :n "
+    "RETURNING interactions"
 )
 
 
@@ -73,6 +74,10 @@ def next_month_start(moment: datetime, zone: ZoneInfo) -> datetime:
     local = moment.astimezone(zone)
     year, month = (local.year + 1, 1) if local.month == 12 else (local.year, local.month + 1)
     return datetime(year, month, 1, tzinfo=zone)
+
+
+class _OverAllowance(Exception):
+    """Raised inside the apply transaction to roll it back when the allowance ran out."""
 
 
 class Metering:
@@ -89,9 +94,12 @@ class Metering:
         ).scalar()
         return int(value or 0)
 
-    def add_in(self, conn: Connection, workspace_id: str, month: str, n: int = 1) -> None:
-        """Count ``n`` interactions, atomically even with several workers (same SQL on both)."""
-        conn.execute(_ADD_USAGE, {"ws": workspace_id, "month": month, "n": n})
+    def add_in(self, conn: Connection, workspace_id: str, month: str, n: int = 1) -> int:
+        """Count ``n`` interactions atomically (same SQL on both); returns the month's total,
+        exact even with several workers (the row is locked until the transaction ends)."""
+        return int(
+            conn.execute(_ADD_USAGE, {"ws": workspace_id, "month": month, "n": n}).scalar_one()
+        )
 
     def remaining(self, workspace_id: str) -> tuple[int, int, str]:
         """(used this month, allowance, month) in the workspace's timezone."""
@@ -151,6 +159,32 @@ class ExtractionRunner:
             self.threshold,
         )
         outcome = Outcome("applied", discarded=verified.discarded)
+        try:
+            return self._apply(
+                job, verified, outcome, ws_id, contact_id, conv_id, zone, month, allowance
+            )
+        except _OverAllowance:
+            why = (
+                f"the monthly allowance of {allowance} interactions is used up for {month}; "
+                "extraction waits for the next month"
+            )
+            self.jobs.hold(job, why, next_month_start(self.rt.clock.now(), zone))
+            return Outcome("waiting", reason=why)
+
+    def _apply(
+        self,
+        job: Job,
+        verified: harness.Verified,
+        outcome: Outcome,
+        ws_id: str,
+        contact_id: str,
+        conv_id: str,
+        zone: ZoneInfo,
+        month: str,
+        allowance: int,
+    ) -> Outcome:
+        """Items, continuity note, events, the metered interaction and the done mark: one
+        transaction, or nothing."""
         with self.rt.db.write() as conn:
             for proposal, evidence in verified.items:
                 self._apply_item(
@@ -182,7 +216,8 @@ class ExtractionRunner:
                     self.rt.clock.now(),
                 )
                 outcome.events += 1
-            self.metering.add_in(conn, ws_id, month)
+            if self.metering.add_in(conn, ws_id, month) > allowance:
+                raise _OverAllowance()  # another worker took the last one: undo all of this
             self.jobs.finish_in(conn, job, outcome.as_dict() | self._made_by())
         return outcome
 

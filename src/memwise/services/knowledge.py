@@ -149,7 +149,7 @@ class Knowledge:
             )
         doc_key = (key or normalize(title))[:300]
         pieces = chunk(body, self.limits.chunk_chars)
-        vectors = self._embed([f"{title}\n{p}" for p in pieces])
+        vectors = self.embed_texts([f"{title}\n{p}" for p in pieces])
         now = self.rt.clock.now()
         doc_id = new_id("doc")
         with self.rt.db.write() as conn:
@@ -206,17 +206,17 @@ class Knowledge:
                         for i in idents
                     ],
                 )
-            self._insert_chunks(
+            self.insert_chunks(
                 conn, workspace_id, "reference", doc_id, title, pieces, source_url, version, vectors
             )
         return self.document(workspace_id, doc_id)
 
-    def _embed(self, texts: list[str]) -> np.ndarray | None:
+    def embed_texts(self, texts: list[str]) -> np.ndarray | None:
         if self.embedder is None or not texts:
             return None
         return self.embedder.embed(texts)
 
-    def _insert_chunks(
+    def insert_chunks(
         self,
         conn: Connection,
         ws: str,

@@ -249,11 +249,12 @@ class Memory:
         if repeat is not None:
             return self._repeat(conn, repeat, evidence, said_at)
         rivals = [r for r in same if key and r.key == key]
+        verdicts = [(old, self._order(old, candidate, said_at)) for old in rivals]
+        skipped = next((old for old, v in verdicts if v == "skip"), None)
+        if skipped is not None:  # decided before anything is written: no dangling marks
+            return Written(item_from_row(skipped), "skipped", [skipped.id])
         action, affected, superseded_by = "created", [], None
-        for old in rivals:
-            verdict = self._order(old, candidate, said_at)
-            if verdict == "skip":
-                return Written(item_from_row(old), "skipped", [old.id])
+        for old, verdict in verdicts:
             if verdict == "supersede_old":
                 why = f"replaced by a newer statement of {said_at.astimezone(zone):%d %b %Y}"
                 if old.source == Source.inferred and source is not Source.inferred:

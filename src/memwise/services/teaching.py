@@ -228,6 +228,9 @@ class Teaching:
 
     def approve(self, workspace_id: str, lesson_id: str, *, approved_by: str) -> Receipt:
         """Publish a draft: lesson, receipt, search chunk and closed item in one transaction."""
+        draft = self.lesson(workspace_id, lesson_id)
+        text = f"Q: {draft.question}\nA: {draft.answer}"
+        vectors = self.knowledge.embed_texts([text])  # before the transaction: it may be remote
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
             row = rows.require(conn, lessons, workspace_id, lesson_id, "lesson")
@@ -261,9 +264,11 @@ class Teaching:
                 )
             )
             receipt = self._receipt(conn, workspace_id, row, approved_by, now, "published", digest)
-            text = f"Q: {row.question}\nA: {row.answer}"
-            vectors = self.knowledge._embed([text])
-            self.knowledge._insert_chunks(
+            if (row.question, row.answer) != (draft.question, draft.answer):
+                raise errors.Conflict(
+                    "the draft changed while it was being approved", code="draft_changed"
+                )
+            self.knowledge.insert_chunks(
                 conn,
                 workspace_id,
                 "lesson",

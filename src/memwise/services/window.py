@@ -66,41 +66,52 @@ class Windows:
         return self._generic(workspace_id, conversation_id, limits)
 
     def _generic(self, workspace_id: str, conversation_id: str, limits: Limits) -> WindowView:
+        """Read in a read transaction; summarise (perhaps with a model) outside any
+        transaction; write only when turns scrolled out, and only if nobody else did first."""
         n = limits.generic.verbatim_turns
-        with self.rt.db.write() as conn:
+        columns = (turns.c.seq, turns.c.role, turns.c.text, turns.c.at)
+        with self.rt.db.read() as conn:
             conv = rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
             start = conv.window_from_seq or 0
             recent = conn.execute(
-                sa.select(turns.c.seq, turns.c.role, turns.c.text, turns.c.at)
+                sa.select(*columns)
                 .where(turns.c.conversation_id == conversation_id, turns.c.seq > start)
                 .order_by(turns.c.seq.desc())
                 .limit(n)
             ).all()[::-1]
-            summary = conv.summary
-            if recent:
-                first_kept = recent[0].seq
-                done = max(conv.summary_upto_seq or 0, start)
-                scrolled = conn.execute(
-                    sa.select(turns.c.seq, turns.c.role, turns.c.text, turns.c.at)
+            done = max(conv.summary_upto_seq or 0, start)
+            scrolled = (
+                conn.execute(
+                    sa.select(*columns)
                     .where(
                         turns.c.conversation_id == conversation_id,
                         turns.c.seq > done,
-                        turns.c.seq < first_kept,
+                        turns.c.seq < recent[0].seq,
                     )
                     .order_by(turns.c.seq)
                 ).all()
-                if scrolled:
-                    summary = (
-                        self.summariser.summarise(
-                            summary, _messages(scrolled), limits.generic.summary_chars
-                        )
-                        or None
+                if recent
+                else []
+            )
+        summary = conv.summary
+        if scrolled:
+            summary = (
+                self.summariser.summarise(
+                    summary, _messages(scrolled), limits.generic.summary_chars
+                )
+                or None
+            )
+            with self.rt.db.write() as conn:
+                conn.execute(
+                    conversations.update()
+                    .where(
+                        conversations.c.id == conversation_id,
+                        conversations.c.summary_upto_seq.is_(None)
+                        if conv.summary_upto_seq is None
+                        else conversations.c.summary_upto_seq == conv.summary_upto_seq,
                     )
-                    conn.execute(
-                        conversations.update()
-                        .where(conversations.c.id == conversation_id)
-                        .values(summary=summary, summary_upto_seq=scrolled[-1].seq)
-                    )
+                    .values(summary=summary, summary_upto_seq=scrolled[-1].seq)
+                )
         return WindowView("generic", summary, _messages(recent))
 
     def reset(self, workspace_id: str, conversation_id: str) -> None:
