@@ -169,3 +169,27 @@ def test_the_chat_route_uses_the_model_when_one_is_configured(
         )
     assert r.status_code == 200 and r.json()["reply"] == "Hello from the model."
     mw.close()
+
+
+def test_an_unreachable_model_is_a_clear_503_not_a_500(
+    sqlite_url: str, server: FakeModelServer
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from memwise.api.app import create_app
+
+    settings = Settings(extractor="openai", model="m", model_base_url="http://127.0.0.1:9/v1")
+    mw = Memwise.open(sqlite_url, chat_model=settings.make_chat_model(), migrate=False)
+    ws, conv = _customer(mw)
+    key = mw.tenancy.create_api_key(ws, "operator")
+    with TestClient(
+        create_app(Settings(database_url=sqlite_url), mw), raise_server_exceptions=False
+    ) as http:
+        r = http.post(
+            "/v1/chat",
+            json={"conversation_id": conv, "text": "hi"},
+            headers={"Authorization": f"Bearer {key}"},
+        )
+    assert r.status_code == 503 and r.json()["error"]["code"] == "model_unavailable"
+    assert [t.text for t in mw.record.turns(ws, conv)] == ["hi"]  # the message is recorded
+    mw.close()

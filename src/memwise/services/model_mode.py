@@ -95,7 +95,14 @@ class ModelAssistant:
         proposed: dict[str, Any] | None = None
         content = ""
         for _ in range(MAX_ROUNDS):
-            out = self.complete(convo, tools)
+            try:
+                out = self.complete(convo, tools)
+            except Exception as exc:  # the model could not be asked: say so, never a 500
+                raise errors.Unavailable(
+                    "the assistant's model could not be reached; the message is recorded",
+                    code="model_unavailable",
+                    reason=type(exc).__name__,
+                ) from exc
             calls = out.get("tool_calls") or []
             if not calls:
                 content = out.get("content") or ""
