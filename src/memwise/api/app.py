@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
+
 from fastapi import FastAPI
 
 from memwise import __version__
@@ -52,7 +56,17 @@ def open_memwise(settings: Settings) -> Memwise:
 
 def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
     """Build the app. With ``mw`` given the caller owns it; otherwise it is opened here."""
+    sessions: list[Any] = []
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        async with AsyncExitStack() as stack:
+            for manager in sessions:
+                await stack.enter_async_context(manager.run())
+            yield
+
     app = FastAPI(
+        lifespan=lifespan,
         title="memwise",
         version=__version__,
         description="The memory layer of a business's AI assistant.",
@@ -63,5 +77,17 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
     api_errors.install(app)
     for module in ROUTERS:
         app.include_router(module.router)
+    mount_mcp(app, sessions)
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
     return app
+
+
+def mount_mcp(app: FastAPI, sessions: list[Any]) -> None:
+    """The MCP tools over streamable HTTP at /mcp, when the ``mcp`` extra is installed."""
+    try:
+        from memwise.doors.mcp_server import build_server
+    except ImportError:  # pragma: no cover - the optional extra is absent
+        return
+    server = build_server(app.state.mw)
+    app.mount("/mcp", server.streamable_http_app(streamable_http_path="/", stateless_http=True))
+    sessions.append(server.session_manager)

@@ -1,0 +1,212 @@
+"""A Python client for the memwise HTTP API, sync and async, over httpx.
+
+    from memwise.client import Client
+
+    with Client("http://127.0.0.1:8080", api_key) as mw:
+        conv = mw.start_conversation(agent_id, "web", contact_id=contact_id)
+        reply = mw.chat(conv.id, "Where is my order 1042?")
+        print(reply.reply, [s.title for s in reply.sources])
+
+Every method returns a typed result (:mod:`memwise.client.models`); an error answer raises
+:class:`ApiError` with the server's ``code``, ``message`` and ``details``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+import httpx
+
+from memwise.client import calls
+from memwise.client.calls import Call
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+__all__ = ["ApiError", "AsyncClient", "Call", "Client"]
+
+
+class ApiError(Exception):
+    """The server answered with an error (``{"error": {code, message, details}}``)."""
+
+    def __init__(self, status: int, code: str, message: str, details: Any = None) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+
+def _read(call: Call[T], response: httpx.Response) -> T:
+    if response.status_code >= 400:
+        try:
+            error = response.json()["error"]
+            raise ApiError(
+                response.status_code, error["code"], error["message"], error.get("details")
+            )
+        except (ValueError, KeyError, TypeError):
+            raise ApiError(response.status_code, "http_error", response.text[:300]) from None
+    return call.read(response.json())
+
+
+def _request(call: Call[Any]) -> dict[str, Any]:
+    return {"method": call.method, "url": call.path, "json": call.json, "params": call.params}
+
+
+def _headers(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def _sync(build: Callable[P, Call[T]]) -> Callable[Concatenate[Client, P], T]:
+    def method(self: Client, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return self.send(build(*args, **kwargs))
+
+    method.__name__ = build.__name__
+    method.__doc__ = build.__doc__
+    return method
+
+
+def _async(
+    build: Callable[P, Call[T]],
+) -> Callable[Concatenate[AsyncClient, P], Coroutine[Any, Any, T]]:
+    async def method(self: AsyncClient, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self.send(build(*args, **kwargs))
+
+    method.__name__ = build.__name__
+    method.__doc__ = build.__doc__
+    return method
+
+
+class Client:
+    """Synchronous client. ``token``: a workspace API key, a visitor token or the admin token."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        timeout: float = 30.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self._http = httpx.Client(
+            base_url=base_url, headers=_headers(token), timeout=timeout, transport=transport
+        )
+
+    def send(self, call: Call[T]) -> T:
+        return _read(call, self._http.request(**_request(call)))
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    health = _sync(calls.health)
+    create_workspace = _sync(calls.create_workspace)
+    create_agent = _sync(calls.create_agent)
+    update_agent = _sync(calls.update_agent)
+    get_agent = _sync(calls.get_agent)
+    create_user = _sync(calls.create_user)
+    create_contact = _sync(calls.create_contact)
+    get_contact = _sync(calls.get_contact)
+    start_conversation = _sync(calls.start_conversation)
+    get_conversation = _sync(calls.get_conversation)
+    conversations = _sync(calls.conversations)
+    add_turn = _sync(calls.add_turn)
+    turns = _sync(calls.turns)
+    end_conversation = _sync(calls.end_conversation)
+    reset_conversation = _sync(calls.reset_conversation)
+    search_record = _sync(calls.search_record)
+    context = _sync(calls.context)
+    chat = _sync(calls.chat)
+    notebook = _sync(calls.notebook)
+    remember_rule = _sync(calls.remember_rule)
+    forget_rule = _sync(calls.forget_rule)
+    forget_rules_matching = _sync(calls.forget_rules_matching)
+    memory = _sync(calls.memory)
+    edit_memory = _sync(calls.edit_memory)
+    archive_memory = _sync(calls.archive_memory)
+    recall = _sync(calls.recall)
+    patterns = _sync(calls.patterns)
+    export_contact = _sync(calls.export_contact)
+    delete_contact = _sync(calls.delete_contact)
+    run_jobs = _sync(calls.run_jobs)
+    add_document = _sync(calls.add_document)
+    search_knowledge = _sync(calls.search_knowledge)
+    unanswered = _sync(calls.unanswered)
+    draft_lesson = _sync(calls.draft_lesson)
+    approve_lesson = _sync(calls.approve_lesson)
+    tickets = _sync(calls.tickets)
+    audit = _sync(calls.audit)
+    lookup_account = _sync(calls.lookup_account)
+
+
+class AsyncClient:
+    """Asynchronous client with the same methods as :class:`Client`, each awaited."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        timeout: float = 30.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self._http = httpx.AsyncClient(
+            base_url=base_url, headers=_headers(token), timeout=timeout, transport=transport
+        )
+
+    async def send(self, call: Call[T]) -> T:
+        return _read(call, await self._http.request(**_request(call)))
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    health = _async(calls.health)
+    create_workspace = _async(calls.create_workspace)
+    create_agent = _async(calls.create_agent)
+    update_agent = _async(calls.update_agent)
+    get_agent = _async(calls.get_agent)
+    create_user = _async(calls.create_user)
+    create_contact = _async(calls.create_contact)
+    get_contact = _async(calls.get_contact)
+    start_conversation = _async(calls.start_conversation)
+    get_conversation = _async(calls.get_conversation)
+    conversations = _async(calls.conversations)
+    add_turn = _async(calls.add_turn)
+    turns = _async(calls.turns)
+    end_conversation = _async(calls.end_conversation)
+    reset_conversation = _async(calls.reset_conversation)
+    search_record = _async(calls.search_record)
+    context = _async(calls.context)
+    chat = _async(calls.chat)
+    notebook = _async(calls.notebook)
+    remember_rule = _async(calls.remember_rule)
+    forget_rule = _async(calls.forget_rule)
+    forget_rules_matching = _async(calls.forget_rules_matching)
+    memory = _async(calls.memory)
+    edit_memory = _async(calls.edit_memory)
+    archive_memory = _async(calls.archive_memory)
+    recall = _async(calls.recall)
+    patterns = _async(calls.patterns)
+    export_contact = _async(calls.export_contact)
+    delete_contact = _async(calls.delete_contact)
+    run_jobs = _async(calls.run_jobs)
+    add_document = _async(calls.add_document)
+    search_knowledge = _async(calls.search_knowledge)
+    unanswered = _async(calls.unanswered)
+    draft_lesson = _async(calls.draft_lesson)
+    approve_lesson = _async(calls.approve_lesson)
+    tickets = _async(calls.tickets)
+    audit = _async(calls.audit)
+    lookup_account = _async(calls.lookup_account)

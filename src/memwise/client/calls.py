@@ -1,0 +1,327 @@
+"""What each API operation sends and how its answer is read — shared by both clients.
+
+Each builder returns a :class:`Call`; :class:`memwise.client.Client` sends it with httpx
+and :class:`memwise.client.AsyncClient` awaits it. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Generic, Literal, TypeVar
+
+from pydantic import TypeAdapter
+
+from memwise.client import models as m
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    method: str
+    path: str
+    read: Callable[[Any], T]
+    json: dict[str, Any] | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+def _as(model: type[T]) -> Callable[[Any], T]:
+    adapter = TypeAdapter(model)
+    return adapter.validate_python
+
+
+def _raw(data: Any) -> dict[str, Any]:
+    return dict(data)
+
+
+def _given(**values: Any) -> dict[str, Any]:
+    """Only the arguments the caller gave (None means: let the server decide)."""
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def _when(at: datetime | None) -> str | None:
+    return at.isoformat() if at else None
+
+
+# --- setup -------------------------------------------------------------------------------
+
+
+def health() -> Call[m.Health]:
+    return Call("GET", "/v1/health", _as(m.Health))
+
+
+def create_workspace(
+    name: str,
+    timezone: str = "UTC",
+    plan: str | None = None,
+    monthly_allowance: int | None = None,
+) -> Call[m.Workspace]:
+    body = _given(name=name, timezone=timezone, plan=plan, monthly_allowance=monthly_allowance)
+    return Call("POST", "/v1/workspaces", _as(m.Workspace), body)
+
+
+def create_agent(
+    name: str,
+    *,
+    memory_enabled: bool = False,
+    domain: str | None = None,
+    business_intelligence: bool = False,
+    record_policy: Literal["archive", "audit_only"] = "archive",
+) -> Call[m.Agent]:
+    body = _given(
+        name=name,
+        memory_enabled=memory_enabled,
+        domain=domain,
+        business_intelligence=business_intelligence,
+        record_policy=record_policy,
+    )
+    return Call("POST", "/v1/agents", _as(m.Agent), body)
+
+
+def update_agent(agent_id: str, **changes: Any) -> Call[m.Agent]:
+    return Call("PATCH", f"/v1/agents/{agent_id}", _as(m.Agent), changes)
+
+
+def get_agent(agent_id: str) -> Call[m.Agent]:
+    return Call("GET", f"/v1/agents/{agent_id}", _as(m.Agent))
+
+
+def create_user(name: str, role: str = "operator", telegram_id: str | None = None) -> Call[m.User]:
+    body = _given(name=name, role=role, telegram_id=telegram_id)
+    return Call("POST", "/v1/users", _as(m.User), body)
+
+
+def create_contact(
+    name: str,
+    *,
+    emails: list[str] | None = None,
+    phones: list[str] | None = None,
+    account_refs: list[str] | None = None,
+) -> Call[m.Contact]:
+    body = _given(name=name, emails=emails, phones=phones, account_refs=account_refs)
+    return Call("POST", "/v1/contacts", _as(m.Contact), body)
+
+
+def get_contact(contact_id: str) -> Call[m.Contact]:
+    return Call("GET", f"/v1/contacts/{contact_id}", _as(m.Contact))
+
+
+# --- conversations -----------------------------------------------------------------------
+
+
+def start_conversation(
+    agent_id: str,
+    channel: str = "web",
+    *,
+    contact_id: str | None = None,
+    user_id: str | None = None,
+    account_ref: str | None = None,
+    excluded_from_memory: bool | None = None,
+) -> Call[m.Conversation]:
+    body = _given(
+        agent_id=agent_id,
+        channel=channel,
+        contact_id=contact_id,
+        user_id=user_id,
+        account_ref=account_ref,
+        excluded_from_memory=excluded_from_memory,
+    )
+    return Call("POST", "/v1/conversations", _as(m.Conversation), body)
+
+
+def get_conversation(conversation_id: str) -> Call[m.Conversation]:
+    return Call("GET", f"/v1/conversations/{conversation_id}", _as(m.Conversation))
+
+
+def conversations(
+    contact_id: str | None = None, cursor: str | None = None, limit: int = 50
+) -> Call[m.Page[m.Conversation]]:
+    params = _given(contact_id=contact_id, cursor=cursor, limit=limit)
+    return Call("GET", "/v1/conversations", _as(m.Page[m.Conversation]), params=params)
+
+
+def add_turn(
+    conversation_id: str, role: str, text: str, at: datetime | None = None
+) -> Call[m.Turn]:
+    body = _given(role=role, text=text, at=_when(at))
+    return Call("POST", f"/v1/conversations/{conversation_id}/turns", _as(m.Turn), body)
+
+
+def turns(
+    conversation_id: str, cursor: int | None = None, limit: int = 500
+) -> Call[m.Page[m.Turn]]:
+    params = _given(cursor=cursor, limit=limit)
+    path = f"/v1/conversations/{conversation_id}/turns"
+    return Call("GET", path, _as(m.Page[m.Turn]), params=params)
+
+
+def end_conversation(conversation_id: str) -> Call[m.Conversation]:
+    return Call("POST", f"/v1/conversations/{conversation_id}/end", _as(m.Conversation))
+
+
+def reset_conversation(conversation_id: str) -> Call[dict[str, Any]]:
+    return Call("POST", f"/v1/conversations/{conversation_id}/reset", _raw)
+
+
+def search_record(q: str, limit: int = 20) -> Call[m.Page[m.RecordHit]]:
+    return Call(
+        "GET", "/v1/record/search", _as(m.Page[m.RecordHit]), params={"q": q, "limit": limit}
+    )
+
+
+# --- context and chat --------------------------------------------------------------------
+
+
+def _messages(messages: list[dict[str, str]] | None) -> list[dict[str, str]] | None:
+    return None if messages is None else [{"role": x["role"], "text": x["text"]} for x in messages]
+
+
+def context(
+    conversation_id: str,
+    request: str,
+    *,
+    messages: list[dict[str, str]] | None = None,
+    page: dict[str, str] | None = None,
+) -> Call[m.Context]:
+    body = _given(
+        conversation_id=conversation_id, request=request, messages=_messages(messages), page=page
+    )
+    return Call("POST", "/v1/context", _as(m.Context), body)
+
+
+def chat(
+    conversation_id: str,
+    text: str,
+    *,
+    messages: list[dict[str, str]] | None = None,
+    page: dict[str, str] | None = None,
+) -> Call[m.ChatReply]:
+    body = _given(
+        conversation_id=conversation_id, text=text, messages=_messages(messages), page=page
+    )
+    return Call("POST", "/v1/chat", _as(m.ChatReply), body)
+
+
+# --- notebook ----------------------------------------------------------------------------
+
+
+def notebook(user_id: str) -> Call[m.Page[m.NotebookEntry]]:
+    return Call("GET", f"/v1/users/{user_id}/notebook", _as(m.Page[m.NotebookEntry]))
+
+
+def remember_rule(user_id: str, text: str) -> Call[m.NotebookAdded]:
+    return Call("POST", f"/v1/users/{user_id}/notebook", _as(m.NotebookAdded), {"text": text})
+
+
+def forget_rule(user_id: str, entry_id: str) -> Call[m.Removed]:
+    return Call("DELETE", f"/v1/users/{user_id}/notebook/{entry_id}", _as(m.Removed))
+
+
+def forget_rules_matching(user_id: str, phrase: str) -> Call[m.Removed]:
+    path = f"/v1/users/{user_id}/notebook"
+    return Call("DELETE", path, _as(m.Removed), params={"phrase": phrase})
+
+
+# --- contact memory ----------------------------------------------------------------------
+
+
+def memory(
+    contact_id: str, include: list[str] | None = None, kind: str | None = None
+) -> Call[m.Page[m.MemoryItem]]:
+    params = _given(include=",".join(include) if include else None, kind=kind)
+    path = f"/v1/contacts/{contact_id}/memory"
+    return Call("GET", path, _as(m.Page[m.MemoryItem]), params=params)
+
+
+def edit_memory(item_id: str, **changes: Any) -> Call[m.MemoryItem]:
+    return Call("PATCH", f"/v1/memory/{item_id}", _as(m.MemoryItem), changes)
+
+
+def archive_memory(item_id: str) -> Call[m.MemoryItem]:
+    return Call("POST", f"/v1/memory/{item_id}/archive", _as(m.MemoryItem))
+
+
+def recall(contact_id: str, request: str, limit: int | None = None) -> Call[dict[str, Any]]:
+    body = _given(request=request, limit=limit)
+    return Call("POST", f"/v1/contacts/{contact_id}/recall", _raw, body)
+
+
+def patterns(contact_id: str) -> Call[dict[str, Any]]:
+    return Call("GET", f"/v1/contacts/{contact_id}/patterns", _raw)
+
+
+def export_contact(contact_id: str) -> Call[dict[str, Any]]:
+    return Call("GET", f"/v1/contacts/{contact_id}/export", _raw)
+
+
+def delete_contact(contact_id: str) -> Call[dict[str, Any]]:
+    return Call("DELETE", f"/v1/contacts/{contact_id}", _raw)
+
+
+def run_jobs() -> Call[dict[str, Any]]:
+    return Call("POST", "/v1/jobs/run", _raw)
+
+
+# --- knowledge and teaching --------------------------------------------------------------
+
+
+def add_document(
+    title: str,
+    body: str,
+    *,
+    kind: str = "faq",
+    source_url: str | None = None,
+    version: str = "1",
+    identifiers: list[str] | None = None,
+) -> Call[m.Document]:
+    data = _given(
+        kind=kind,
+        title=title,
+        body=body,
+        source_url=source_url,
+        version=version,
+        identifiers=identifiers,
+    )
+    return Call("POST", "/v1/knowledge/documents", _as(m.Document), data)
+
+
+def search_knowledge(q: str, limit: int = 5) -> Call[m.KnowledgeSearch]:
+    params = {"q": q, "limit": limit}
+    return Call("GET", "/v1/knowledge/search", _as(m.KnowledgeSearch), params=params)
+
+
+def unanswered() -> Call[m.Page[m.Unanswered]]:
+    return Call("GET", "/v1/unanswered", _as(m.Page[m.Unanswered]))
+
+
+def draft_lesson(question: str, answer: str, unanswered_id: str | None = None) -> Call[m.Lesson]:
+    body = _given(question=question, answer=answer, unanswered_id=unanswered_id)
+    return Call("POST", "/v1/lessons", _as(m.Lesson), body)
+
+
+def approve_lesson(lesson_id: str) -> Call[m.Lesson]:
+    return Call("POST", f"/v1/lessons/{lesson_id}/approve", _as(m.Lesson))
+
+
+def tickets(contact_id: str | None = None) -> Call[m.Page[m.Ticket]]:
+    params = _given(contact_id=contact_id)
+    return Call("GET", "/v1/tickets", _as(m.Page[m.Ticket]), params=params)
+
+
+def audit(
+    tool: str | None = None, status: str | None = None, cursor: str | None = None
+) -> Call[m.Page[m.AuditEntry]]:
+    params = _given(tool=tool, status=status, cursor=cursor)
+    return Call("GET", "/v1/audit", _as(m.Page[m.AuditEntry]), params=params)
+
+
+# --- accounts ----------------------------------------------------------------------------
+
+
+def lookup_account(
+    conversation_id: str, kind: str, id: str | None = None, account: str | None = None
+) -> Call[m.AccountLookup]:
+    body = _given(conversation_id=conversation_id, kind=kind, id=id, account=account)
+    return Call("POST", "/v1/accounts/lookup", _as(m.AccountLookup), body)

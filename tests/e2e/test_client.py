@@ -1,0 +1,96 @@
+"""The Python client against a real ``memwise serve``: typed results, errors, sync and async."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from memwise.client import ApiError, AsyncClient, Client
+from memwise.client import models as m
+from tests.e2e.conftest import ADMIN, Server
+
+
+def test_sync_client_walks_a_conversation_end_to_end(server: Server) -> None:
+    with Client(server.url, ADMIN) as admin:
+        assert admin.health().status == "ok"
+        ws = admin.create_workspace("Acme Bikes", timezone="Europe/Berlin")
+    assert isinstance(ws, m.Workspace) and ws.api_key
+    with Client(server.url, ws.api_key) as mw:
+        agent = mw.create_agent("Front desk", memory_enabled=True, domain="retail")
+        assert agent.memory_enabled and agent.domain == "retail"
+        user = mw.create_user("Dana", role="operator")
+        contact = mw.create_contact("Jo Lee", emails=["jo@example.com"])
+        assert mw.get_contact(contact.id).emails == ["jo@example.com"]
+
+        conv = mw.start_conversation(agent.id, "web", contact_id=contact.id)
+        assert conv.visitor_token and conv.status == "open"
+        turn = mw.add_turn(conv.id, "customer", "My daughter's birthday is on 12 March.")
+        assert isinstance(turn, m.Turn) and turn.seq == 1
+        assert [t.text for t in mw.turns(conv.id).items] == [turn.text]
+        hits = mw.search_record("birthday")
+        assert hits.items and "<mark>" in hits.items[0].highlight
+
+        added = mw.remember_rule(user.id, "Always sign emails with the first name only.")
+        assert not added.duplicate
+        again = mw.remember_rule(user.id, "Always sign emails with the first name only.")
+        assert again.duplicate
+        assert [e.text for e in mw.notebook(user.id).items] == [added.text]
+        assert mw.forget_rules_matching(user.id, "sign emails").removed == 1
+
+        mw.add_document("Returns", "Bikes can be returned within 30 days with the receipt.")
+        found = mw.search_knowledge("Can bikes be returned with the receipt?")
+        assert found.answered and found.items[0].title == "Returns"
+
+        reply = mw.chat(conv.id, "Can bikes be returned with the receipt?")
+        assert isinstance(reply, m.ChatReply)
+        assert any(s.title == "Returns" for s in reply.sources)
+
+        ended = mw.end_conversation(conv.id)
+        assert ended.status == "ended"
+        mw.run_jobs()
+        items = mw.memory(contact.id).items
+        assert any("birthday" in i.text.lower() for i in items)
+        assert all(isinstance(i, m.MemoryItem) for i in items)
+
+        with pytest.raises(ApiError) as caught:
+            mw.get_contact("ct_missing")
+        assert caught.value.status == 404 and caught.value.code
+
+
+def test_visitor_token_reaches_only_its_conversation(server: Server) -> None:
+    with Client(server.url, ADMIN) as admin:
+        key = admin.create_workspace("Acme").api_key
+    with Client(server.url, key) as mw:
+        agent = mw.create_agent("Web")
+        contact = mw.create_contact("Ana")
+        mine = mw.start_conversation(agent.id, "web", contact_id=contact.id)
+        other = mw.start_conversation(agent.id, "web", contact_id=contact.id)
+    assert mine.visitor_token
+    with Client(server.url, mine.visitor_token) as visitor:
+        assert visitor.add_turn(mine.id, "customer", "hello").role == "customer"
+        with pytest.raises(ApiError) as caught:
+            visitor.add_turn(other.id, "customer", "hello")
+        assert caught.value.status == 404
+        with pytest.raises(ApiError) as caught:
+            visitor.add_turn(mine.id, "assistant", "I am staff now")
+        assert caught.value.status == 403
+
+
+def test_async_client_has_the_same_operations(server: Server) -> None:
+    async def scenario() -> tuple[str, str, int]:
+        async with AsyncClient(server.url, ADMIN) as admin:
+            key = (await admin.create_workspace("Async Co")).api_key
+        assert key
+        async with AsyncClient(server.url, key) as mw:
+            agent = await mw.create_agent("Bot")
+            contact = await mw.create_contact("Kim")
+            conv = await mw.start_conversation(agent.id, "web", contact_id=contact.id)
+            await mw.add_turn(conv.id, "customer", "Is the shop open on Sunday?")
+            reply = await mw.chat(conv.id, "Is the shop open on Sunday?")
+            page = await mw.turns(conv.id)
+            return conv.id, reply.reply, len(page.items)
+
+    conv_id, reply, count = asyncio.run(scenario())
+    assert conv_id and reply
+    assert count >= 2  # the customer turn, the chat turn and the reply are all recorded

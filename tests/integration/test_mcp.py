@@ -1,0 +1,138 @@
+"""The MCP server through the SDK's in-process client and over streamable HTTP at /mcp."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from mcp import Client
+
+from memwise.doors.mcp_server import build_server
+from tests.integration.conftest import Api
+
+TOOLS = {
+    "recall",
+    "search_knowledge",
+    "remember_rule",
+    "forget_rule",
+    "list_rules",
+    "lookup_account",
+    "create_ticket",
+    "record_turn",
+    "end_conversation",
+}
+
+
+def run(scenario: Callable[[], Awaitable[Any]]) -> Any:
+    return asyncio.run(scenario())
+
+
+def setup_workspace(api: Api) -> dict[str, str]:
+    ws, key = api.workspace()
+    h = {"Authorization": f"Bearer {key}"}
+    agent = api.client.post("/v1/agents", json={"name": "Desk"}, headers=h).json()["id"]
+    user = api.client.post("/v1/users", json={"name": "Dana", "role": "operator"}, headers=h)
+    contact = api.client.post("/v1/contacts", json={"name": "Jo"}, headers=h).json()["id"]
+    conv = api.client.post(
+        "/v1/conversations",
+        json={"agent_id": agent, "channel": "web", "contact_id": contact},
+        headers=h,
+    ).json()["id"]
+    api.client.post(
+        "/v1/knowledge/documents",
+        json={
+            "kind": "policy",
+            "title": "Opening hours",
+            "body": "The shop is open Monday to Saturday, 9 to 18. Closed on Sundays.",
+            "version": "1",
+        },
+        headers=h,
+    )
+    return {"ws": ws, "key": key, "user": user.json()["id"], "contact": contact, "conv": conv}
+
+
+def test_every_tool_works_in_process_and_is_audited(api: Api) -> None:
+    ids = setup_workspace(api)
+    server = build_server(api.mw, key=ids["key"])
+
+    async def scenario() -> dict[str, Any]:
+        got: dict[str, Any] = {}
+        async with Client(server) as client:
+            got["tools"] = {t.name for t in (await client.list_tools()).tools}
+
+            async def call(name: str, **args: Any) -> Any:
+                result = await client.call_tool(name, args)
+                assert not result.is_error, result.content
+                return result.structured_content
+
+            got["added"] = await call("remember_rule", user_id=ids["user"], text="Reply in German.")
+            got["rules"] = await call("list_rules", user_id=ids["user"])
+            got["forgot"] = await call("forget_rule", user_id=ids["user"], phrase="german")
+            got["turn"] = await call(
+                "record_turn", conversation_id=ids["conv"], role="customer", text="Open Sunday?"
+            )
+            got["knowledge"] = await call("search_knowledge", query="Is the shop open on Sundays?")
+            got["recall"] = await call("recall", contact_id=ids["contact"], request="hours")
+            got["ticket"] = await call(
+                "create_ticket", subject="Call back", body="Wants a call", contact_id=ids["contact"]
+            )
+            got["ended"] = await call("end_conversation", conversation_id=ids["conv"])
+            missing = await client.call_tool("forget_rule", {"user_id": ids["user"]})
+            got["missing"] = (missing.is_error, missing.content[0].text)  # type: ignore[union-attr]
+            lookup = await client.call_tool(
+                "lookup_account", {"conversation_id": ids["conv"], "kind": "order", "id": "1"}
+            )
+            got["lookup"] = lookup
+        return got
+
+    got = run(scenario)
+    assert got["tools"] == TOOLS
+    assert got["added"]["duplicate"] is False
+    assert [r["text"] for r in got["rules"]["rules"]] == ["Reply in German."]
+    assert got["forgot"] == {"removed": 1}
+    assert got["turn"]["role"] == "customer" and got["turn"]["seq"] == 1
+    assert got["knowledge"]["answered"] is True
+    assert got["knowledge"]["hits"][0]["title"] == "Opening hours"
+    assert set(got["recall"]) == {"profile", "notes"}
+    assert got["ticket"]["status"] in {"pending", "accepted"}
+    assert got["ended"]["status"] == "ended"
+    assert got["lookup"].structured_content["status"] == "unbound"  # no account bound yet
+    assert got["missing"][0] is True and "nothing_to_forget" in got["missing"][1]
+
+    entries = api.mw.audit.entries(ids["ws"], limit=100)
+    mcp_calls = {(e.tool, e.status.value) for e in entries if e.tool.startswith("mcp.")}
+    assert ("mcp.remember_rule", "executed") in mcp_calls
+    assert ("mcp.search_knowledge", "read") in mcp_calls
+    assert ("mcp.forget_rule", "refused") in mcp_calls
+    assert all(e.actor == "mcp:owner" for e in entries if e.tool.startswith("mcp."))
+    # the record holds the turn written through MCP
+    assert [t.text for t in api.mw.record.turns(ids["ws"], ids["conv"])] == ["Open Sunday?"]
+
+
+def test_a_bad_key_is_refused_and_nothing_is_written(api: Api) -> None:
+    ids = setup_workspace(api)
+    server = build_server(api.mw, key="mw_not_a_real_key")
+
+    async def scenario() -> Any:
+        async with Client(server) as client:
+            return await client.call_tool(
+                "record_turn", {"conversation_id": ids["conv"], "role": "customer", "text": "hi"}
+            )
+
+    result = run(scenario)
+    assert result.is_error and "unauthorized" in result.content[0].text
+    assert api.mw.record.turns(ids["ws"], ids["conv"]) == []
+
+
+def test_another_workspaces_objects_are_not_found(api: Api) -> None:
+    ids = setup_workspace(api)
+    _, other_key = api.workspace("Other")
+    server = build_server(api.mw, key=other_key)
+
+    async def scenario() -> Any:
+        async with Client(server) as client:
+            return await client.call_tool("list_rules", {"user_id": ids["user"]})
+
+    result = run(scenario)
+    assert result.is_error and "not_found" in result.content[0].text
