@@ -155,3 +155,142 @@ class FakeModelServer:
             "stop_sequence": None,
             "usage": {"input_tokens": 10, "output_tokens": 10},
         }
+
+
+@dataclass
+class FakeTelegramServer:
+    """A loopback stand-in for Telegram's Bot API (the part a polling bot uses).
+
+    Queue what people write with :meth:`say`; a bot polling ``getUpdates`` receives it, and
+    every ``sendMessage`` it makes lands in :attr:`sent`. Point python-telegram-bot at
+    :attr:`url` (``memwise telegram --api-url``).
+    """
+
+    updates: list[dict[str, Any]] = field(default_factory=list)
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    calls: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        server = self
+        self._changed = threading.Condition()
+        self._next_update = 1
+        self._next_message = 1
+
+        class Handler(BaseHTTPRequestHandler):
+            disable_nagle_algorithm = True
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                raw = self.rfile.read(length).decode()
+                method = self.path.rsplit("/", 1)[-1]
+                params = _bot_params(raw, self.headers.get("content-type", ""))
+                server.calls.append(method)
+                result = server._answer(method, params)
+                data = json.dumps({"ok": True, "result": result}).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def say(
+        self,
+        chat_id: int,
+        text: str,
+        *,
+        user_id: int | None = None,
+        first_name: str = "Jo",
+        sent_at: float | None = None,
+    ) -> None:
+        """A person writes ``text`` in ``chat_id`` (at ``sent_at``, a Unix time; default now)."""
+        entities = []
+        if text.startswith("/"):
+            length = len(text.split()[0])
+            entities.append({"type": "bot_command", "offset": 0, "length": length})
+        sender = {"id": user_id or chat_id, "is_bot": False, "first_name": first_name}
+        with self._changed:
+            message = {
+                "message_id": self._next_message,
+                "date": int(sent_at if sent_at is not None else time.time()),
+                "chat": {"id": chat_id, "type": "private", "first_name": first_name},
+                "from": sender,
+                "text": text,
+                "entities": entities,
+            }
+            self.updates.append({"update_id": self._next_update, "message": message})
+            self._next_update += 1
+            self._next_message += 1
+            self._changed.notify_all()
+
+    def wait_for_sent(self, count: int, timeout: float = 10.0) -> list[dict[str, Any]]:
+        """Block until the bot has sent ``count`` messages in all; returns them."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while len(self.sent) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"the bot sent {len(self.sent)} of {count} messages")
+                self._changed.wait(left)
+            return list(self.sent)
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def _answer(self, method: str, params: dict[str, Any]) -> Any:
+        if method == "getMe":
+            return {"id": 4242, "is_bot": True, "first_name": "memwise", "username": "memwise_bot"}
+        if method == "getUpdates":
+            offset = int(params.get("offset") or 0)
+            wait = min(float(params.get("timeout") or 0), 1.0)
+            with self._changed:
+                ready = [u for u in self.updates if u["update_id"] >= offset]
+                if not ready and wait:
+                    self._changed.wait(wait)
+                    ready = [u for u in self.updates if u["update_id"] >= offset]
+            return ready
+        if method == "sendMessage":
+            with self._changed:
+                message = {
+                    "message_id": self._next_message,
+                    "date": int(time.time()),
+                    "chat": {"id": int(params["chat_id"]), "type": "private"},
+                    "from": {"id": 4242, "is_bot": True, "first_name": "memwise"},
+                    "text": params.get("text", ""),
+                }
+                self._next_message += 1
+                self.sent.append(message)
+                self._changed.notify_all()
+            return message
+        return True  # deleteWebhook, setMyCommands, close …
+
+
+def _bot_params(raw: str, content_type: str) -> dict[str, Any]:
+    """A Bot API call's parameters, whether sent as JSON or as a form."""
+    from urllib.parse import parse_qsl
+
+    if not raw:
+        return {}
+    if "json" in content_type:
+        value = json.loads(raw)
+        return value if isinstance(value, dict) else {}
+    params: dict[str, Any] = {}
+    for name, value in parse_qsl(raw):
+        try:
+            params[name] = json.loads(value)
+        except ValueError:
+            params[name] = value
+    return params

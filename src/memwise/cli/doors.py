@@ -41,3 +41,34 @@ def mcp(
             raise errors.Unauthorized("that API key is not valid", code="unauthorized")
         err.print("memwise MCP server on stdio (Ctrl-D to stop)")
         build_server(mw, key=api_key).run("stdio")
+
+
+@app.command()
+@handles_errors
+def telegram(
+    agent: str = typer.Option(..., "--agent", help="The agent that answers on Telegram."),
+    token: str = typer.Option(
+        ..., "--token", envvar="MEMWISE_TELEGRAM_TOKEN", help="The bot token from @BotFather."
+    ),
+    api_key: str | None = ApiKeyOption,
+    api_url: str | None = typer.Option(
+        None, "--api-url", help="Another Bot API server (default: Telegram's own)."
+    ),
+    database_url: str | None = DatabaseOption,
+) -> None:
+    """Answer on Telegram by long polling, as one agent of the workspace of --api-key."""
+    try:
+        from memwise.doors.telegram import TelegramDoor, build_bot
+    except ImportError:
+        raise _extra("telegram") from None
+    from memwise.api.app import open_memwise
+
+    if not api_key:
+        raise errors.Unauthorized("give --api-key or set MEMWISE_API_KEY", code="unauthorized")
+    with open_memwise(settings(database_url)) as mw:
+        found = mw.tenancy.authenticate_key(api_key)
+        if found is None:
+            raise errors.Unauthorized("that API key is not valid", code="unauthorized")
+        door = TelegramDoor(mw, found[0], agent)  # checks the agent belongs to the workspace
+        err.print(f"memwise on Telegram as agent {agent} (Ctrl-C to stop)")
+        build_bot(door, token, base_url=api_url).run_polling(poll_interval=0.5)

@@ -40,6 +40,7 @@ class Received:
     transcript: list[Message] = field(default_factory=list)
     expired_conversation: str | None = None  # the previous conversation, if it expired on idle
     pending: dict[str, Any] | None = None
+    conversation_id: str | None = None  # the conversation this chat's state belongs to
 
 
 class TelegramWindows:
@@ -99,7 +100,16 @@ class TelegramWindows:
             state.last_at = now
             if conversation_id:
                 state.conversation_id = conversation_id
-            return Received(False, None, transcript, expired or None, state.pending)
+            return Received(
+                False, None, transcript, expired or None, state.pending, state.conversation_id
+            )
+
+    def bind(self, key: Hashable, conversation_id: str) -> None:
+        """Tie the chat's live state to the conversation that records it."""
+        with self._lock:
+            state = self._chats.get(key)
+            if state is not None:
+                state.conversation_id = conversation_id
 
     def add_reply(self, key: Hashable, text: str, role: str = "assistant") -> None:
         with self._lock:

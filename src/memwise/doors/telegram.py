@@ -1,0 +1,224 @@
+"""The Telegram door (seed 000): long polling with python-telegram-bot.
+
+The window is held in this process (:class:`TelegramWindows`): thirty minutes after the last
+message a chat's state is gone and its conversation ends (queued for extraction when the
+gates allow); the model sees the last eight earlier messages plus the current one; a pending
+confirmation is kept beside the transcript; messages older than ten minutes on arrival are
+ignored with a short notice; a restart clears everything. Staff are recognised by their
+Telegram user id (``POST /v1/users {telegram_id}``), so a person's notebook follows them
+between the web and Telegram; everyone else is a contact, found or created by Telegram id.
+
+:class:`TelegramDoor` is the logic and knows nothing of Telegram's API; :func:`build_bot`
+wires it into python-telegram-bot (``memwise[telegram]``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Hashable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from memwise import errors
+from memwise.policies.telegram import TelegramWindows
+from memwise.services.facade import Memwise
+
+HELP = (
+    "I'm the assistant. Ask me anything.\n"
+    "/reset — start a clean conversation (what follows is not remembered)\n"
+    "/memory — what I keep for you\n"
+    "/forget <words> — remove what contains those words"
+)
+
+
+@dataclass(frozen=True)
+class Incoming:
+    chat_id: int
+    sender_id: int
+    sender_name: str
+    text: str
+    sent_at: datetime
+
+
+@dataclass(frozen=True)
+class Participant:
+    staff: bool
+    id: str  # a user id for staff, a contact id for customers
+
+
+class TelegramDoor:
+    """One agent of one workspace answering on Telegram."""
+
+    def __init__(self, mw: Memwise, workspace_id: str, agent_id: str) -> None:
+        self.mw = mw
+        self.workspace_id = workspace_id
+        self.agent_id = agent_id
+        policy = mw.windows.limits_for(workspace_id, agent_id).telegram
+        self.windows = TelegramWindows(mw.rt.clock, policy, on_expire=self._expired)
+        self._clean_next: set[Hashable] = set()  # chats whose next conversation is excluded
+
+    def key(self, chat_id: int) -> Hashable:
+        return (self.workspace_id, chat_id)
+
+    # -- who is writing --------------------------------------------------------------------
+    def participant(self, msg: Incoming) -> Participant:
+        ws, sender = self.workspace_id, str(msg.sender_id)
+        user = self.mw.tenancy.user_by_telegram(ws, sender)
+        if user is not None:
+            return Participant(True, user.id)
+        found = self.mw.tenancy.find_contacts(ws, "telegram", sender)
+        if found:
+            return Participant(False, found[0])
+        name = msg.sender_name.strip() or f"Telegram {sender}"
+        contact = self.mw.tenancy.create_contact(ws, name[:200], telegram_ids=[sender])
+        return Participant(False, contact.id)
+
+    # -- messages --------------------------------------------------------------------------
+    def message(self, msg: Incoming) -> list[str]:
+        """Answer one text message; returns the replies to send."""
+        key = self.key(msg.chat_id)
+        self.windows.sweep()  # end the conversations of chats gone idle
+        who = self.participant(msg)
+        received = self.windows.receive(
+            key, msg.text, msg.sent_at, role="user" if who.staff else "customer"
+        )
+        if received.ignored:
+            return [received.notice or "That message arrived too late; please send it again."]
+        conversation_id = received.conversation_id or self._start(key, who)
+        earlier = received.transcript[:-1]
+        try:
+            reply = self.mw.chat(
+                self.workspace_id,
+                conversation_id,
+                msg.text,
+                messages=earlier,
+                actor=f"telegram:{msg.sender_id}",
+            )
+        except errors.Invalid as exc:
+            return [f"I couldn't take that: {exc.message}"]
+        self.windows.add_reply(key, reply.reply)
+        return [reply.reply]
+
+    def _start(self, key: Hashable, who: Participant) -> str:
+        clean = key in self._clean_next
+        self._clean_next.discard(key)
+        conv, _ = self.mw.record.start(
+            self.workspace_id,
+            self.agent_id,
+            "telegram",
+            user_id=who.id if who.staff else None,
+            contact_id=None if who.staff else who.id,
+            excluded_from_memory=clean,
+            thread=f"telegram:{key[1] if isinstance(key, tuple) else key}",
+        )
+        self.windows.bind(key, conv.id)
+        return conv.id
+
+    def _expired(self, key: Hashable, conversation_id: str | None) -> None:
+        if conversation_id:
+            self.mw.record.end(self.workspace_id, conversation_id)
+
+    # -- commands --------------------------------------------------------------------------
+    def reset(self, chat_id: int) -> str:
+        """/reset: clear the window and pending state now; the next conversation is clean."""
+        key = self.key(chat_id)
+        conversation_id = self.windows.reset(key)
+        if conversation_id:
+            self.mw.windows.reset(self.workspace_id, conversation_id)
+            self.mw.record.end(self.workspace_id, conversation_id)
+        self._clean_next.add(key)
+        return "Done — we start again from a clean page. What we say next is not remembered."
+
+    def memory(self, msg: Incoming) -> str:
+        """/memory: a staff user's notebook, or what is remembered about a customer."""
+        who = self.participant(msg)
+        if who.staff:
+            entries = self.mw.notebook.entries(self.workspace_id, who.id)
+            if not entries:
+                return "Your notebook is empty. Say “remember …” to add a working rule."
+            return "Your rules:\n" + "\n".join(f"{n}. {e.text}" for n, e in enumerate(entries, 1))
+        items = self.mw.memory.items(self.workspace_id, who.id)
+        if not items:
+            return "I don't keep anything about you yet."
+        lines = [f"• {s.item.text}" for s in items[:20]]
+        return "What I remember about you:\n" + "\n".join(lines)
+
+    def forget(self, msg: Incoming, phrase: str) -> str:
+        """/forget: staff remove notebook rules; a customer's request goes to the team."""
+        phrase = phrase.strip()
+        if not phrase:
+            return "Tell me what to forget, e.g. /forget formal tone"
+        who = self.participant(msg)
+        if who.staff:
+            removed = self.mw.notebook.forget_phrase(
+                self.workspace_id, who.id, phrase, actor=f"telegram:{msg.sender_id}"
+            )
+            if not removed:
+                return "No rule contains those words."
+            return f"Removed {removed} rule{'s' if removed != 1 else ''}."
+        self.mw.tickets.open(
+            self.workspace_id,
+            subject="Customer asked us to forget something",
+            body=f"Via Telegram, the customer asked to forget: {phrase[:500]}",
+            contact_id=who.id,
+            actor=f"telegram:{msg.sender_id}",
+        )
+        return "I've asked the team to remove that; they will confirm once it is done."
+
+
+def incoming(update: Any) -> Incoming | None:
+    """The parts of a python-telegram-bot Update the door needs (None: not a text message)."""
+    message = update.effective_message
+    user = update.effective_user
+    if message is None or user is None or message.text is None:
+        return None
+    name = " ".join(p for p in (user.first_name, user.last_name) if p)
+    return Incoming(message.chat_id, user.id, name, message.text, message.date)
+
+
+def build_bot(door: TelegramDoor, token: str, *, base_url: str | None = None) -> Any:
+    """A python-telegram-bot Application that serves ``door`` (start it with run_polling)."""
+    from telegram import Update
+    from telegram.ext import Application, CommandHandler, ContextTypes, MessageHandler, filters
+
+    builder = Application.builder().token(token)
+    if base_url:
+        builder = builder.base_url(base_url.rstrip("/") + "/bot")
+    application = builder.build()
+
+    async def reply_all(update: Update, texts: list[str]) -> None:
+        if update.effective_message is None:
+            return
+        for text in texts:
+            await update.effective_message.reply_text(text)
+
+    async def on_text(update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+        msg = incoming(update)
+        if msg is not None:
+            await reply_all(update, await asyncio.to_thread(door.message, msg))
+
+    async def on_reset(update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+        if update.effective_chat is not None:
+            await reply_all(update, [await asyncio.to_thread(door.reset, update.effective_chat.id)])
+
+    async def on_memory(update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+        msg = incoming(update)
+        if msg is not None:
+            await reply_all(update, [await asyncio.to_thread(door.memory, msg)])
+
+    async def on_forget(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        msg = incoming(update)
+        if msg is not None:
+            phrase = " ".join(context.args or [])
+            await reply_all(update, [await asyncio.to_thread(door.forget, msg, phrase)])
+
+    async def on_help(update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+        await reply_all(update, [HELP])
+
+    application.add_handler(CommandHandler(["start", "help"], on_help))
+    application.add_handler(CommandHandler("reset", on_reset))
+    application.add_handler(CommandHandler("memory", on_memory))
+    application.add_handler(CommandHandler("forget", on_forget))
+    application.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, on_text))
+    return application
