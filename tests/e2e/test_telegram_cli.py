@@ -22,9 +22,9 @@ def test_the_command_answers_on_telegram(server: Server) -> None:
     fake = FakeTelegramServer()
     exe = Path(sys.executable).parent / "memwise"
     env = {**os.environ, "MEMWISE_API_KEY": key, "MEMWISE_TELEGRAM_TOKEN": "1:T"}
+    args = ["telegram", "--agent", agent.id, "--api-url", fake.url]
     proc = subprocess.Popen(
-        [str(exe), "telegram", "--agent", agent.id, "--api-url", fake.url, "--database-url"]
-        + [server.database_url],
+        [str(exe), *args, "--database-url", server.database_url],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
