@@ -335,6 +335,28 @@ class Learning:
             )
         return Run(run_id, set_id, self.rt.clock.now(), summary, results)
 
+    def test_sets(self, workspace_id: str) -> list[TestSet]:
+        """Every frozen set (without its questions), newest version first."""
+        with self.rt.db.read() as conn:
+            found = conn.execute(
+                sa.select(test_sets)
+                .where(test_sets.c.workspace_id == workspace_id)
+                .order_by(test_sets.c.name, test_sets.c.version.desc())
+            )
+            return [TestSet(r.id, r.name, r.version, [], r.created_at) for r in found]
+
+    def runs(self, workspace_id: str, set_id: str | None = None) -> list[Run]:
+        """Evaluation runs, oldest first (without per-question results)."""
+        q = sa.select(
+            eval_runs.c.id, eval_runs.c.set_id, eval_runs.c.created_at, eval_runs.c.summary
+        )
+        q = q.where(eval_runs.c.workspace_id == workspace_id)
+        if set_id:
+            q = q.where(eval_runs.c.set_id == set_id)
+        with self.rt.db.read() as conn:
+            found = conn.execute(q.order_by(eval_runs.c.created_at, eval_runs.c.id))
+            return [Run(r.id, r.set_id, r.created_at, r.summary, []) for r in found]
+
     def run(self, workspace_id: str, run_id: str) -> Run:
         with self.rt.db.read() as conn:
             r = rows.require(conn, eval_runs, workspace_id, run_id, "eval_run")

@@ -268,6 +268,14 @@ class Tenancy:
         with self.rt.db.read() as conn:
             return _user(rows.require(conn, users, workspace_id, user_id, "user"))
 
+    def users(self, workspace_id: str) -> list[User]:
+        """The workspace's staff users, by name."""
+        with self.rt.db.read() as conn:
+            found = conn.execute(
+                sa.select(users).where(users.c.workspace_id == workspace_id).order_by(users.c.name)
+            )
+            return [_user(r) for r in found]
+
     def user_by_telegram(self, workspace_id: str, telegram_id: str) -> User | None:
         with self.rt.db.read() as conn:
             row = conn.execute(
@@ -324,6 +332,16 @@ class Tenancy:
             created_at=row.created_at,
             **grouped,
         )
+
+    def contacts(self, workspace_id: str, query: str = "", limit: int = 100) -> list[Contact]:
+        """Contacts by name (those whose name contains ``query``), newest first."""
+        q = sa.select(contacts.c.id).where(contacts.c.workspace_id == workspace_id)
+        if query.strip():
+            q = q.where(contacts.c.name.ilike(f"%{query.strip()[:100]}%"))
+        q = q.order_by(contacts.c.created_at.desc(), contacts.c.id.desc())
+        with self.rt.db.read() as conn:
+            ids = list(conn.execute(q.limit(max(1, min(limit, 500)))).scalars())
+        return [self.get_contact(workspace_id, i) for i in ids]
 
     def find_contacts(self, workspace_id: str, kind: str, value: str) -> list[str]:
         """Contact ids whose verified identity of ``kind`` equals ``value`` (normalised)."""
