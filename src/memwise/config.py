@@ -27,6 +27,7 @@ class Settings(BaseSettings):
     test_clock: bool = False
     max_request_bytes: int = 1_000_000
     rate_limit_per_minute: int = 600
+    cors_origins: str = "*"  # origins whose pages may call the API (the web widget); "" = none
     limits: Limits = Field(default_factory=Limits)
     extractor: Literal["rules", "openai", "anthropic"] = "rules"
     model: str | None = None

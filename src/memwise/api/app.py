@@ -7,6 +7,9 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import FileResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
 
 from memwise import __version__
 from memwise.api import errors as api_errors
@@ -77,7 +80,15 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
     api_errors.install(app)
     for module in ROUTERS:
         app.include_router(module.router)
+    mount_console(app)
     mount_mcp(app, sessions)
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=[o.strip() for o in settings.cors_origins.split(",") if o.strip()],
+            allow_methods=["GET", "POST", "PATCH", "PUT", "DELETE"],
+            allow_headers=["Authorization", "Content-Type"],
+        )
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
     return app
 
@@ -91,3 +102,20 @@ def mount_mcp(app: FastAPI, sessions: list[Any]) -> None:
     server = build_server(app.state.mw)
     app.mount("/mcp", server.streamable_http_app(streamable_http_path="/", stateless_http=True))
     sessions.append(server.session_manager)
+
+
+def mount_console(app: FastAPI) -> None:
+    """The operator console at /console and the widget script at /widget.js."""
+    from memwise.console import routes
+
+    static = routes.HERE / "static"
+    app.include_router(routes.router)
+    app.mount("/console/static", StaticFiles(directory=str(static)), name="console-static")
+
+    @app.get("/widget.js", include_in_schema=False)
+    def widget() -> FileResponse:
+        return FileResponse(static / "widget.js", media_type="text/javascript")
+
+    @app.get("/console", include_in_schema=False)
+    def console() -> RedirectResponse:
+        return RedirectResponse("/console/", status_code=307)

@@ -237,6 +237,16 @@ class Tenancy:
         with self.rt.db.read() as conn:
             return _agent(rows.require(conn, agents, workspace_id, agent_id, "agent"))
 
+    def agents(self, workspace_id: str) -> list[Agent]:
+        """The workspace's agents, oldest first."""
+        with self.rt.db.read() as conn:
+            found = conn.execute(
+                sa.select(agents)
+                .where(agents.c.workspace_id == workspace_id)
+                .order_by(agents.c.created_at, agents.c.id)
+            )
+            return [_agent(r) for r in found]
+
     # -- users ---------------------------------------------------------------------------
     def create_user(
         self, workspace_id: str, name: str, role: str = "member", telegram_id: str | None = None

@@ -1,0 +1,88 @@
+"""Who is using the console, and the small helpers every page needs."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl, quote
+
+from fastapi import Request
+from fastapi.responses import RedirectResponse
+
+from memwise import errors
+from memwise.api.auth import RANK
+from memwise.clock import current_workspace
+from memwise.domain.tenancy import Role
+from memwise.services.facade import Memwise
+
+COOKIE = "memwise_console"
+REBUILD_COOKIE = "memwise_rebuild"
+MAX_FORM_BYTES = 600_000
+
+
+class LoginRequired(Exception):
+    """No valid console session: go to the login page."""
+
+
+@dataclass(frozen=True)
+class Operator:
+    workspace_id: str
+    role: Role
+    key: str
+
+    @property
+    def actor(self) -> str:
+        return f"console:{self.role.value}"
+
+    @property
+    def csrf(self) -> str:
+        return hmac.new(self.key.encode(), b"memwise-console-csrf", hashlib.sha256).hexdigest()[:32]
+
+    @property
+    def is_admin(self) -> bool:
+        return RANK[self.role] >= RANK[Role.admin]
+
+    def require_admin(self) -> None:
+        if not self.is_admin:
+            raise errors.Forbidden("this needs the admin role or higher", code="forbidden")
+
+
+def mw_of(request: Request) -> Memwise:
+    mw: Memwise = request.app.state.mw
+    return mw
+
+
+def operator(request: Request) -> Operator:
+    key = request.cookies.get(COOKIE, "")
+    found = mw_of(request).tenancy.authenticate_key(key) if key else None
+    if not found:
+        raise LoginRequired()
+    current_workspace.set(found[0])
+    return Operator(found[0], found[1], key)
+
+
+async def form(request: Request, who: Operator | None = None) -> dict[str, str]:
+    """A url-encoded form body; with ``who``, its CSRF token must match."""
+    body = await request.body()
+    if len(body) > MAX_FORM_BYTES:
+        raise errors.LimitExceeded("that form is too large", code="too_large")
+    data = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
+    if who is not None and not hmac.compare_digest(data.get("csrf", ""), who.csrf):
+        raise errors.Forbidden("the form expired; reload the page and try again", code="csrf")
+    return data
+
+
+def back(url: str, *, note: str | None = None, error: str | None = None) -> RedirectResponse:
+    """Post/redirect/get, with a one-line message for the next page."""
+    sep = "&" if "?" in url else "?"
+    if note:
+        url += f"{sep}note={quote(note)}"
+    elif error:
+        url += f"{sep}error={quote(error)}"
+    return RedirectResponse(url, status_code=303)
+
+
+def params(**values: Any) -> str:
+    return "&".join(f"{k}={quote(str(v))}" for k, v in values.items() if v not in (None, ""))

@@ -1,0 +1,179 @@
+"""The console and the web widget in a real browser: Debian's Chromium driven by Playwright.
+
+Screenshots land in test-artifacts/screenshots/ (or $MEMWISE_ARTIFACTS).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from memwise.client import Client
+from tests.e2e.conftest import ADMIN, Server
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+SHOTS = Path(
+    os.environ.get("MEMWISE_ARTIFACTS", Path(__file__).parent.parent.parent / "test-artifacts")
+) / "screenshots"
+
+if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
+    if os.environ.get("CI") == "true":
+        raise RuntimeError("the browser tests need Debian's chromium: apt-get install -y chromium")
+    pytest.skip("Debian's chromium is not installed here", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def shop(server: Server) -> dict[str, str]:
+    with Client(server.url, ADMIN) as admin:
+        key = admin.create_workspace("Corner Bikes", timezone="Europe/Berlin", plan="business")
+    assert key.api_key
+    with Client(server.url, key.api_key) as mw:
+        agent = mw.create_agent(
+            "Front desk", memory_enabled=True, domain="retail", business_intelligence=True
+        )
+        ann = mw.create_contact("Ann Lee", emails=["ann@example.com"])
+    return {"key": key.api_key, "agent": agent.id, "ann": ann.id, "url": server.url}
+
+
+def login(page: object, shop: dict[str, str]) -> None:
+    page.goto(f"{shop['url']}/console/login")  # type: ignore[attr-defined]
+    page.fill("input[name=api_key]", shop["key"])  # type: ignore[attr-defined]
+    page.click("button[type=submit]")  # type: ignore[attr-defined]
+    page.wait_for_url("**/console/conversations")  # type: ignore[attr-defined]
+
+
+def shot(page: object, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+
+
+def ask(page: object, text: str, replies_before: int) -> str:
+    page.fill(".mw-form input", text)  # type: ignore[attr-defined]
+    page.click(".mw-form button")  # type: ignore[attr-defined]
+    answer = page.locator(".mw-assistant").nth(replies_before)  # type: ignore[attr-defined]
+    answer.wait_for()
+    return str(answer.inner_text())
+
+
+def test_teach_an_unanswered_question_then_the_next_ask_is_answered(
+    browser: object, shop: dict[str, str]
+) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.on("dialog", lambda d: d.accept())
+    login(page, shop)
+    page.goto(f"{shop['url']}/console/widget?contact_id={shop['ann']}")
+    first = ask(page, "Do you deliver to Norway?", 0)
+    assert "Passed to our team" in first  # silent knowledge: a hand-off, never a guess
+    shot(page, "widget-handoff")
+
+    page.goto(f"{shop['url']}/console/teach")
+    item = page.locator("li.unanswered", has_text="Do you deliver to Norway?")
+    item.locator("textarea[name=answer]").fill("Yes, we deliver to Norway within 5 working days.")
+    item.locator("button", has_text="Save draft").click()
+    page.wait_for_selector("text=Draft saved")
+    page.locator("ul.drafts li", has_text="Norway").locator("button", has_text="Approve").click()
+    page.wait_for_selector("text=Published with receipt")
+    shot(page, "teach-approved")
+
+    page.goto(f"{shop['url']}/console/widget?contact_id={shop['ann']}")
+    again = ask(page, "Do you deliver to Norway?", 0)
+    assert "within 5 working days" in again
+    assert "Passed to our team" not in again
+    shot(page, "widget-answered-as-taught")
+    page.close()
+
+
+def test_edit_an_occurs_on_date(browser: object, shop: dict[str, str]) -> None:
+    headers = {"Authorization": f"Bearer {shop['key']}"}
+    r = httpx.post(
+        f"{shop['url']}/v1/contacts/{shop['ann']}/memory",
+        json={"kind": "event", "text": "Bike service appointment", "occurs_on": "2026-12-10"},
+        headers=headers,
+    )
+    assert r.status_code == 201, r.text
+    item_id = r.json()["item"]["id"]
+    page = browser.new_page()  # type: ignore[attr-defined]
+    login(page, shop)
+    page.goto(f"{shop['url']}/console/contacts/{shop['ann']}")
+    row = page.locator(f"#item-{item_id}")
+    row.locator("input[type=date]").fill("2026-12-14")
+    row.locator("button", has_text="Save").click()
+    page.wait_for_selector("text=Occurs on 2026-12-14")
+    shot(page, "occurs-on-edited")
+    page.close()
+    items = httpx.get(f"{shop['url']}/v1/contacts/{shop['ann']}/memory", headers=headers).json()
+    (edited,) = [i for i in items["items"] if i["id"] == item_id]
+    assert edited["occurs_on"] == "2026-12-14" and edited["edited"] is True
+
+
+def test_archive_a_pattern(browser: object, shop: dict[str, str]) -> None:
+    headers = {"Authorization": f"Bearer {shop['key']}"}
+    with Client(shop["url"], shop["key"]) as mw:
+        for n in range(3):
+            conv = mw.start_conversation(shop["agent"], "web", contact_id=shop["ann"])
+            r = httpx.post(
+                f"{shop['url']}/v1/events",
+                json={
+                    "contact_id": shop["ann"],
+                    "conversation_id": conv.id,
+                    "type": "booking",
+                    "labels": {"workshop": "Mitte"},
+                },
+                headers=headers,
+            )
+            assert r.status_code == 201, r.text
+        mw.run_jobs()  # the nightly promotion, now
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.on("dialog", lambda d: d.accept())
+    login(page, shop)
+    page.goto(f"{shop['url']}/console/contacts/{shop['ann']}?view=patterns")
+    promoted = page.locator("ul.pattern-items li", has_text="Mitte")
+    assert "3 of 3" in promoted.inner_text()
+    shot(page, "pattern-promoted")
+    promoted.locator("button", has_text="Archive").click()
+    page.wait_for_selector("text=archived — not recreated")
+    shot(page, "pattern-archived")
+    page.close()
+    with Client(shop["url"], shop["key"]) as mw:
+        mw.run_jobs()  # the next promotion does not bring it back
+        kept = mw.memory(shop["ann"], kind="pattern").items
+    assert kept == []
+
+
+def test_reset_the_widget(browser: object, shop: dict[str, str]) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    login(page, shop)
+    page.goto(f"{shop['url']}/console/widget?contact_id={shop['ann']}")
+    ask(page, "Hello there", 0)
+    assert page.locator(".mw-msg").count() == 2
+    stored = page.evaluate("() => [localStorage.length, sessionStorage.length]")
+    assert stored == [0, 0]  # the thread lives in the open tab only
+    page.click(".mw-reset")
+    page.wait_for_function("() => document.querySelectorAll('.mw-msg').length === 0")
+    shot(page, "widget-reset")
+    ask(page, "Hello again", 0)
+    assert page.locator(".mw-msg").count() == 2
+    page.close()
