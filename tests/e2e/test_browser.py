@@ -25,9 +25,12 @@ ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
-SHOTS = Path(
-    os.environ.get("MEMWISE_ARTIFACTS", Path(__file__).parent.parent.parent / "test-artifacts")
-) / "screenshots"
+SHOTS = (
+    Path(
+        os.environ.get("MEMWISE_ARTIFACTS", Path(__file__).parent.parent.parent / "test-artifacts")
+    )
+    / "screenshots"
+)
 
 if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
     if os.environ.get("CI") == "true":

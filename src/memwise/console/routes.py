@@ -562,4 +562,3 @@ def widget_try(request: Request, who: Operator) -> Response:
         contact = found[0] if found else mw.tenancy.create_contact(ws, "Widget visitor")
     conv, token = mw.record.start(ws, agents[0].id, "web", contact_id=contact.id)
     return render(request, who, "widget_try.html", conv=conv, token=token, contact=contact)
-
