@@ -135,7 +135,7 @@ def test_edit_an_occurs_on_date(browser: object, shop: dict[str, str]) -> None:
 def test_archive_a_pattern(browser: object, shop: dict[str, str]) -> None:
     headers = {"Authorization": f"Bearer {shop['key']}"}
     with Client(shop["url"], shop["key"]) as mw:
-        for n in range(3):
+        for _ in range(3):
             conv = mw.start_conversation(shop["agent"], "web", contact_id=shop["ann"])
             r = httpx.post(
                 f"{shop['url']}/v1/events",

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -116,8 +117,8 @@ def action(
             who = await run_in_threadpool(operator, request)
         except LoginRequired:
             return RedirectResponse("/console/login", 303)
-        origin = request.headers.get("referer") or "/console/"
-        origin = origin.split("?", 1)[0] if "/console" in origin else "/console/"
+        came_from = urlsplit(request.headers.get("referer", "")).path
+        origin = came_from if came_from.startswith("/console/") else "/console/"
         try:
             data = await form(request, who)
             return await run_in_threadpool(fn, request, who, data)
@@ -179,7 +180,8 @@ def logout(request: Request, who: Operator, data: dict[str, str]) -> Response:
 
 @get("/")
 def home(request: Request, who: Operator) -> Response:
-    return RedirectResponse("/console/conversations", 303)
+    query = request.url.query
+    return RedirectResponse("/console/conversations" + (f"?{query}" if query else ""), 303)
 
 
 # -- conversations and the record ----------------------------------------------------------

@@ -1,0 +1,208 @@
+"""The operator console over the real app: login, CSRF, roles, and each page's actions."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+
+from memwise import Memwise
+from tests.integration.conftest import ADMIN, Api
+
+
+def csrf_of(html: str) -> str:
+    found = re.search(r'name="csrf" value="(\w+)"', html)
+    assert found, "the page has no form with a CSRF token"
+    return found.group(1)
+
+
+def logged_in(api: Api, key: str) -> TestClient:
+    api.client.cookies.clear()
+    r = api.client.post("/console/login", data={"api_key": key}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/console/conversations"
+    return api.client
+
+
+def business(api: Api) -> tuple[str, str, Memwise]:
+    body = {"name": "Acme", "timezone": "UTC", "plan": "business"}
+    r = api.call("POST", "/v1/workspaces", ADMIN, json=body)
+    return r.json()["id"], r.json()["api_key"], api.mw
+
+
+def test_pages_need_a_login_and_a_valid_key(api: Api) -> None:
+    r = api.client.get("/console/contacts", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/console/login")
+    r = api.client.post("/console/login", data={"api_key": "mw_wrong"}, follow_redirects=False)
+    assert "error=" in r.headers["location"]
+    api.client.cookies.set("memwise_console", "mw_forged")
+    assert api.client.get("/console/contacts", follow_redirects=False).status_code == 303
+
+
+def test_every_page_renders(api: Api) -> None:
+    ws, key, mw = business(api)
+    agent = mw.tenancy.create_agent(ws, "Eve", memory_enabled=True, domain="retail")
+    ann = mw.tenancy.create_contact(ws, "Ann Lee", emails=["ann@example.com"])
+    conv, _ = mw.record.start(ws, agent.id, "web", contact_id=ann.id)
+    mw.record.append(ws, conv.id, "customer", "Please email me about the invoice.")
+    user = mw.tenancy.create_user(ws, "Mira", "operator")
+    client = logged_in(api, key)
+    pages = {
+        "/console/conversations": "Conversations",
+        "/console/conversations?q=invoice": "<mark>invoice</mark>",
+        f"/console/conversations/{conv.id}": "Please email me",
+        "/console/contacts?q=ann": "Ann Lee",
+        f"/console/contacts/{ann.id}": "Rebuild memory",
+        f"/console/contacts/{ann.id}?view=patterns": "Counted from what happened",
+        f"/console/contacts/{ann.id}?view=graph": 'id="graph"',
+        "/console/teach": "Unanswered",
+        "/console/knowledge": "Documents",
+        "/console/users": "Mira",
+        f"/console/users/{user.id}/notebook": "As the model sees it",
+        "/console/audit": "Audit log",
+        "/console/usage": "interactions used",
+        "/console/evals": "Question book",
+        "/console/widget": "/widget.js",
+    }
+    for path, expected in pages.items():
+        r = client.get(path)
+        assert r.status_code == 200, (path, r.text[:500])
+        assert expected in r.text, (path, r.text[r.text.find("<main>") : r.text.find("<table")])
+
+
+def test_another_workspaces_contact_is_not_found(api: Api) -> None:
+    _, key, _ = business(api)
+    other_ws, _ = api.workspace("Other")
+    stranger = api.mw.tenancy.create_contact(other_ws, "Stranger")
+    r = logged_in(api, key).get(f"/console/contacts/{stranger.id}")
+    assert r.status_code == 404 and "Stranger" not in r.text
+
+
+def test_forms_without_the_csrf_token_change_nothing(api: Api) -> None:
+    ws, key, mw = business(api)
+    user = mw.tenancy.create_user(ws, "Mira", "operator")
+    client = logged_in(api, key)
+    r = client.post(f"/console/users/{user.id}/notebook", data={"text": "Use metric units."})
+    assert "form expired" in r.text
+    assert mw.notebook.entries(ws, user.id) == []
+    token = csrf_of(client.get(f"/console/users/{user.id}/notebook").text)
+    r = client.post(
+        f"/console/users/{user.id}/notebook", data={"text": "Use metric units.", "csrf": token}
+    )
+    assert "Rule saved." in r.text
+    (entry,) = mw.notebook.entries(ws, user.id)
+    r = client.post(f"/console/users/{user.id}/notebook/{entry.id}/forget", data={"csrf": token})
+    assert "Rule removed." in r.text and mw.notebook.entries(ws, user.id) == []
+    r = client.post(
+        f"/console/users/{user.id}/notebook", data={"text": "password: hunter2", "csrf": token}
+    )
+    assert "error" in str(r.url) and mw.notebook.entries(ws, user.id) == []
+
+
+def test_an_operator_cannot_approve_or_delete(api: Api) -> None:
+    ws, owner_key, mw = business(api)
+    operator_key = mw.tenancy.create_api_key(ws, "operator")
+    lesson = mw.teaching.draft(ws, "Do you ship to Norway?", "Yes, within 5 days.")
+    ann = mw.tenancy.create_contact(ws, "Ann Lee")
+    client = logged_in(api, operator_key)
+    token = csrf_of(client.get("/console/teach").text)
+    assert "An admin approves." in client.get("/console/teach").text
+    r = client.post(f"/console/lessons/{lesson.id}/approve", data={"csrf": token})
+    assert "admin role" in r.text
+    assert mw.teaching.lesson(ws, lesson.id).status == "draft"
+    assert client.get(f"/console/contacts/{ann.id}/delete").status_code == 403
+
+    client = logged_in(api, owner_key)
+    token = csrf_of(client.get("/console/teach").text)
+    r = client.post(f"/console/lessons/{lesson.id}/approve", data={"csrf": token})
+    assert "Published with receipt" in r.text
+    assert mw.teaching.lesson(ws, lesson.id).status == "published"
+
+
+def test_delete_needs_the_name_typed_and_export_downloads(api: Api) -> None:
+    ws, key, mw = business(api)
+    ann = mw.tenancy.create_contact(ws, "Ann Lee", emails=["ann@example.com"])
+    client = logged_in(api, key)
+    export = client.get(f"/console/contacts/{ann.id}/export")
+    assert export.status_code == 200 and "attachment" in export.headers["content-disposition"]
+    assert export.json()["contact"]["name"] == "Ann Lee"
+    token = csrf_of(client.get(f"/console/contacts/{ann.id}/delete").text)
+    r = client.post(
+        f"/console/contacts/{ann.id}/delete", data={"csrf": token, "confirm_name": "Ann"}
+    )
+    assert "name exactly" in r.text
+    assert mw.tenancy.get_contact(ws, ann.id).name == "Ann Lee"
+    r = client.post(
+        f"/console/contacts/{ann.id}/delete", data={"csrf": token, "confirm_name": "Ann Lee"}
+    )
+    assert "deleted" in r.text
+    assert mw.tenancy.contacts(ws) == []
+
+
+def test_occurs_on_is_edited_and_cleared_and_items_archived(api: Api) -> None:
+    from memwise.services.memory import NewItem
+
+    ws, key, mw = business(api)
+    ann = mw.tenancy.create_contact(ws, "Ann Lee")
+    written = mw.memory.write(
+        ws, ann.id, NewItem(kind="event", text="Service appointment", source="operator")
+    )
+    item = written.item.id
+    client = logged_in(api, key)
+    token = csrf_of(client.get(f"/console/contacts/{ann.id}").text)
+    r = client.post(
+        f"/console/memory/{item}/occurs-on", data={"csrf": token, "occurs_on": "2026-12-14"}
+    )
+    assert "Occurs on 2026-12-14" in r.text
+    assert str(mw.memory.get(ws, item).item.occurs_on) == "2026-12-14"
+    r = client.post(f"/console/memory/{item}/occurs-on", data={"csrf": token, "clear": "1"})
+    assert "Date cleared." in r.text and mw.memory.get(ws, item).item.occurs_on is None
+    r = client.post(f"/console/memory/{item}/archive", data={"csrf": token})
+    assert "Archived." in r.text
+    history = client.get(f"/console/contacts/{ann.id}?include=superseded,archived").text
+    assert "<s>Service appointment</s>" in history
+
+
+def test_the_rebuild_banner_follows_navigation(api: Api) -> None:
+    ws, key, mw = business(api)
+    agent = mw.tenancy.create_agent(ws, "Eve", memory_enabled=True, domain="retail")
+    ann = mw.tenancy.create_contact(ws, "Ann Lee")
+    for _ in range(2):
+        conv, _ = mw.record.start(ws, agent.id, "web", contact_id=ann.id)
+        mw.record.append(ws, conv.id, "customer", "I prefer email, please.")
+        mw.record.end(ws, conv.id)
+    mw.worker().run_once()
+    client = logged_in(api, key)
+    token = csrf_of(client.get(f"/console/contacts/{ann.id}").text)
+    r = client.post(f"/console/contacts/{ann.id}/rebuild", data={"csrf": token})
+    assert "Rebuild started: 2 conversations" in r.text
+    elsewhere = client.get("/console/audit").text  # another page: the banner is still there
+    assert 'id="rebuild-banner"' in elsewhere and 'data-running="yes"' in elsewhere
+    mw.worker().run_once()
+    progress = client.get(f"/console/contacts/{ann.id}/rebuild/progress").json()
+    assert progress["done"] == 2 and progress["running"] is False
+    assert 'data-running="yes"' not in client.get("/console/audit").text
+
+
+def test_teaching_from_the_queue_answers_the_next_ask(api: Api) -> None:
+    ws, key, mw = business(api)
+    agent = mw.tenancy.create_agent(ws, "Eve")
+    ann = mw.tenancy.create_contact(ws, "Ann Lee")
+    conv, _ = mw.record.start(ws, agent.id, "web", contact_id=ann.id)
+    assert mw.chat(ws, conv.id, "Do you repair e-bikes?").handoff
+    (question,) = mw.teaching.unanswered(ws)
+    client = logged_in(api, key)
+    token = csrf_of(client.get("/console/teach").text)
+    r = client.post(
+        "/console/teach/draft",
+        data={
+            "csrf": token,
+            "unanswered_id": question.id,
+            "question": question.question,
+            "answer": "Yes, we repair e-bikes of every brand in our Mitte workshop.",
+        },
+    )
+    assert "Draft saved" in r.text
+    (draft,) = mw.teaching.lessons(ws, "draft")
+    client.post(f"/console/lessons/{draft.id}/approve", data={"csrf": token})
+    reply = mw.chat(ws, conv.id, "Do you repair e-bikes?")
+    assert not reply.handoff and "every brand" in reply.reply
