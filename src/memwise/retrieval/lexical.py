@@ -22,6 +22,7 @@ STOPWORDS = frozenset(
 _SUFFIXES = ("ingly", "edly", "ings", "ing", "ied", "ies", "ed", "es", "ly", "s")
 
 
+@lru_cache(maxsize=1 << 17)
 def stem(word: str) -> str:
     for suffix in _SUFFIXES:
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
@@ -46,13 +47,14 @@ def term_set(text: str) -> frozenset[str]:
     return frozenset(terms(text))
 
 
-def positions(text: str) -> list[tuple[int, str]]:
-    """(character offset, term) for every non-stopword in ``text``."""
-    return [
+@lru_cache(maxsize=16384)
+def positions(text: str) -> tuple[tuple[int, str], ...]:
+    """(character offset, term) for every non-stopword in ``text`` (cached: chunks repeat)."""
+    return tuple(
         (m.start(), stem(w))
         for m in _WORD.finditer(text)
         if (w := m.group().lower()) not in STOPWORDS
-    ]
+    )
 
 
 def bm25(query: str, documents: Sequence[str], k1: float = 1.2, b: float = 0.75) -> list[float]:
