@@ -18,6 +18,7 @@ EXPECT = {
     "mcp.md": ["'search_knowledge'", "['Quote prices without VAT.']"],
     "telegram.md": ["Monday to Friday", "clean page"],
     "webhooks.md": ["201 False", "True True", "401"],
+    "widget.md": ["widget.js", 'data-token="vt_'],
 }
 
 

@@ -206,3 +206,28 @@ def test_teaching_from_the_queue_answers_the_next_ask(api: Api) -> None:
     client.post(f"/console/lessons/{draft.id}/approve", data={"csrf": token})
     reply = mw.chat(ws, conv.id, "Do you repair e-bikes?")
     assert not reply.handoff and "every brand" in reply.reply
+
+
+def test_the_evaluations_page_plots_before_and_after(api: Api) -> None:
+    ws, key, mw = business(api)
+    test_set = mw.learning.freeze(
+        ws,
+        "delivery",
+        [
+            {"question": "Do you deliver to Norway?", "expected_text": "Yes, in 5 days."},
+            {"question": "Can I pay by invoice?", "expected_text": "Yes."},
+        ],
+    )
+    before = mw.learning.evaluate(ws, test_set.id)
+    lesson = mw.teaching.draft(ws, "Do you deliver to Norway?", "Yes, we deliver in 5 days.")
+    mw.teaching.approve(ws, lesson.id, approved_by="owner")
+    after = mw.learning.evaluate(ws, test_set.id)
+    client = logged_in(api, key)
+    page = client.get(f"/console/evals?before={before.id}&after={after.id}").text
+    assert 'id="compare-plot"' in page and 'id="runs-plot"' in page
+    assert "Answered +50.0 points" in page
+    assert "Do you deliver to Norway?" in page  # the question that changed
+    token = csrf_of(page)
+    r = client.post("/console/evals/run", data={"csrf": token, "set_id": test_set.id})
+    assert "answered 50%" in r.text
+    assert len(mw.learning.runs(ws)) == 3

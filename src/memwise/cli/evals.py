@@ -47,7 +47,9 @@ def run_(
     test_set: str, workspace: str = Workspace, database_url: str | None = DatabaseOption
 ) -> None:
     """Measure current knowledge against a frozen test set (nothing else is written)."""
-    with Memwise.open(settings(database_url).database_url) as mw:
+    from memwise.api.app import open_memwise
+
+    with open_memwise(settings(database_url)) as mw:  # a configured model also judges
         with Progress(console=console) as bar:
             task = bar.add_task("evaluating", total=None)
             run = mw.learning.evaluate(
@@ -56,21 +58,30 @@ def run_(
                 progress=lambda n, total: bar.update(task, completed=n, total=total),
             )
         table = Table(title=f"Evaluation {run.id}")
-        for col in ("#", "question", "answered", "source", "correct"):
+        judged = "judged" in run.summary
+        columns = ("#", "question", "answered", "source", "correct") + (
+            ("judge agrees",) if judged else ()
+        )
+        for col in columns:
             table.add_column(col, overflow="fold")
+        verdict: dict[bool | None, str] = {True: "yes", False: "no"}
         for r in run.results:
-            table.add_row(
+            cells = [
                 str(r["position"] + 1),
                 r["question"],
                 "yes" if r["answered"] else "no",
                 r["part"] or "—",
-                {True: "yes", False: "no"}.get(r["correct"], "—"),
-            )
+                verdict.get(r["correct"], "—"),
+            ]
+            if judged:
+                cells.append(verdict.get(r.get("agrees"), "—"))
+            table.add_row(*cells)
         console.print(table)
         s = run.summary
         console.print(
             f"answered {s['answered']}/{s['questions']} ({s['answered_rate']:.0%}), "
             f"correct {s['correct']} ({s['correct_rate']:.0%})"
+            + (f", judge agrees {s['agreed']} ({s['agreed_rate']:.0%})" if judged else "")
         )
 
 

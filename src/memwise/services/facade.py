@@ -17,7 +17,7 @@ from memwise.services.extraction import ExtractionRunner, Metering
 from memwise.services.inbound import Inbound
 from memwise.services.jobs import Job, Jobs
 from memwise.services.knowledge import Knowledge
-from memwise.services.learning import FOLD, Learning, schedule_folds
+from memwise.services.learning import FOLD, Judge, Learning, schedule_folds
 from memwise.services.memory import Memory
 from memwise.services.model_mode import Complete, ModelAssistant
 from memwise.services.notebook import Notebook
@@ -65,7 +65,7 @@ class Memwise:
         self.knowledge = Knowledge(self.rt, embedder)
         self.teaching = Teaching(self.rt, self.knowledge)
         self.tickets = Tickets(self.rt, tickets)
-        self.learning = Learning(self.rt, self.knowledge)
+        self.learning = Learning(self.rt, self.knowledge, Judge(chat_model) if chat_model else None)
         self.inbound = Inbound(self.rt, self)
         self.accounts = Accounts(self.rt, self.tenancy)
         self.assistant = Assistant(self.rt, self)
