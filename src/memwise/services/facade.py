@@ -14,6 +14,7 @@ from memwise.services.assistant import Assistant, Reply
 from memwise.services.audit import Audit
 from memwise.services.data_request import DataRequests
 from memwise.services.extraction import ExtractionRunner, Metering
+from memwise.services.history import History
 from memwise.services.inbound import Inbound
 from memwise.services.jobs import Job, Jobs
 from memwise.services.knowledge import Knowledge
@@ -56,6 +57,7 @@ class Memwise:
         self.windows = Windows(self.rt, summariser)
         self.memory = Memory(self.rt, embedder)
         self.recaller = Recaller(self.rt, self.memory)
+        self.history = History(self.rt, embedder)
         self.data_requests = DataRequests(self.rt, self.tenancy)
         self.jobs = Jobs(self.rt)
         self.metering = Metering(self.rt)

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Query
 
 from memwise.api.auth import MW, Admin, Operator, ws
-from memwise.api.schemas import MemoryNoteIn, MemoryPatch, RecallIn, page
+from memwise.api.schemas import MemoryNoteIn, MemoryPatch, RecallIn, out, page
 from memwise.services.memory import NewItem, Served
 
 router = APIRouter(prefix="/v1")
@@ -104,6 +104,19 @@ def recall(contact_id: str, body: RecallIn, caller: Operator, mw: MW) -> dict[st
         "notes": [vars(line) for line in r.notes],
         "explain": [vars(c) for c in r.explain],
     }
+
+
+@router.get("/contacts/{contact_id}/history")
+def history(
+    contact_id: str,
+    caller: Operator,
+    mw: MW,
+    q: str = Query(..., min_length=1, max_length=2000),
+    k: int = Query(10, ge=1, le=100),
+) -> dict[str, Any]:
+    """The contact's earlier turns that best answer ``q`` (recall over the record)."""
+    hits = mw.history.recall(ws(caller), contact_id, q, k=k)
+    return page([out(h) for h in hits], None)
 
 
 @router.get("/contacts/{contact_id}/export")

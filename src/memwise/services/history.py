@@ -1,0 +1,170 @@
+"""Recall over what a contact said before: the earlier turns that answer a question.
+
+Memory items hold what was worth keeping; the record holds everything. When a question is
+about something said in passing ("what was the name of the place we talked about?"), the
+answer is in the record. This ranks a contact's past turns for a question with
+:class:`memwise.retrieval.turns.TurnIndex` — no model at query time, an embedder if one is
+configured. Each contact's index is built once and kept until their record grows.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from memwise.retrieval.embedders import Embedder
+from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
+from memwise.services import rows
+from memwise.services.runtime import Runtime
+from memwise.storage.schema import agents, contacts, conversations, turns, users
+
+MAX_TURNS = 50_000  # the newest turns of one contact that recall reads
+CACHED_CONTACTS = 64
+
+
+@dataclass(frozen=True)
+class HistoryHit:
+    turn_id: str
+    conversation_id: str
+    role: str
+    speaker: str
+    text: str
+    at: datetime
+    score: float
+
+
+@dataclass(frozen=True)
+class _Built:
+    version: tuple[int, int]
+    index: TurnIndex
+    at: list[datetime]
+    roles: list[str]
+
+
+class History:
+    def __init__(
+        self,
+        rt: Runtime,
+        embedder: Embedder | None = None,
+        config: TurnRecallConfig | None = None,
+    ) -> None:
+        self.rt = rt
+        self.embedder = embedder
+        self.config = config or TurnRecallConfig()
+        self._cache: OrderedDict[tuple[str, str], _Built] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def recall(
+        self, workspace_id: str, contact_id: str, question: str, *, k: int = 10
+    ) -> list[HistoryHit]:
+        """The ``k`` earlier turns of this contact that best answer ``question``."""
+        built = self._index(workspace_id, contact_id)
+        vector = None
+        if self.embedder is not None and built.index.vectors is not None:
+            vector = self.embedder.embed([question])[0]
+        found = built.index.search(question, k=max(1, min(k, 200)), query_vector=vector)
+        return [
+            HistoryHit(
+                turn_id=built.index.docs[i].id,
+                conversation_id=built.index.docs[i].conversation_id,
+                role=built.roles[i],
+                speaker=built.index.docs[i].speaker,
+                text=built.index.docs[i].text,
+                at=built.at[i],
+                score=round(score, 6),
+            )
+            for i, score in found
+        ]
+
+    def _index(self, workspace_id: str, contact_id: str) -> _Built:
+        scope = (
+            turns.c.workspace_id == workspace_id,
+            conversations.c.contact_id == contact_id,
+            turns.c.text.is_not(None),
+        )
+        joined = turns.join(conversations, conversations.c.id == turns.c.conversation_id)
+        with self.rt.db.read() as conn:
+            contact = rows.require(conn, contacts, workspace_id, contact_id, "contact")
+            count, newest = conn.execute(
+                sa.select(sa.func.count(), sa.func.max(turns.c.seq))
+                .select_from(joined)
+                .where(*scope)
+            ).one()
+            version = (int(count or 0), int(newest or 0))
+            with self._lock:
+                cached = self._cache.get((workspace_id, contact_id))
+                if cached is not None and cached.version == version:
+                    self._cache.move_to_end((workspace_id, contact_id))
+                    return cached
+            names = {
+                **dict(
+                    conn.execute(
+                        sa.select(agents.c.id, agents.c.name).where(
+                            agents.c.workspace_id == workspace_id
+                        )
+                    ).all()
+                ),
+                **dict(
+                    conn.execute(
+                        sa.select(users.c.id, users.c.name).where(
+                            users.c.workspace_id == workspace_id
+                        )
+                    ).all()
+                ),
+            }
+            found = list(
+                conn.execute(
+                    sa.select(
+                        turns.c.seq,
+                        conversations.c.started_at,
+                        turns.c.id,
+                        turns.c.conversation_id,
+                        turns.c.role,
+                        turns.c.text,
+                        turns.c.at,
+                        conversations.c.agent_id,
+                        conversations.c.user_id,
+                    )
+                    .select_from(joined)
+                    .where(*scope)
+                    .order_by(turns.c.seq.desc())
+                    .limit(MAX_TURNS)
+                )
+            )
+        found.sort(key=lambda r: (r.started_at, r.conversation_id, r.seq))  # conversations whole
+        docs = [
+            TurnDoc(r.id, r.conversation_id, self._speaker(r, contact.name, names), r.text)
+            for r in found
+        ]
+        vectors = (
+            self.embedder.embed([f"{d.speaker}: {d.text}" for d in docs])
+            if self.embedder and docs
+            else None
+        )
+        built = _Built(
+            version,
+            TurnIndex(docs, vectors, self.config),
+            [r.at for r in found],
+            [r.role for r in found],
+        )
+        with self._lock:
+            self._cache[(workspace_id, contact_id)] = built
+            self._cache.move_to_end((workspace_id, contact_id))
+            while len(self._cache) > CACHED_CONTACTS:
+                self._cache.popitem(last=False)
+        return built
+
+    @staticmethod
+    def _speaker(row: Any, contact: str, names: dict[str, str]) -> str:
+        if row.role == "customer":
+            return contact
+        if row.role == "assistant":
+            return names.get(str(row.agent_id), "assistant")
+        if row.role == "user":
+            return names.get(str(row.user_id), "user")
+        return str(row.role)
