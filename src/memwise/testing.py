@@ -26,8 +26,26 @@ class Reply:
     tool_calls: list[dict[str, Any]] | None = None
 
 
+class _Loopback:
+    """A threaded HTTP server on a free loopback port."""
+
+    httpd: ThreadingHTTPServer
+
+    def listen(self, handler: type[BaseHTTPRequestHandler]) -> None:
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
 @dataclass
-class FakeModelServer:
+class FakeModelServer(_Loopback):
     replies: deque[Reply] = field(default_factory=deque)
     requests: list[dict[str, Any]] = field(default_factory=list)
 
@@ -72,21 +90,11 @@ class FakeModelServer:
                 self.end_headers()
                 self.wfile.write(data)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.listen(Handler)
 
     def enqueue(self, *replies: Reply | dict[str, Any] | str) -> None:
         for r in replies:
             self.replies.append(r if isinstance(r, Reply) else Reply(payload=r))
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
     @staticmethod
     def _embeddings(body: dict[str, Any]) -> dict[str, Any]:
@@ -158,7 +166,7 @@ class FakeModelServer:
 
 
 @dataclass
-class FakeTelegramServer:
+class FakeTelegramServer(_Loopback):
     """A loopback stand-in for Telegram's Bot API (the part a polling bot uses).
 
     Queue what people write with :meth:`say`; a bot polling ``getUpdates`` receives it, and
@@ -198,13 +206,7 @@ class FakeTelegramServer:
 
             do_GET = do_POST
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.listen(Handler)
 
     def say(
         self,
@@ -245,10 +247,6 @@ class FakeTelegramServer:
                     raise TimeoutError(f"the bot sent {len(self.sent)} of {count} messages")
                 self._changed.wait(left)
             return list(self.sent)
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
     def _answer(self, method: str, params: dict[str, Any]) -> Any:
         if method == "getMe":

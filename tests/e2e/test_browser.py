@@ -180,3 +180,28 @@ def test_reset_the_widget(browser: object, shop: dict[str, str]) -> None:
     ask(page, "Hello again", 0)
     assert page.locator(".mw-msg").count() == 2
     page.close()
+
+
+def test_the_relations_graph_searches_and_filters_by_kind(
+    browser: object, shop: dict[str, str]
+) -> None:
+    headers = {"Authorization": f"Bearer {shop['key']}"}
+    for text, entities in (("Rides a Trek Domane", ["Trek"]), ("Prefers email", [])):
+        r = httpx.post(
+            f"{shop['url']}/v1/contacts/{shop['ann']}/memory",
+            json={"kind": "fact", "text": text, "entities": entities},
+            headers=headers,
+        )
+        assert r.status_code == 201, r.text
+    page = browser.new_page()  # type: ignore[attr-defined]
+    login(page, shop)
+    page.goto(f"{shop['url']}/console/contacts/{shop['ann']}?view=graph")
+    page.fill("#graph-search", "trek")
+    assert page.locator("g.node.match").count() == 2  # the item and the entity
+    shot(page, "graph-search")
+    page.click(".legend button[data-kind=entity]")
+    assert page.locator("g.node.k-entity.hidden").count() == 1
+    assert page.locator("line.edge.hidden").count() >= 1  # its edges go with it
+    page.click(".legend button[data-kind=entity]")
+    assert page.locator("g.node.hidden").count() == 0
+    page.close()

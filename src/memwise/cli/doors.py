@@ -6,6 +6,7 @@ import typer
 
 from memwise import errors
 from memwise.cli.main import DatabaseOption, app, err, handles_errors, settings
+from memwise.services.facade import Memwise
 
 ApiKeyOption = typer.Option(
     None,
@@ -13,6 +14,16 @@ ApiKeyOption = typer.Option(
     envvar="MEMWISE_API_KEY",
     help="A workspace API key (default: MEMWISE_API_KEY).",
 )
+
+
+def _workspace_of(mw: Memwise, api_key: str | None) -> str:
+    """The workspace of a valid API key (the door's only credential)."""
+    if not api_key:
+        raise errors.Unauthorized("give --api-key or set MEMWISE_API_KEY", code="unauthorized")
+    found = mw.tenancy.authenticate_key(api_key)
+    if found is None:
+        raise errors.Unauthorized("that API key is not valid", code="unauthorized")
+    return found[0]
 
 
 def _extra(name: str) -> errors.Invalid:
@@ -34,11 +45,8 @@ def mcp(
         raise _extra("mcp") from None
     from memwise.api.app import open_memwise
 
-    if not api_key:
-        raise errors.Unauthorized("give --api-key or set MEMWISE_API_KEY", code="unauthorized")
     with open_memwise(settings(database_url)) as mw:
-        if mw.tenancy.authenticate_key(api_key) is None:
-            raise errors.Unauthorized("that API key is not valid", code="unauthorized")
+        _workspace_of(mw, api_key)
         err.print("memwise MCP server on stdio (Ctrl-D to stop)")
         build_server(mw, key=api_key).run("stdio")
 
@@ -63,12 +71,7 @@ def telegram(
         raise _extra("telegram") from None
     from memwise.api.app import open_memwise
 
-    if not api_key:
-        raise errors.Unauthorized("give --api-key or set MEMWISE_API_KEY", code="unauthorized")
     with open_memwise(settings(database_url)) as mw:
-        found = mw.tenancy.authenticate_key(api_key)
-        if found is None:
-            raise errors.Unauthorized("that API key is not valid", code="unauthorized")
-        door = TelegramDoor(mw, found[0], agent)  # checks the agent belongs to the workspace
+        door = TelegramDoor(mw, _workspace_of(mw, api_key), agent)  # the agent must be theirs
         err.print(f"memwise on Telegram as agent {agent} (Ctrl-C to stop)")
         build_bot(door, token, base_url=api_url).run_polling(poll_interval=0.5)

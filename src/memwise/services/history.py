@@ -63,7 +63,7 @@ class History:
         self, workspace_id: str, contact_id: str, question: str, *, k: int = 10
     ) -> list[HistoryHit]:
         """The ``k`` earlier turns of this contact that best answer ``question``."""
-        built = self._index(workspace_id, contact_id)
+        built = self.prepare(workspace_id, contact_id)
         vector = None
         if self.embedder is not None and built.index.vectors is not None:
             vector = self.embedder.embed([question])[0]
@@ -81,7 +81,8 @@ class History:
             for i, score in found
         ]
 
-    def _index(self, workspace_id: str, contact_id: str) -> _Built:
+    def prepare(self, workspace_id: str, contact_id: str) -> _Built:
+        """Build (or reuse) the contact's index — the one-off cost of the first recall."""
         scope = (
             turns.c.workspace_id == workspace_id,
             conversations.c.contact_id == contact_id,
