@@ -242,3 +242,20 @@ def test_context_budgets_are_configurable(mw_sqlite: Memwise) -> None:
     mw_sqlite.rt.limits.context.notebook = 500
     ctx = mw_sqlite.assistant.context(shop.ws, conv, "hello")
     assert len(ctx.sections["notebook"]) <= 500
+
+
+def test_a_very_long_unanswerable_message_is_handed_off_in_short(mw_sqlite: Memwise) -> None:
+    mw = mw_sqlite
+    ws, _ = mw.tenancy.create_workspace("Shop", "UTC", "business")
+    agent = mw.tenancy.create_agent(ws.id, "Eve")
+    ann = mw.tenancy.create_contact(ws.id, "Ann", emails=["ann@example.com"])
+    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+    text = "Could you explain " + "the history of every chess opening ever played " * 600
+    assert len(text) > 25_000
+    reply = mw.chat(ws.id, conv.id, text)
+    assert reply.handoff and reply.ticket
+    (item,) = mw.teaching.unanswered(ws.id)
+    assert len(item.question) <= 2000 and item.question.endswith("…")
+    (ticket,) = mw.tickets.find(ws.id, ann.id)
+    assert len(ticket.body) <= 20_000
+    assert mw.record.turns(ws.id, conv.id)[0].text == text  # the record keeps every word

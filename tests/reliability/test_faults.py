@@ -67,7 +67,7 @@ def test_killed_workers_lose_nothing_and_apply_nothing_twice(sqlite_url: str) ->
     while kills < KILLS and remaining():
         child = FORK.Process(target=_extract_forever, args=(sqlite_url,))
         child.start()
-        time.sleep(rng.uniform(0.02, 0.25))
+        time.sleep(rng.uniform(0.01, 0.06))
         if child.is_alive():
             os.kill(child.pid or 0, signal.SIGKILL)
             kills += 1
@@ -89,7 +89,8 @@ def test_killed_workers_lose_nothing_and_apply_nothing_twice(sqlite_url: str) ->
             .where(memory_items.c.workspace_id == ws.id, memory_items.c.lifecycle == "active")
             .group_by(memory_items.c.conversation_id, memory_items.c.normalized)
         ).all()
-    assert kills >= min(KILLS, 20), f"only {kills} kills landed mid-run"
+    print(f"\n{kills} workers killed mid-run; {CONVERSATIONS} conversations extracted once")
+    assert kills == KILLS, f"only {kills} kills landed before the work ran out"
     assert dict(statuses) == {"done": CONVERSATIONS}  # none lost
     assert all(n == 1 for _, _, n in per_conversation)  # no item written twice
     extracted = {conv for conv, _, _ in per_conversation}

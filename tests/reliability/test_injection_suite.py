@@ -75,6 +75,6 @@ def test_no_injection_becomes_a_rule_a_lesson_or_a_memory(mw_sqlite: Memwise) ->
         )
     assert recorded == 2 * sent  # every attack is in the record, as data
     assert rules == 0 and taught == 0
-    spans = {f.text.lower() for t in texts for f in instructions.scan(t) if len(f.text) >= 12}
+    spans = {f.excerpt.lower() for t in texts for f in instructions.scan(t) if len(f.excerpt) >= 12}
     carrying = [i for i in items if instructions.scan(i) or any(s in i.lower() for s in spans)]
     assert carrying == [], carrying[:5]

@@ -24,6 +24,7 @@ from memwise.policies.window import Message
 from memwise.safety import instructions
 from memwise.services import rows
 from memwise.services.runtime import Runtime
+from memwise.services.teaching import shortened
 from memwise.storage.schema import agents, contacts, conversations, users, workspaces
 
 REFUSAL = (
@@ -168,8 +169,8 @@ class Assistant:
         return self._handoff(ws, conv, text, actor)
 
     def _handoff(self, ws: str, conv: Any, text: str, actor: str) -> Reply:
-        item, _ = self.mw.teaching.record_unanswered(
-            ws, text, conversation_id=conv.id, contact_id=conv.contact_id
+        item, _ = self.mw.teaching.record_unanswered(  # a long message is asked in short
+            ws, shortened(text), conversation_id=conv.id, contact_id=conv.contact_id
         )
         reachable = False
         if conv.contact_id:
@@ -179,8 +180,8 @@ class Assistant:
             return Reply(HANDOFF, handoff=True, route="handoff")
         ticket = self.mw.tickets.open(
             ws,
-            subject=f"Unanswered: {text[:120]}",
-            body=text,
+            subject=f"Unanswered: {shortened(text, 120)}",
+            body=shortened(text, 20_000),
             contact_id=conv.contact_id,
             conversation_id=conv.id,
             unanswered_id=item.id,

@@ -29,6 +29,8 @@ from memwise.services.knowledge import Knowledge
 from memwise.services.runtime import Runtime
 from memwise.storage.schema import knowledge_chunks, lessons, receipts, tickets, unanswered
 
+QUESTION_CHARS = 2000  # an unanswered item's or a lesson's question
+
 
 @dataclass(frozen=True)
 class Lesson:
@@ -149,6 +151,15 @@ def same_question(a: str, b: str) -> bool:
     return shared / min(len(x), len(y)) >= 0.8 and shared / len(x | y) >= 0.4
 
 
+def shortened(text: str, limit: int = QUESTION_CHARS) -> str:
+    """``text`` cut at a word before ``limit`` characters, marked with an ellipsis."""
+    text = " ".join(str(text).split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0] or text[: limit - 1]
+    return cut + "…"
+
+
 def _text(value: str, what: str, limit: int) -> str:
     cleaned = str(value or "").strip()
     if not cleaned:
@@ -174,7 +185,7 @@ class Teaching:
         actor: str = "operator",
         revises: str | None = None,
     ) -> Lesson:
-        q, a = _text(question, "question", 2000), _text(answer, "answer", 20000)
+        q, a = _text(question, "question", QUESTION_CHARS), _text(answer, "answer", 20000)
         with self.rt.db.write() as conn:
             pii.check(conn, workspace_id, f"{q}\n{a}")
             key, version = new_id("lk"), 1
@@ -386,7 +397,7 @@ class Teaching:
     ) -> tuple[Unanswered, bool]:
         """A question knowledge could not answer: counted onto an open item asking the same,
         or a new item. Returns (item, created)."""
-        text = _text(question, "question", 2000)
+        text = _text(question, "question", QUESTION_CHARS)
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
             for r in conn.execute(
