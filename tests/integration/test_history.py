@@ -25,6 +25,7 @@ def test_recall_finds_earlier_turns_of_this_contact_only(mw_sqlite: Memwise) -> 
     assert hits[0].speaker == "Ann Lee" and "cracked" in hits[0].text
 
     assert mw.history.recall(ws.id, ann.id, "helmet size") == []  # unknown stays unknown
+    assert (ws.id, ann.id) in mw.history._cache
     later, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
     mw.record.append(ws.id, later.id, "customer", "My helmet size is M.")
     assert mw.history.recall(ws.id, ann.id, "helmet size")[0].conversation_id == later.id
@@ -65,3 +66,15 @@ def test_the_route_is_scoped_to_the_workspace(api: Api) -> None:
         headers={"Authorization": f"Bearer {ADMIN}"},
     )
     assert r.status_code == 404
+
+
+def test_a_deleted_contact_leaves_nothing_in_the_index(mw_sqlite: Memwise) -> None:
+    mw = mw_sqlite
+    ws, _ = mw.tenancy.create_workspace("Shop", "UTC", "business")
+    agent = mw.tenancy.create_agent(ws.id, "Eve")
+    ann = mw.tenancy.create_contact(ws.id, "Ann Lee")
+    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+    mw.record.append(ws.id, conv.id, "customer", "My locker code is in the blue notebook.")
+    assert mw.history.recall(ws.id, ann.id, "locker code")
+    mw.data_requests.delete(ws.id, ann.id, actor="key:owner")
+    assert (ws.id, ann.id) not in mw.history._cache

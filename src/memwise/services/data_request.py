@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -45,6 +46,8 @@ class DataRequests:
     def __init__(self, rt: Runtime, tenancy: Tenancy) -> None:
         self.rt = rt
         self.tenancy = tenancy
+        # called after a deletion commits, to drop what is held in memory about the contact
+        self.after_delete: list[Callable[[str, str], None]] = []
 
     def export(self, workspace_id: str, contact_id: str) -> dict[str, Any]:
         """Everything held about one contact, as one JSON-ready document."""
@@ -237,4 +240,6 @@ class DataRequests:
                 status="executed",
                 result="deleted " + ", ".join(f"{n} {k}" for k, n in counts.items()),
             )
+        for forget in self.after_delete:
+            forget(workspace_id, contact_id)
         return counts

@@ -59,6 +59,7 @@ class Memwise:
         self.recaller = Recaller(self.rt, self.memory)
         self.history = History(self.rt, embedder)
         self.data_requests = DataRequests(self.rt, self.tenancy)
+        self.data_requests.after_delete.append(self.history.forget)
         self.jobs = Jobs(self.rt)
         self.metering = Metering(self.rt)
         self.extraction = ExtractionRunner(self.rt, self.memory, self.jobs, extractor)

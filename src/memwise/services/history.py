@@ -81,6 +81,11 @@ class History:
             for i, score in found
         ]
 
+    def forget(self, workspace_id: str, contact_id: str) -> None:
+        """Drop the contact's index (after a data request deleted them)."""
+        with self._lock:
+            self._cache.pop((workspace_id, contact_id), None)
+
     def prepare(self, workspace_id: str, contact_id: str) -> _Built:
         """Build (or reuse) the contact's index — the one-off cost of the first recall."""
         scope = (
