@@ -141,3 +141,42 @@ def test_the_real_library_polls_a_fake_bot_api(setup: tuple[Memwise, str, str]) 
     (conv,) = mw.record.conversations(ws, contact_id=contacts[0])
     assert [t.role.value for t in mw.record.turns(ws, conv.id)] == ["customer", "assistant"]
     assert conv.status.value == "ended"  # /reset ended it
+
+
+def test_a_confirmation_waits_beside_the_transcript_on_telegram(sqlite_url: str) -> None:
+    from memwise.config import Settings
+    from memwise.testing import FakeModelServer, Reply
+
+    server = FakeModelServer()
+    settings = Settings(
+        extractor="openai", model="m", model_api_key="x", model_base_url=f"{server.url}/v1"
+    )
+    mw = Memwise.open(sqlite_url, chat_model=settings.make_chat_model(), migrate=False)
+    try:
+        ws, _ = mw.tenancy.create_workspace("Bikes", "UTC", "business")
+        agent = mw.tenancy.create_agent(ws.id, "Bot")
+        door = TelegramDoor(mw, ws.id, agent.id)
+        server.enqueue(
+            Reply(
+                tool_calls=[
+                    {
+                        "name": "create_ticket",
+                        "arguments": {"subject": "Wheel truing", "body": "Wants a wheel trued"},
+                    }
+                ]
+            ),
+            "Shall I ask the workshop to true your wheel?",
+        )
+        now = mw.rt.clock.now
+        ask = Incoming(CUSTOMER, CUSTOMER, "Jo", "Can you true my back wheel?", now())
+        (proposal,) = door.message(ask)
+        assert "Shall I" in proposal and mw.tickets.find(ws.id, None) == []
+        transcript = door.windows.transcript(door.key(CUSTOMER))
+        assert all("Wheel truing" not in m.text for m in transcript)  # not in the transcript
+        (done,) = door.message(Incoming(CUSTOMER, CUSTOMER, "Jo", "yes please", now()))
+        assert done  # the reply after executing
+        (ticket,) = mw.tickets.find(ws.id, None)
+        assert ticket.subject == "Wheel truing"
+    finally:
+        mw.close()
+        server.close()
