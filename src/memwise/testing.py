@@ -267,7 +267,7 @@ class FakeTelegramServer(_Loopback):
                     "date": int(time.time()),
                     "chat": {"id": int(params["chat_id"]), "type": "private"},
                     "from": {"id": 4242, "is_bot": True, "first_name": "memwise"},
-                    "text": params.get("text", ""),
+                    "text": str(params.get("text", "")),
                 }
                 self._next_message += 1
                 self.sent.append(message)
@@ -287,8 +287,8 @@ def _bot_params(raw: str, content_type: str) -> dict[str, Any]:
         return value if isinstance(value, dict) else {}
     params: dict[str, Any] = {}
     for name, value in parse_qsl(raw):
-        try:
-            params[name] = json.loads(value)
+        try:  # objects and lists travel as JSON text; scalars as they are
+            params[name] = json.loads(value) if value[:1] in "{[" else value
         except ValueError:
             params[name] = value
     return params

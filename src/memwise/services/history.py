@@ -23,8 +23,8 @@ from memwise.services import rows
 from memwise.services.runtime import Runtime
 from memwise.storage.schema import agents, contacts, conversations, turns, users
 
-MAX_TURNS = 50_000  # the newest turns of one contact that recall reads
-CACHED_CONTACTS = 64
+MAX_TURNS = 20_000  # the newest turns of one contact that recall reads
+CACHED_CONTACTS = 32  # indexes kept in memory (least recently used go first)
 
 
 @dataclass(frozen=True)
