@@ -104,3 +104,22 @@ def test_eval_measure_teach_measure(tmp_path: Path) -> None:
     runs = _re.findall(r"Evaluation (run_\w+)", before.stdout + after.stdout)
     diff = _memwise("eval", "compare", *runs, "--workspace", ws, "--database-url", db, cwd=tmp_path)
     assert diff.returncode == 0 and "answered False → True" in diff.stdout, diff.stdout
+
+
+def test_error_messages_keep_their_brackets(tmp_path: Path) -> None:
+    """Rich markup must not eat text such as memwise[mcp] in an error message."""
+    import typer
+    from typer.testing import CliRunner
+
+    from memwise import errors
+    from memwise.cli.main import handles_errors
+
+    @handles_errors
+    def failing() -> None:
+        raise errors.Invalid("install memwise[mcp] first", code="missing_extra")
+
+    app = typer.Typer()
+    app.command()(failing)
+    result = CliRunner().invoke(app, [])
+    assert result.exit_code == 2
+    assert "memwise[mcp]" in result.output

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from memwise import errors
 from memwise.config import Settings
@@ -44,7 +45,7 @@ def handles_errors(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except errors.MemwiseError as exc:
-            err.print(f"[bold red]error[/] ({exc.code}): {exc.message}")
+            err.print(f"[bold red]error[/] ({exc.code}): {escape(exc.message)}")
             raise typer.Exit(exit_code(exc)) from exc
 
     return wrapper  # type: ignore[return-value]
