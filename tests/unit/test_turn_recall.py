@@ -47,3 +47,8 @@ def test_vectors_add_meaning_when_given() -> None:
     query = vectors[5]  # "means" the pottery turn, shares no word with it
     assert index.docs[index.search("ceramics", query_vector=query)[0][0]].id == "b3"
     assert index.search("ceramics") == []  # without the vector, no word matches
+
+
+def test_words_meet_at_their_full_stem() -> None:
+    index = TurnIndex([TurnDoc("x1", "c1", "Ann", "The adoption agency called me back.")])
+    assert index.search("when was the dog adopted?")  # adopted ~ adoption (Snowball)

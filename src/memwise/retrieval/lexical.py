@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+
+import snowballstemmer
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 STOPWORDS = frozenset(
@@ -33,6 +36,22 @@ def stem(word: str) -> str:
 
 def terms(text: str) -> list[str]:
     return [stem(w) for w in (m.lower() for m in _WORD.findall(text)) if w not in STOPWORDS]
+
+
+_SNOWBALL = snowballstemmer.stemmer("english")
+_snowball_lock = threading.Lock()
+
+
+@lru_cache(maxsize=1 << 17)
+def snowball(word: str) -> str:
+    """The Snowball (Porter2) English stem: "activities" → "activ", "adoption" → "adopt"."""
+    with _snowball_lock:  # the stemmer object keeps state between calls
+        return str(_SNOWBALL.stemWord(word))
+
+
+def full_terms(text: str) -> list[str]:
+    """Terms with the full Snowball stemmer, for conversational text (turn recall)."""
+    return [snowball(w) for w in (m.lower() for m in _WORD.findall(text)) if w not in STOPWORDS]
 
 
 @lru_cache(maxsize=65536)

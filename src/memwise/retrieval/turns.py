@@ -9,7 +9,9 @@ and multiplied by a speaker boost when the question names exactly one participan
 name then leaves the query (it would otherwise match every line that names them). The
 neighbour terms matter because an answer is often split across a question and its reply;
 the conversation term because the turns that answer a question cluster in the session that
-was about it. Each weight was chosen on LoCoMo; bench/README.md lists every variant tried.
+was about it. Words are compared at their full Snowball stem ("adopted" meets "adoption"),
+which conversational text needs more than the light stemmer knowledge search uses. Each
+weight was chosen on LoCoMo; bench/README.md lists every variant tried.
 """
 
 from __future__ import annotations
@@ -92,7 +94,7 @@ class TurnIndex:
     ) -> None:
         self.docs = list(docs)
         self.config = c = config or TurnRecallConfig()
-        own = [Counter(lexical.terms(d.text)) for d in self.docs]
+        own = [Counter(lexical.full_terms(d.text)) for d in self.docs]
         spans = self._spans()
         expanded = []
         for i, counts in enumerate(own):
@@ -110,7 +112,7 @@ class TurnIndex:
             merged[self.conversation_of[i]].update(counts)
         self.conversations = _BM25(merged, c.k1, 0.75)
         self.speakers = {d.speaker for d in self.docs if d.speaker}
-        self.speaker_terms = {s: set(lexical.terms(s)) for s in self.speakers}
+        self.speaker_terms = {s: set(lexical.full_terms(s)) for s in self.speakers}
         self.vectors = self._smooth(vectors, spans) if vectors is not None else None
 
     def _spans(self) -> list[tuple[int, int]]:
@@ -141,7 +143,7 @@ class TurnIndex:
 
     def named(self, question: str) -> set[str]:
         """The participants a question names (by every word of their name)."""
-        words = set(lexical.terms(question))
+        words = set(lexical.full_terms(question))
         return {s for s, t in self.speaker_terms.items() if t and t <= words}
 
     def search(
@@ -151,7 +153,7 @@ class TurnIndex:
         if not self.docs:
             return []
         c = self.config
-        query = Counter(lexical.terms(question))
+        query = Counter(lexical.full_terms(question))
         named = self.named(question)
         if len(named) == 1:
             for term in self.speaker_terms[next(iter(named))]:
