@@ -29,20 +29,23 @@ NONE = TurnRecallConfig(
     dense_weight=0,
     dense_neighbour_weight=0,
     b=0.75,
+    stemmer="light",
 )
 BEST = TurnRecallConfig()
-LEXICAL = {
-    "BM25 over turns (k1 1.2, b 0.75)": NONE,
-    "+ neighbours ±1 at 0.5": replace(NONE, neighbour_weight=0.5, window=1),
-    "+ conversation score 0.7": replace(
-        NONE, neighbour_weight=0.5, window=1, conversation_weight=0.7
-    ),
-    "+ b 0.5": replace(NONE, neighbour_weight=0.5, window=1, conversation_weight=0.7, b=0.5),
-    "+ speaker boost 0.6 (name leaves the query)": replace(
-        NONE, neighbour_weight=0.5, window=1, conversation_weight=0.7, b=0.5, speaker_boost=0.6
-    ),
-    "+ neighbours ±2 (memwise, lexical)": replace(BEST, dense_weight=0),
-}
+STEPS = [
+    ("+ neighbours ±1 at 0.5", {"neighbour_weight": 0.5, "window": 1}),
+    ("+ conversation score 0.7", {"conversation_weight": 0.7}),
+    ("+ b 0.5", {"b": 0.5}),
+    ("+ speaker boost 0.6 (name leaves the query)", {"speaker_boost": 0.6}),
+    ("+ neighbours ±2", {"window": 2}),
+    ("+ Snowball stemmer (memwise, lexical)", {"stemmer": "snowball"}),
+]
+LEXICAL = {"BM25 over turns (light stemmer, k1 1.2, b 0.75)": NONE}
+_config = NONE
+for _name, _change in STEPS:
+    _config = replace(_config, **_change)
+    LEXICAL[_name] = _config
+assert _config == replace(BEST, dense_weight=0, dense_neighbour_weight=0)
 DENSE = {
     "MiniLM only": replace(NONE, dense_weight=1.0, neighbour_weight=0, conversation_weight=0),
     "memwise + MiniLM 0.6": replace(BEST, dense_neighbour_weight=0),

@@ -20,6 +20,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -44,6 +45,7 @@ class TurnRecallConfig:
     dense_neighbour_weight: float = 0.5  # neighbours' vectors added at w / distance
     k1: float = 1.2
     b: float = 0.5
+    stemmer: Literal["snowball", "light"] = "snowball"
 
 
 class _BM25:
@@ -94,7 +96,8 @@ class TurnIndex:
     ) -> None:
         self.docs = list(docs)
         self.config = c = config or TurnRecallConfig()
-        own = [Counter(lexical.full_terms(d.text)) for d in self.docs]
+        self.terms = lexical.full_terms if c.stemmer == "snowball" else lexical.terms
+        own = [Counter(self.terms(d.text)) for d in self.docs]
         spans = self._spans()
         expanded = []
         for i, counts in enumerate(own):
@@ -112,7 +115,7 @@ class TurnIndex:
             merged[self.conversation_of[i]].update(counts)
         self.conversations = _BM25(merged, c.k1, 0.75)
         self.speakers = {d.speaker for d in self.docs if d.speaker}
-        self.speaker_terms = {s: set(lexical.full_terms(s)) for s in self.speakers}
+        self.speaker_terms = {s: set(self.terms(s)) for s in self.speakers}
         self.vectors = self._smooth(vectors, spans) if vectors is not None else None
 
     def _spans(self) -> list[tuple[int, int]]:
@@ -143,7 +146,7 @@ class TurnIndex:
 
     def named(self, question: str) -> set[str]:
         """The participants a question names (by every word of their name)."""
-        words = set(lexical.full_terms(question))
+        words = set(self.terms(question))
         return {s for s, t in self.speaker_terms.items() if t and t <= words}
 
     def search(
@@ -153,7 +156,7 @@ class TurnIndex:
         if not self.docs:
             return []
         c = self.config
-        query = Counter(lexical.full_terms(question))
+        query = Counter(self.terms(question))
         named = self.named(question)
         if len(named) == 1:
             for term in self.speaker_terms[next(iter(named))]:
