@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 
 from memwise import __version__, errors
 from memwise.api.routes.memory import served
+from memwise.clock import current_workspace
 from memwise.console.session import (
     COOKIE,
     REBUILD_COOKIE,
@@ -117,6 +118,7 @@ def action(
             who = await run_in_threadpool(operator, request)
         except LoginRequired:
             return RedirectResponse("/console/login", 303)
+        current_workspace.set(who.workspace_id)  # for the work below (its clock, under test)
         came_from = urlsplit(request.headers.get("referer", "")).path
         origin = came_from if came_from.startswith("/console/") else "/console/"
         try:
