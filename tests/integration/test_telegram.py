@@ -180,3 +180,24 @@ def test_a_confirmation_waits_beside_the_transcript_on_telegram(sqlite_url: str)
     finally:
         mw.close()
         server.close()
+
+
+def test_an_unreachable_model_gets_a_short_apology(sqlite_url: str) -> None:
+    from memwise.config import Settings
+
+    settings = Settings(
+        extractor="openai", model="m", model_api_key="x", model_base_url="http://127.0.0.1:9/v1"
+    )
+    settings.model_timeout_s = 2
+    mw = Memwise.open(sqlite_url, chat_model=settings.make_chat_model(), migrate=False)
+    try:
+        ws, _ = mw.tenancy.create_workspace("Bikes", "UTC", "business")
+        agent = mw.tenancy.create_agent(ws.id, "Bot")
+        door = TelegramDoor(mw, ws.id, agent.id)
+        msg = Incoming(CUSTOMER, CUSTOMER, "Jo", "Is my bike ready?", mw.rt.clock.now())
+        (reply,) = door.message(msg)
+        assert "can't answer right now" in reply
+        (conv,) = mw.record.conversations(ws.id)
+        assert [t.text for t in mw.record.turns(ws.id, conv.id)] == ["Is my bike ready?"]
+    finally:
+        mw.close()

@@ -97,6 +97,8 @@ class TelegramDoor:
             )
         except errors.Invalid as exc:
             return [f"I couldn't take that: {exc.message}"]
+        except errors.Unavailable:  # the model is down: the message is recorded, say so
+            return ["I can't answer right now. Your message is noted; please try again shortly."]
         self.windows.add_reply(key, reply.reply)
         return [reply.reply]
 
