@@ -39,3 +39,21 @@ def test_entries_are_listed_newest_first_with_filters(mw: Memwise) -> None:
         mw.audit.entries(ws.id, status="maybe")
     with pytest.raises(ValueError):
         mw.audit.record(ws.id, actor="a", tool="t", args={}, status="bogus", result="")
+
+
+def test_secrets_in_arguments_and_overlong_ids_never_reach_the_log(mw: Memwise) -> None:
+    ws, _ = mw.tenancy.create_workspace("Shop", "UTC")
+    mw.audit.record(
+        ws.id,
+        actor="mcp:owner",
+        tool="mcp.remember_rule",
+        args={"user_id": "usr_1", "text": "my password: hunter2-Zq9!", "nested": ["ok"]},
+        status="refused",
+        result="secret_refused",
+        contact_id="c" * 300,  # a caller's made-up id, wider than any id column
+        conversation_id="cnv_1",
+    )
+    (entry,) = mw.audit.entries(ws.id)
+    assert "hunter2" not in str(entry.args) and entry.args["text"].startswith("[redacted")
+    assert entry.args["user_id"] == "usr_1" and entry.args["nested"] == ["ok"]
+    assert entry.contact_id is None and entry.conversation_id == "cnv_1"

@@ -136,3 +136,19 @@ def test_another_workspaces_objects_are_not_found(api: Api) -> None:
 
     result = run(scenario)
     assert result.is_error and "not_found" in result.content[0].text
+
+
+def test_a_refused_secret_leaves_no_trace_in_the_audit_log(api: Api) -> None:
+    ids = setup_workspace(api)
+    server = build_server(api.mw, key=ids["key"])
+
+    async def scenario() -> Any:
+        async with Client(server) as client:
+            return await client.call_tool(
+                "remember_rule", {"user_id": ids["user"], "text": "The password is Zebra-77x!"}
+            )
+
+    result = run(scenario)
+    assert result.is_error and "secret_refused" in result.content[0].text
+    (entry,) = api.mw.audit.entries(ids["ws"], tool="mcp.remember_rule")
+    assert entry.status.value == "refused" and "Zebra" not in str(entry.args)

@@ -74,33 +74,30 @@ def build_server(mw: Memwise, *, key: str | None = None) -> MCPServer[Any]:
         workspace_id, actor = await run_in_threadpool(gate.workspace, ctx)
 
         def audited() -> T:
-            status = Status.read if tool in READS else Status.executed
+            status, outcome = (Status.read if tool in READS else Status.executed), "ok"
             try:
-                result = work(workspace_id, actor)
+                return work(workspace_id, actor)
             except errors.MemwiseError as exc:
                 refused = isinstance(exc, errors.Invalid | errors.Forbidden | errors.LimitExceeded)
+                status, outcome = (
+                    (Status.refused if refused else Status.failed),
+                    f"{exc.code}: {exc}",
+                )
+                raise ToolError(outcome) from None
+            except Exception as exc:  # not ours to describe: logged as failed, then raised
+                status, outcome = Status.failed, type(exc).__name__
+                raise
+            finally:
                 mw.audit.record(
                     workspace_id,
                     actor=actor,
                     tool=f"mcp.{tool}",
                     args=args,
-                    status=Status.refused if refused else Status.failed,
-                    result=f"{exc.code}: {exc}",
+                    status=status,
+                    result=outcome,
                     conversation_id=args.get("conversation_id"),
                     contact_id=args.get("contact_id"),
                 )
-                raise ToolError(f"{exc.code}: {exc}") from None
-            mw.audit.record(
-                workspace_id,
-                actor=actor,
-                tool=f"mcp.{tool}",
-                args=args,
-                status=status,
-                result="ok",
-                conversation_id=args.get("conversation_id"),
-                contact_id=args.get("contact_id"),
-            )
-            return result
 
         return await run_in_threadpool(audited)
 

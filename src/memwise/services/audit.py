@@ -12,10 +12,12 @@ from sqlalchemy.engine import Connection
 
 from memwise import errors
 from memwise.ids import new_id
+from memwise.safety import secrets
 from memwise.services.runtime import Runtime
 from memwise.storage.schema import audit_log
 
 RESULT_CHARS = 500
+ID_CHARS = 40  # the width of every id column
 
 
 class Status(StrEnum):
@@ -62,14 +64,31 @@ def log(
             at=at,
             actor=actor[:200],
             tool=tool[:100],
-            args=args,
+            args=scrubbed(args),
             status=Status(status).value,
             result=result[:RESULT_CHARS],
-            contact_id=contact_id,
-            conversation_id=conversation_id,
+            contact_id=_id(contact_id),
+            conversation_id=_id(conversation_id),
         )
     )
     return entry_id
+
+
+def scrubbed(value: Any) -> Any:
+    """Arguments as the log keeps them: a string holding a secret is replaced by its length
+    (a refused ``remember_rule("password: …")`` must not put the password in the log)."""
+    if isinstance(value, str):
+        return f"[redacted: {len(value)} chars]" if secrets.find(value) else value
+    if isinstance(value, dict):
+        return {k: scrubbed(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [scrubbed(v) for v in value]
+    return value
+
+
+def _id(value: str | None) -> str | None:
+    """An object id as given by a caller; one too long to be an id is not one."""
+    return value if value is None or len(value) <= ID_CHARS else None
 
 
 class Audit:
