@@ -186,3 +186,18 @@ def test_hybrid_search_fuses_words_and_vectors(database_url: str) -> None:
     with pytest.raises(errors.Invalid):
         mw.knowledge.search(ws, "x", recipe="magic")  # type: ignore[arg-type]
     mw.close()
+
+
+def test_an_overlong_source_url_is_refused_before_anything_is_written(mw: Memwise) -> None:
+    ws, _ = mw.tenancy.create_workspace("Shop", "UTC")
+    with pytest.raises(errors.Invalid) as caught:
+        mw.knowledge.add_document(
+            ws.id,
+            kind="faq",
+            title="Returns",
+            body="Within 30 days.",
+            version="1",
+            source_url="https://example.com/" + "x" * 1000,
+        )
+    assert caught.value.code == "invalid_url"
+    assert mw.knowledge.documents(ws.id) == []

@@ -193,9 +193,7 @@ def conversations(request: Request, who: Operator) -> Response:
     q = request.query_params.get("q", "").strip()[:500]
     hits = mw.record.search(ws, q, limit=50) if q else []
     convs = mw.record.conversations(ws, before=request.query_params.get("cursor") or None, limit=50)
-    names = {
-        c.contact_id: mw.tenancy.get_contact(ws, c.contact_id).name for c in convs if c.contact_id
-    }
+    names = mw.tenancy.contact_names(ws, {c.contact_id for c in convs if c.contact_id})
     return render(
         request,
         who,
@@ -242,10 +240,10 @@ def contact(request: Request, who: Operator) -> Response:
     include = [p for p in request.query_params.get("include", "").split(",") if p]
     include = [p for p in include if p in ("superseded", "archived")]
     ctx: dict[str, Any] = {"contact": contact, "view": view, "include": include}
-    items = [served(s) for s in mw.memory.items(ws, contact.id, include=include)]
-    ctx["items"] = items
-    ctx["by_id"] = {i["id"]: i for i in items}
-    if view == "patterns":
+    if view == "items":
+        ctx["items"] = [served(s) for s in mw.memory.items(ws, contact.id, include=include)]
+        ctx["by_id"] = {i["id"]: i for i in ctx["items"]}
+    elif view == "patterns":
         found, reason = mw.patterns.view(ws, contact.id)
         ctx["patterns"] = found
         ctx["reason"] = reason
@@ -289,13 +287,6 @@ def set_occurs_on(request: Request, who: Operator, data: dict[str, str]) -> Resp
     return back(f"/console/contacts/{item.item.contact_id}", note=note)
 
 
-@post("/memory/{item_id}/text")
-def set_text(request: Request, who: Operator, data: dict[str, str]) -> Response:
-    mw = mw_of(request)
-    item = mw.memory.edit(who.workspace_id, arg(request, "item_id"), text=data.get("text", ""))
-    return back(f"/console/contacts/{item.item.contact_id}", note="Saved.")
-
-
 @post("/memory/{item_id}/archive")
 def archive(request: Request, who: Operator, data: dict[str, str]) -> Response:
     item = mw_of(request).memory.archive(who.workspace_id, arg(request, "item_id"))
@@ -333,20 +324,16 @@ def rebuild_progress(request: Request, contact_id: str) -> Response:
     return response
 
 
-@router.get("/contacts/{contact_id}/export")
-def export(request: Request, contact_id: str) -> Response:
-    try:
-        who = operator(request)
-        who.require_admin()
-        data = mw_of(request).data_requests.export(who.workspace_id, contact_id)
-    except LoginRequired:
-        return RedirectResponse("/console/login", 303)
-    except errors.MemwiseError as exc:
-        return back(f"/console/contacts/{contact_id}", error=exc.message)
-    body = json.dumps(data, indent=2, default=str)
+@get("/contacts/{contact_id}/export")
+def export(request: Request, who: Operator) -> Response:
+    who.require_admin()
+    contact_id = arg(request, "contact_id")
+    data = mw_of(request).data_requests.export(who.workspace_id, contact_id)
     disposition = f'attachment; filename="contact-{contact_id}.json"'
     return Response(
-        body, media_type="application/json", headers={"content-disposition": disposition}
+        json.dumps(data, indent=2, default=str),
+        media_type="application/json",
+        headers={"content-disposition": disposition},
     )
 
 

@@ -142,6 +142,9 @@ class Knowledge:
         version = " ".join(str(version or "").split())
         if not version or len(version) > 60:
             raise errors.Invalid("a document needs a version", code="invalid_version")
+        source_url = (source_url or "").strip() or None
+        if source_url is not None and len(source_url) > 1000:
+            raise errors.Invalid("a source URL has at most 1,000 characters", code="invalid_url")
         idents = [" ".join(str(i).split()) for i in identifiers or [] if str(i).strip()]
         if len(idents) > 100 or any(len(i) > 200 for i in idents):
             raise errors.Invalid(

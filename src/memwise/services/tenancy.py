@@ -353,6 +353,19 @@ class Tenancy:
             ids = list(conn.execute(q.limit(max(1, min(limit, 500)))).scalars())
         return [self.get_contact(workspace_id, i) for i in ids]
 
+    def contact_names(self, workspace_id: str, ids: Iterable[str]) -> dict[str, str]:
+        """id → name for the given contacts of this workspace, in one query."""
+        wanted = list(ids)
+        if not wanted:
+            return {}
+        with self.rt.db.read() as conn:
+            found = conn.execute(
+                sa.select(contacts.c.id, contacts.c.name).where(
+                    contacts.c.workspace_id == workspace_id, contacts.c.id.in_(wanted)
+                )
+            )
+            return {r.id: r.name for r in found}
+
     def find_contacts(self, workspace_id: str, kind: str, value: str) -> list[str]:
         """Contact ids whose verified identity of ``kind`` equals ``value`` (normalised)."""
         norm = identity.normalize(kind, value)
