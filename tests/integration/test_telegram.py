@@ -53,6 +53,7 @@ def test_late_messages_are_ignored_with_a_notice(
     reply = said(door, clock, CUSTOMER, "cancel my order", ago_s=10 * 60 + 1)
     assert "did not act on it" in reply
     assert mw.record.conversations(ws) == []  # nothing recorded, nothing done
+    assert mw.tenancy.find_contacts(ws, "telegram", str(CUSTOMER)) == []  # nobody created
     assert "did not act" not in said(door, clock, CUSTOMER, "hello", ago_s=9 * 60 + 59)
 
 

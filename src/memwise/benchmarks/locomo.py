@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -107,8 +108,6 @@ def run(
     ks: tuple[int, ...] = KS,
     progress: Callable[[int, int], None] | None = None,
 ) -> Result:
-    import time
-
     workspace, _ = mw.tenancy.create_workspace("LoCoMo", "UTC", "enterprise")
     scores: dict[int, list[float]] = defaultdict(list)
     per_cat: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))

@@ -42,11 +42,10 @@ def _read(call: Call[T], response: httpx.Response) -> T:
     if response.status_code >= 400:
         try:
             error = response.json()["error"]
-            raise ApiError(
-                response.status_code, error["code"], error["message"], error.get("details")
-            )
-        except (ValueError, KeyError, TypeError):
-            raise ApiError(response.status_code, "http_error", response.text[:300]) from None
+            code, message, details = error["code"], error["message"], error.get("details")
+        except (ValueError, KeyError, TypeError):  # not the API's error shape (a proxy, say)
+            code, message, details = "http_error", response.text[:300], None
+        raise ApiError(response.status_code, code, message, details)
     return call.read(response.json())
 
 

@@ -79,12 +79,13 @@ class TelegramDoor:
         """Answer one text message; returns the replies to send."""
         key = self.key(msg.chat_id)
         self.windows.sweep()  # end the conversations of chats gone idle
-        who = self.participant(msg)
+        staff = self.mw.tenancy.user_by_telegram(self.workspace_id, str(msg.sender_id))
         received = self.windows.receive(
-            key, msg.text, msg.sent_at, role="user" if who.staff else "customer"
+            key, msg.text, msg.sent_at, role="user" if staff else "customer"
         )
-        if received.ignored:
+        if received.ignored:  # nothing acted on, nobody created
             return [received.notice or "That message arrived too late; please send it again."]
+        who = self.participant(msg)
         conversation_id = received.conversation_id or self._start(key, who)
         earlier = received.transcript[:-1]
         try:

@@ -114,6 +114,7 @@ class TurnIndex:
         for i, counts in enumerate(own):
             merged[self.conversation_of[i]].update(counts)
         self.conversations = _BM25(merged, c.k1, 0.75)
+        self.speaker_of = np.array([d.speaker for d in self.docs], dtype=object)
         self.speakers = {d.speaker for d in self.docs if d.speaker}
         self.speaker_terms = {s: set(self.terms(s)) for s in self.speakers}
         self.vectors = self._smooth(vectors, spans) if vectors is not None else None
@@ -172,10 +173,7 @@ class TurnIndex:
             score = score + c.dense_weight * _unit_range(self.vectors @ query_vector)
         if len(named) == 1 and c.speaker_boost:
             (who,) = named
-            boost = np.array(
-                [1.0 + c.speaker_boost if d.speaker == who else 1.0 for d in self.docs]
-            )
-            score = score * boost
+            score = np.where(self.speaker_of == who, score * (1.0 + c.speaker_boost), score)
         k = max(1, min(k, len(self.docs)))
         best = np.argpartition(-score, k - 1)[:k]
         best = best[np.argsort(-score[best], kind="stable")]
