@@ -10,16 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memwise import errors
 from memwise.extraction import prompts
 from memwise.extraction.pack import Pack
 from memwise.extraction.types import Existing, Extraction, Line
-
-
-def _missing(extra: str) -> errors.Unavailable:
-    return errors.Unavailable(
-        f"install memwise[{extra}] to use this extractor", code="extra_not_installed"
-    )
+from memwise.sdk import sdk_client
 
 
 class OpenAIExtractor:
@@ -37,18 +31,9 @@ class OpenAIExtractor:
         max_retries: int = 2,
         client: Any = None,
     ) -> None:
-        if client is None:
-            try:
-                import openai
-            except ImportError as exc:
-                raise _missing("openai") from exc
-            client = openai.OpenAI(
-                base_url=base_url,
-                api_key=api_key or "not-needed",
-                timeout=timeout,
-                max_retries=max_retries,
-            )
-        self.client = client
+        self.client = client or sdk_client(
+            "openai", base_url, api_key, timeout=timeout, max_retries=max_retries
+        )
         self.model = model
         self.name = f"openai:{model}"
 
@@ -96,18 +81,9 @@ class AnthropicExtractor:
         client: Any = None,
         max_tokens: int = 4096,
     ) -> None:
-        if client is None:
-            try:
-                import anthropic
-            except ImportError as exc:
-                raise _missing("anthropic") from exc
-            client = anthropic.Anthropic(
-                base_url=base_url,
-                api_key=api_key or "not-needed",
-                timeout=timeout,
-                max_retries=max_retries,
-            )
-        self.client = client
+        self.client = client or sdk_client(
+            "anthropic", base_url, api_key, timeout=timeout, max_retries=max_retries
+        )
         self.model = model
         self.max_tokens = max_tokens
         self.name = f"anthropic:{model}"

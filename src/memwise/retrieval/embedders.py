@@ -9,6 +9,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from memwise import errors
+from memwise.sdk import sdk_client
 
 
 class Embedder(Protocol):
@@ -45,17 +46,7 @@ class OpenAIEmbedder:
         client: Any = None,
         timeout: float = 30.0,
     ) -> None:
-        if client is None:
-            try:
-                import openai
-            except ImportError as exc:
-                raise errors.Unavailable(
-                    "install memwise[openai] for this embedder", code="extra_not_installed"
-                ) from exc
-            client = openai.OpenAI(
-                base_url=base_url, api_key=api_key or "not-needed", timeout=timeout
-            )
-        self.client = client
+        self.client = client or sdk_client("openai", base_url, api_key, timeout=timeout)
         self.model = model
         self.id = f"openai:{model}"
 
