@@ -231,3 +231,32 @@ def test_the_evaluations_page_plots_before_and_after(api: Api) -> None:
     r = client.post("/console/evals/run", data={"csrf": token, "set_id": test_set.id})
     assert "answered 50%" in r.text
     assert len(mw.learning.runs(ws)) == 3
+
+
+def test_bad_form_input_is_a_message_never_a_server_error(api: Api) -> None:
+    from memwise.services.memory import NewItem
+
+    ws, key, mw = business(api)
+    ann = mw.tenancy.create_contact(ws, "Ann")
+    user = mw.tenancy.create_user(ws, "Mira", "operator")
+    item = mw.memory.write(ws, ann.id, NewItem(kind="event", text="Service", source="operator"))
+    client = logged_in(api, key)
+    token = csrf_of(client.get(f"/console/contacts/{ann.id}").text)
+    big = "x" * 5000
+    posts = [
+        (f"/console/memory/{item.item.id}/occurs-on", {"occurs_on": big}),
+        (f"/console/memory/{'y' * 80}/archive", {}),
+        (f"/console/users/{user.id}/notebook", {"text": big}),
+        ("/console/teach/draft", {"question": big, "answer": "a"}),
+        ("/console/knowledge/documents", {"title": "t", "body": "b", "kind": "weird"}),
+        ("/console/knowledge/documents", {"title": "t", "body": "b", "source_url": big}),
+        (f"/console/lessons/{'l' * 90}/approve", {}),
+        ("/console/evals/run", {"set_id": "s" * 90}),
+    ]
+    for path, data in posts:
+        r = client.post(path, data={**data, "csrf": token}, follow_redirects=False)
+        assert r.status_code == 303 and "error=" in r.headers["location"], path
+        assert len(r.headers["location"]) < 1200, path
+    assert mw.knowledge.documents(ws) == [] and mw.notebook.entries(ws, user.id) == []
+    for path in (f"/console/contacts/{'c' * 90}", "/console/evals?before=x&after=y"):
+        assert client.get(path).status_code == 404

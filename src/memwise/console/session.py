@@ -79,8 +79,8 @@ def back(url: str, *, note: str | None = None, error: str | None = None) -> Redi
     sep = "&" if "?" in url else "?"
     if note:
         url += f"{sep}note={quote(note)}"
-    elif error:
-        url += f"{sep}error={quote(error)}"
+    elif error:  # a message may quote the input; the URL stays short
+        url += f"{sep}error={quote(error[:300])}"
     return RedirectResponse(url, status_code=303)
 
 
