@@ -126,9 +126,9 @@ def build_server(mw: Memwise, *, key: str | None = None) -> MCPServer[Any]:
         ``answered`` is false when knowledge is silent: say so, do not guess."""
 
         def work(ws: str, actor: str) -> dict[str, Any]:
-            hits = mw.knowledge.search(ws, query, limit=limit)
+            hits, answer = mw.knowledge.search_answered(ws, query, limit=limit)
             return {
-                "answered": mw.knowledge.answers(ws, query) is not None,
+                "answered": answer is not None,
                 "hits": [
                     {
                         "id": h.id,

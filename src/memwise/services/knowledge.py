@@ -31,6 +31,8 @@ from memwise.storage.schema import knowledge_chunks, knowledge_documents, knowle
 Recipe = Literal["lexical", "hybrid"]
 KINDS = ("catalog", "manual", "software", "fitment", "policy", "faq", "note")
 
+ANSWER_FROM = 5  # knowledge answers when one of its best five passages covers the question
+
 
 @dataclass(frozen=True)
 class Document:
@@ -341,7 +343,21 @@ class Knowledge:
 
     def answers(self, workspace_id: str, query: str) -> Hit | None:
         """The best passage if knowledge answers; None when knowledge is silent."""
-        for hit in self.search(workspace_id, query, limit=5):
+        return self._answer(self.search(workspace_id, query, limit=ANSWER_FROM))
+
+    def search_answered(
+        self, workspace_id: str, query: str, *, recipe: Recipe = "hybrid", limit: int = 5
+    ) -> tuple[list[Hit], Hit | None]:
+        """The hits, and the one that answers (as ``answers`` would), from one search."""
+        if recipe != "hybrid":
+            return self.search(workspace_id, query, recipe=recipe, limit=limit), self.answers(
+                workspace_id, query
+            )
+        hits = self.search(workspace_id, query, limit=max(limit, ANSWER_FROM))
+        return hits[:limit], self._answer(hits[:ANSWER_FROM])
+
+    def _answer(self, hits: list[Hit]) -> Hit | None:
+        for hit in hits:
             if hit.coverage >= self.limits.min_coverage or (
                 hit.similarity is not None and hit.similarity >= self.limits.min_similarity
             ):

@@ -37,8 +37,7 @@ def search(
     recipe: Literal["lexical", "hybrid"] = "hybrid",
     limit: int = Query(5, ge=1, le=50),
 ) -> dict[str, Any]:
-    hits = mw.knowledge.search(ws(caller), q, recipe=recipe, limit=limit)
-    answer = mw.knowledge.answers(ws(caller), q)
+    hits, answer = mw.knowledge.search_answered(ws(caller), q, recipe=recipe, limit=limit)
     return {"items": [hit(h) for h in hits], "next_cursor": None, "answered": answer is not None}
 
 
