@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from memwise import errors
+from memwise.accounts.policy import AccountPolicy
 from memwise.extraction.models import AnthropicExtractor, OpenAIExtractor
 from memwise.extraction.rules import RuleExtractor
 from memwise.extraction.types import Extractor
@@ -27,6 +28,12 @@ class Settings(BaseSettings):
     test_clock: bool = False
     max_request_bytes: int = 1_000_000
     rate_limit_per_minute: int = 600
+    auth_failures_per_minute: int = Field(30, ge=1, le=100_000)  # per address, per key prefix
+    # The header a TLS-terminating proxy sets (e.g. X-Forwarded-For); trusted only when set,
+    # together with X-Forwarded-Proto for Secure console cookies.
+    forwarded_header: str | None = None
+    console_idle_minutes: float = Field(60, ge=1, le=7 * 24 * 60)
+    console_session_hours: float = Field(12, ge=1, le=24 * 30)
     cors_origins: str = "*"  # origins whose pages may call the API (the web widget); "" = none
     limits: Limits = Field(default_factory=Limits)
     extractor: Literal["rules", "openai", "anthropic"] = "rules"
@@ -36,6 +43,27 @@ class Settings(BaseSettings):
     model_timeout_s: float = 60.0
     embedder: Literal["none", "openai", "local"] = "none"
     embedding_model: str = "text-embedding-3-small"
+    # Account sources a workspace may configure (comma-separated; "ws_…=URL" for one
+    # workspace). Empty: no sql or http source can be configured.
+    account_sql_urls: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    account_http_bases: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    account_allow_private: bool = False  # http sources on loopback/private addresses
+    account_timeout_s: float = Field(5.0, gt=0, le=60)
+
+    @field_validator("account_sql_urls", "account_http_bases", mode="before")
+    @classmethod
+    def _comma_list(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [v.strip() for v in value.split(",") if v.strip()]
+        return value
+
+    def account_policy(self) -> AccountPolicy:
+        return AccountPolicy(
+            sql_urls=tuple(self.account_sql_urls),
+            http_bases=tuple(self.account_http_bases),
+            allow_private=self.account_allow_private,
+            statement_timeout_s=self.account_timeout_s,
+        )
 
     def make_embedder(self) -> Embedder | None:
         """No vectors by default (lexical search); an OpenAI-compatible endpoint or MiniLM."""

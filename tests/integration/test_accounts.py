@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from memwise import FixedClock, Memwise, errors
+from memwise.accounts.policy import AccountPolicy
 from memwise.accounts.source import DemoCRM, HTTPAccountSource, SQLAccountSource
 
 
@@ -184,6 +185,7 @@ def test_identification(mw_sqlite: Memwise) -> None:
 
 def test_configuration_masks_secrets(mw_sqlite: Memwise, clock: FixedClock) -> None:
     ws, _ = mw_sqlite.tenancy.create_workspace("Shop")
+    mw_sqlite.accounts.allow(AccountPolicy(http_bases=("https://crm.example.com", "https://x")))
     shown = mw_sqlite.accounts.configure(
         ws.id,
         "http",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from memwise.accounts.policy import AccountPolicy
 from tests.integration.conftest import Api
 
 
@@ -66,6 +67,7 @@ def test_teach_then_answer(api: Api) -> None:
 
 def test_account_source_and_bound_lookups(api: Api) -> None:
     _, key = api.workspace()
+    api.mw.accounts.allow(AccountPolicy(http_bases=("https://crm.example.com",)))
     r = api.call(
         "PUT",
         "/v1/account-source",
@@ -123,10 +125,14 @@ def test_context_and_chat_routes(api: Api) -> None:
         json={"agent_id": agent, "channel": "web", "contact_id": contact},
     ).json()
     visitor = conv["visitor_token"]
+    refused = api.call(
+        "POST", "/v1/context", visitor, json={"conversation_id": conv["id"], "request": "hi"}
+    )
+    assert refused.status_code == 404  # the context (system prompt, notes) is staff-only
     ctx = api.call(
         "POST",
         "/v1/context",
-        visitor,
+        key,
         json={
             "conversation_id": conv["id"],
             "request": "Do you ship to Austria?",

@@ -13,7 +13,9 @@ def _post(api: Api, ws: str, channel: str, payload: Any, secret: str | None) -> 
     body = json.dumps(payload).encode()
     headers = {"content-type": "application/json"}
     if secret:
-        headers["x-memwise-signature"] = sign(secret, body)
+        stamp = str(int(api.mw.clock.now().timestamp()))
+        headers["x-memwise-timestamp"] = stamp
+        headers["x-memwise-signature"] = sign(secret, body, stamp, channel)
     return api.client.post(f"/v1/webhooks/{ws}/{channel}", content=body, headers=headers)
 
 

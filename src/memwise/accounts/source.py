@@ -16,11 +16,15 @@ from typing import Any, Protocol
 
 import httpx
 import sqlalchemy as sa
+from sqlalchemy.pool import NullPool
 
+from memwise import errors
+from memwise.accounts.policy import AccountPolicy, PolicyRefused
 from memwise.clock import Clock
 
 KINDS = ("order", "invoice", "shipment", "balance", "card")
 NEEDS_ID = {"order", "invoice", "shipment"}
+MAX_ANSWER_BYTES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -60,15 +64,19 @@ class HTTPAccountSource:
         retries: int = 1,
         lookups: Mapping[str, str] | None = None,
         transport: httpx.BaseTransport | None = None,
+        policy: AccountPolicy | None = None,
     ) -> None:
         self.clock = clock
         self.lookups = {**self.DEFAULT_LOOKUPS, **(lookups or {})}
         self.retries = max(0, retries)
+        self.base_url = base_url.rstrip("/")
+        self.policy = policy
         self.client = httpx.Client(
-            base_url=base_url.rstrip("/"),
+            base_url=self.base_url,
             headers=dict(headers or {}),
             timeout=timeout_s,
             transport=transport,
+            follow_redirects=False,
         )
 
     def lookup(self, kind: str, account: str, item_id: str | None) -> Result:
@@ -76,6 +84,11 @@ class HTTPAccountSource:
         if template is None:
             return Result("unavailable", kind, reason=f"no {kind} lookup is configured")
         path = template.format(account=_seg(account), id=_seg(item_id or ""))
+        if self.policy is not None:  # configured through the API: the server's rules hold
+            try:
+                self.policy.check_host(self.base_url)
+            except (PolicyRefused, errors.Unavailable) as exc:
+                return Result("unavailable", kind, reason=exc.message)
         last = "no answer"
         for attempt in range(self.retries + 1):
             try:
@@ -92,6 +105,8 @@ class HTTPAccountSource:
                 continue
             if not 200 <= r.status_code < 300:
                 return Result("unavailable", kind, reason=f"the source answered {r.status_code}")
+            if len(r.content) > MAX_ANSWER_BYTES:
+                return Result("unavailable", kind, reason="the source's answer was too large")
             try:
                 data = r.json()
             except ValueError:
@@ -113,19 +128,39 @@ class SQLAccountSource:
     """A database of record: a read-only connection and one parameterised query per lookup.
 
     Each query gets ``:account`` (and ``:id``); one row means found, none means not found.
+    The query runs in a read-only transaction under a statement timeout; on PostgreSQL a
+    role that can read server files (a superuser) is refused, on SQLite the file is opened
+    read-only and an authorizer allows reading and nothing else.
     """
 
     type = "sql"
 
-    def __init__(self, clock: Clock, url: str, queries: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        clock: Clock,
+        url: str | sa.URL,
+        queries: Mapping[str, str],
+        *,
+        timeout_s: float = 5.0,
+    ) -> None:
         self.clock = clock
         self.queries = {k: sa.text(q) for k, q in queries.items()}
+        self.timeout_s = timeout_s
         engine_url = sa.make_url(url)
+        connect_args: dict[str, Any] = {}
         if engine_url.get_backend_name() == "sqlite" and engine_url.database:
             engine_url = engine_url.set(
                 database=f"file:{engine_url.database}?mode=ro", query={"uri": "true"}
             )
-        self.engine = sa.create_engine(engine_url, pool_pre_ping=True)
+        elif engine_url.get_backend_name() == "postgresql":
+            if engine_url.drivername in ("postgresql", "postgres"):
+                engine_url = engine_url.set(drivername="postgresql+psycopg")
+            connect_args["connect_timeout"] = max(1, int(timeout_s))
+        self.engine = sa.create_engine(
+            engine_url, poolclass=NullPool, hide_parameters=True, connect_args=connect_args
+        )
+        if self.engine.dialect.name == "sqlite":
+            sa.event.listen(self.engine, "connect", _sqlite_read_only)
 
     def lookup(self, kind: str, account: str, item_id: str | None) -> Result:
         query = self.queries.get(kind)
@@ -133,14 +168,56 @@ class SQLAccountSource:
             return Result("unavailable", kind, reason=f"no {kind} query is configured")
         try:
             with self.engine.connect() as conn:
-                if conn.dialect.name == "postgresql":
-                    conn.exec_driver_sql("SET TRANSACTION READ ONLY")
+                refused = self._prepare(conn)
+                if refused:
+                    return Result("unavailable", kind, reason=refused)
                 row = conn.execute(query, {"account": account, "id": item_id}).mappings().first()
         except sa.exc.SQLAlchemyError as exc:
             return Result("unavailable", kind, reason=type(exc).__name__)
         if row is None:
             return Result("not_found", kind, read_at=self.clock.now())
         return Result("found", kind, {k: _plain(v) for k, v in row.items()}, self.clock.now())
+
+    def _prepare(self, conn: sa.Connection) -> str | None:
+        """Read-only, bounded in time, and never a role that can read the server's files."""
+        ms = max(1, int(self.timeout_s * 1000))
+        if conn.dialect.name == "postgresql":
+            conn.exec_driver_sql("SET TRANSACTION READ ONLY")
+            conn.exec_driver_sql(f"SET LOCAL statement_timeout = {ms}")
+            powerful = conn.exec_driver_sql(
+                "SELECT rolsuper OR pg_has_role(current_user, 'pg_read_server_files', 'MEMBER')"
+                " OR pg_has_role(current_user, 'pg_execute_server_program', 'MEMBER')"
+                " FROM pg_roles WHERE rolname = current_user"
+            ).scalar()
+            if powerful:
+                return (
+                    "the account database role can read the server's files (a superuser); "
+                    "the server operator gives it least privilege"
+                )
+        elif conn.dialect.name == "sqlite":
+            deadline = time.monotonic() + self.timeout_s
+            raw = conn.connection.dbapi_connection
+            raw.set_progress_handler(  # type: ignore[union-attr]
+                lambda: int(time.monotonic() > deadline), 10_000
+            )
+        return None
+
+
+# SQLITE_SELECT, SQLITE_READ, SQLITE_TRANSACTION, SQLITE_FUNCTION, SQLITE_RECURSIVE
+_SQLITE_READS = {21, 20, 22, 31, 33}
+_SQLITE_FUNCTIONS_REFUSED = {"load_extension", "readfile", "writefile", "fts3_tokenizer"}
+
+
+def _sqlite_read_only(dbapi_conn: Any, _record: Any) -> None:
+    def authorize(action: int, arg1: Any, arg2: Any, _db: Any, _trigger: Any) -> int:
+        if action == 31 and str(arg2 or "").lower() in _SQLITE_FUNCTIONS_REFUSED:
+            return 1  # SQLITE_DENY
+        return 0 if action in _SQLITE_READS else 1
+
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA query_only = ON")
+    cur.close()
+    dbapi_conn.set_authorizer(authorize)
 
 
 def _plain(v: Any) -> Any:

@@ -13,7 +13,7 @@ from fastapi.staticfiles import StaticFiles
 
 from memwise import __version__
 from memwise.api import errors as api_errors
-from memwise.api.limits import BodyLimit, RateLimiter
+from memwise.api.limits import AuthThrottle, BodyLimit, RateLimiter
 from memwise.api.routes import (
     accounts,
     admin,
@@ -54,6 +54,7 @@ def open_memwise(settings: Settings) -> Memwise:
         summariser=settings.make_summariser(),
         embedder=settings.make_embedder(),
         chat_model=settings.make_chat_model(),
+        account_policy=settings.account_policy(),
     )
 
 
@@ -77,6 +78,7 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
     app.state.mw = mw or open_memwise(settings)
     app.state.settings = settings
     app.state.rate_limiter = RateLimiter(settings.rate_limit_per_minute)
+    app.state.auth_throttle = AuthThrottle(settings.auth_failures_per_minute)
     api_errors.install(app)
     for module in ROUTERS:
         app.include_router(module.router)

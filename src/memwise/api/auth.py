@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -12,25 +11,11 @@ from starlette.concurrency import run_in_threadpool
 
 from memwise import errors
 from memwise.clock import current_workspace
+from memwise.domain.access import RANK, Kind, Principal
 from memwise.domain.tenancy import Role
 from memwise.services.facade import Memwise
 
-RANK = {Role.operator: 1, Role.admin: 2, Role.owner: 3}
-
-
-@dataclass(frozen=True)
-class Principal:
-    kind: str  # "admin" | "key" | "visitor"
-    workspace_id: str | None = None
-    role: Role | None = None
-    conversation_id: str | None = None
-    token_id: str = ""
-
-    @property
-    def actor(self) -> str:
-        if self.kind == "visitor":
-            return f"visitor:{self.conversation_id}"
-        return f"{self.kind}:{self.role.value if self.role else 'server'}"
+__all__ = ["RANK", "Principal"]
 
 
 def get_mw(request: Request) -> Memwise:
@@ -46,24 +31,41 @@ def _bearer(request: Request) -> str:
     return token.strip()
 
 
+def client_address(request: Request) -> str:
+    """The caller's address: the proxy's forwarded header only when the operator trusts it."""
+    settings = request.app.state.settings
+    header = settings.forwarded_header
+    if header:
+        forwarded = request.headers.get(header, "")
+        if forwarded:
+            return forwarded.split(",")[0].strip()[:64]
+    return request.client.host if request.client else "unknown"
+
+
 async def authenticate(request: Request, mw: Annotated[Memwise, Depends(get_mw)]) -> Principal:
-    """Resolve the bearer token. Async so that the workspace it sets holds for the request."""
+    """Resolve the bearer token. Async so that the workspace it sets holds for the request.
+
+    Failed attempts are throttled per client address and per token prefix (429)."""
+    throttle = request.app.state.auth_throttle
+    address = client_address(request)
+    throttle.refuse_if_blocked(address)
     token = _bearer(request)
     admin = request.app.state.settings.admin_token
     principal: Principal | None = None
     if admin and hmac.compare_digest(token.encode(), admin.encode()):
-        principal = Principal("admin", token_id="admin")
+        principal = Principal(Kind.admin, token_id="admin")
     elif token.startswith("vt_"):
         conv = await run_in_threadpool(mw.record.by_visitor_token, token)
         if conv:
             principal = Principal(
-                "visitor", conv.workspace_id, conversation_id=conv.id, token_id=token[-12:]
+                Kind.visitor, conv.workspace_id, conversation_id=conv.id, token_id=token[-12:]
             )
     else:
         found = await run_in_threadpool(mw.tenancy.authenticate_key, token)
         if found:
-            principal = Principal("key", found[0], found[1], token_id=token[-12:])
+            principal = Principal(Kind.key, found[0], found[1], token_id=token[-12:])
     if principal is None:
+        throttle.failed(address, token[:10])
         raise errors.Unauthorized("that token is not valid", code="unauthorized")
     request.app.state.rate_limiter.check(principal.token_id)
     current_workspace.set(principal.workspace_id)
@@ -77,7 +79,7 @@ def staff(minimum: Role = Role.operator) -> Callable[[Principal], Principal]:
     """A workspace key with at least ``minimum`` role (admin tokens and visitors: 404)."""
 
     def dependency(p: Caller) -> Principal:
-        if p.kind != "key" or p.role is None:
+        if p.kind != Kind.key or p.role is None:
             raise errors.NotFound("not found", code="not_found")
         if RANK[p.role] < RANK[minimum]:
             raise errors.Forbidden(
@@ -101,8 +103,8 @@ MW = Annotated[Memwise, Depends(get_mw)]
 
 def conversation_scope(p: Principal, conversation_id: str) -> str:
     """A visitor reaches only its own conversation; staff reach any in their workspace."""
-    if p.kind == "visitor" and p.conversation_id != conversation_id:
+    if p.kind == Kind.visitor and p.conversation_id != conversation_id:
         raise errors.NotFound("no such conversation", code="conversation_not_found")
-    if p.kind == "admin":
+    if p.kind == Kind.admin:
         raise errors.NotFound("no such conversation", code="conversation_not_found")
     return ws(p)

@@ -34,6 +34,12 @@ class TooLarge(errors.Invalid):
     code = "request_too_large"
 
 
+class NotText(errors.Invalid):
+    """The request holds a control character that is not text (such as NUL): send text only."""
+
+    code = "control_characters"
+
+
 SPECIAL = {RateLimited: 429, TooLarge: 413}
 
 

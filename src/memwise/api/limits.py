@@ -1,14 +1,33 @@
-"""Request body limit (413) and per-token rate limiting (429)."""
+"""The edge: request body limit (413), text-only input (422), rate limiting (429)."""
 
 from __future__ import annotations
 
+import json
+import re
 import threading
 import time
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from memwise.api.errors import RateLimited, TooLarge, body
+from memwise.api.errors import NotText, RateLimited, TooLarge, body
+
+# Control characters that are not text (tab, newline, carriage return and form feed are):
+# raw, as JSON escapes (an even run of backslashes before it is no escape) or %-encoded.
+_RAW = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+_JSON_ESCAPE = re.compile(rb"(?:^|[^\\])(?:\\\\)*\\u00(?:0[0-8bBeEfF]|1[0-9a-fA-F]|7[fF])")
+_PERCENT = re.compile(rb"%(?:0[0-8bBeEfF]|1[0-9a-fA-F]|7[fF])")
+MAX_BUCKETS = 100_000
+_CHECKED_TYPES = (b"application/json", b"application/x-www-form-urlencoded", b"text/")
+
+
+def not_text(data: bytes, *, json_body: bool = False, encoded: bool = False) -> bool:
+    """Whether ``data`` carries a control character that is not text (NUL and the like)."""
+    if _RAW.search(data):
+        return True
+    if json_body and b"\\u00" in data and _JSON_ESCAPE.search(data):
+        return True
+    return encoded and b"%" in data and _PERCENT.search(data) is not None
 
 
 class BodyLimit:
@@ -27,16 +46,32 @@ class BodyLimit:
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
             await self._refuse(send)
             return
+        path = str(scope.get("path", "")).encode("utf-8", "surrogateescape")
+        if not_text(path) or not_text(scope.get("query_string") or b"", encoded=True):
+            await self._refuse(send, NotText())
+            return
+        kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+        checked = kind.startswith(_CHECKED_TYPES) or not kind
         seen = 0
         started = False
+        buffered = bytearray()
 
         async def limited_receive() -> Message:
             nonlocal seen
             message = await receive()
             if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
+                chunk = message.get("body", b"")
+                seen += len(chunk)
                 if seen > self.max_bytes:
                     raise TooLarge(f"the body is over {self.max_bytes} bytes")
+                if checked:
+                    buffered.extend(chunk)
+                    if not message.get("more_body", False) and not_text(
+                        bytes(buffered),
+                        json_body=kind != b"application/x-www-form-urlencoded",
+                        encoded=kind == b"application/x-www-form-urlencoded",
+                    ):
+                        raise NotText()
             return message
 
         async def tracking_send(message: Message) -> None:
@@ -46,18 +81,20 @@ class BodyLimit:
 
         try:
             await self.app(scope, limited_receive, tracking_send)
-        except TooLarge:
+        except (TooLarge, NotText) as exc:
             if not started:
-                await self._refuse(send)
+                await self._refuse(send, exc if isinstance(exc, NotText) else None)
 
-    async def _refuse(self, send: Send) -> None:
-        import json
-
-        payload = json.dumps(body(TooLarge.code, f"the body is over {self.max_bytes} bytes"))
+    async def _refuse(self, send: Send, exc: NotText | None = None) -> None:
+        if exc is None:
+            status = 413
+            payload = json.dumps(body(TooLarge.code, f"the body is over {self.max_bytes} bytes"))
+        else:
+            status, payload = 422, json.dumps(body(exc.code, exc.message))
         await send(
             {
                 "type": "http.response.start",
-                "status": 413,
+                "status": status,
                 "headers": [(b"content-type", b"application/json")],
             }
         )
@@ -73,9 +110,21 @@ class RateLimiter:
         self._buckets: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
 
+    def empty(self, key: str, now: float | None = None) -> bool:
+        """Whether ``key`` has no request left right now (nothing is taken)."""
+        t = time.monotonic() if now is None else now
+        with self._lock:
+            if key not in self._buckets:
+                return False
+            tokens, last = self._buckets[key]
+            return min(self.capacity, tokens + (t - last) * self.rate) < 1
+
     def check(self, key: str, now: float | None = None) -> None:
         t = time.monotonic() if now is None else now
         with self._lock:
+            if len(self._buckets) > MAX_BUCKETS:  # forget callers whose bucket is full again
+                full = 60.0
+                self._buckets = {k: v for k, v in self._buckets.items() if t - v[1] < full}
             tokens, last = self._buckets.get(key, (self.capacity, t))
             tokens = min(self.capacity, tokens + (t - last) * self.rate)
             if tokens < 1:
@@ -87,3 +136,20 @@ class RateLimiter:
 def details_hint(rate: float, tokens: float) -> Any:
     wait = (1 - tokens) / rate
     return f"too many requests: try again in {wait:.1f} s"
+
+
+class AuthThrottle:
+    """Failed logins and bad keys: ``per_minute`` failures per client address and per token
+    prefix, then 429 for that address (or prefix) until the bucket refills."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.addresses = RateLimiter(per_minute)
+        self.prefixes = RateLimiter(per_minute)
+
+    def refuse_if_blocked(self, address: str) -> None:
+        if self.addresses.empty(address):
+            raise RateLimited("too many failed attempts from this address: wait a minute")
+
+    def failed(self, address: str, prefix: str) -> None:
+        self.addresses.check(address)
+        self.prefixes.check(f"prefix:{prefix}")

@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 from memwise import errors
 
 MAX_TURN_CHARS = 32_000
+NOT_TEXT = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
+def check_text(text: str, what: str = "the text") -> str:
+    """Text only: NUL and the other control characters that are not text are refused."""
+    if NOT_TEXT.search(text):
+        raise errors.Invalid(
+            f"{what} holds a control character that is not text (such as NUL)",
+            code="control_characters",
+        )
+    return text
 
 
 class Author(StrEnum):
@@ -46,7 +58,30 @@ def check_turn_text(text: str) -> str:
         raise errors.Invalid("a turn needs non-empty text", code="empty_turn")
     if len(text) > MAX_TURN_CHARS:
         raise errors.Invalid(f"a turn is limited to {MAX_TURN_CHARS} characters", code="too_long")
-    return text
+    return check_text(text, "a turn")
+
+
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def client_time(at: datetime | None, now: datetime, skew_s: float, *, trusted: bool) -> datetime:
+    """The time to record for a time a client sent.
+
+    A trusted caller (staff, a signed integration, the library) may date turns in the past
+    (an import), never before 1970 nor further ahead than ``skew_s``; a visitor's time counts
+    only within ``skew_s`` of the server clock. Anything else: the server's time. Every
+    stored time is then safe to show in any timezone (no year 9999 overflow).
+    """
+    if at is None:
+        return now
+    when = at.replace(tzinfo=UTC) if at.tzinfo is None else at
+    try:
+        when = when.astimezone(UTC)
+    except (OverflowError, ValueError):
+        return now
+    skew = timedelta(seconds=skew_s)
+    earliest = EARLIEST if trusted else now - skew
+    return when if earliest <= when <= now + skew else now
 
 
 def check_role_for_participant(role: Author, staff_facing: bool) -> None:

@@ -58,11 +58,16 @@ def effective(limits: Limits, overrides: Mapping[str, Any] | None) -> Limits:
     """The limits in force for one agent: the defaults with its overrides laid on top."""
     if not overrides:
         return limits
-    update = {
-        kind: getattr(limits, kind).model_copy(update=values)
-        for kind, values in overrides.items()
-        if kind in WINDOW_MODELS
-    }
+    update = {}
+    for kind, values in overrides.items():
+        if kind in WINDOW_MODELS and isinstance(values, Mapping):
+            current = getattr(limits, kind)
+            try:  # stored values are checked again: out-of-range data falls back to defaults
+                update[kind] = WINDOW_MODELS[kind].model_validate(
+                    {**current.model_dump(), **values}
+                )
+            except ValidationError:
+                update[kind] = current
     return limits.model_copy(update=update)
 
 

@@ -8,14 +8,16 @@ Results are never written to memory or cached beyond the request.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 
 from memwise import errors
 from memwise.accounts import wording
+from memwise.accounts.policy import AccountPolicy, PolicyRefused, check_query
 from memwise.accounts.source import (
     KINDS,
     NEEDS_ID,
@@ -35,7 +37,7 @@ from memwise.storage.schema import (
     workspaces,
 )
 
-SECRET_HEADERS = ("authorization", "x-api-key", "api-key", "cookie", "x-auth-token")
+SET = "•••"  # how a stored secret is shown back: only that it is set
 
 
 @dataclass(frozen=True)
@@ -54,25 +56,49 @@ class Identification:
 
 
 def masked(config: dict[str, Any]) -> dict[str, Any]:
-    """The configuration as shown back: header values and passwords masked."""
+    """The configuration as shown back. Secrets are write-only: every header value, the
+    userinfo and query of any URL and a database password read back only as "set"."""
     out = dict(config)
     if "headers" in out:
-        out["headers"] = {
-            k: ("•••" if k.lower() in SECRET_HEADERS else v)
-            for k, v in dict(out["headers"]).items()
-        }
+        out["headers"] = {k: SET for k in dict(out["headers"])}
+    if out.get("base_url"):
+        out["base_url"] = _plain_url(str(out["base_url"]))
+    if out.get("lookups"):
+        out["lookups"] = {k: _masked_query(str(v)) for k, v in dict(out["lookups"]).items()}
     if out.get("url"):
         try:
-            out["url"] = sa.make_url(out["url"]).render_as_string(hide_password=True)
+            url = sa.make_url(out["url"])
+            shown = url.set(password=None, query={k: SET for k in url.query})
+            out["url"] = shown.render_as_string(hide_password=True)
+            if url.password:
+                out["password"] = SET
         except sa.exc.ArgumentError:
-            out["url"] = "•••"
+            out["url"] = SET
     return out
 
 
+def _plain_url(url: str) -> str:
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    shown = urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+    return shown + ("?" + SET if parts.query else "")
+
+
+def _masked_query(path: str) -> str:
+    head, sep, query = path.partition("?")
+    if not sep:
+        return head
+    keys = [kv.partition("=")[0] for kv in query.split("&") if kv]
+    return head + "?" + "&".join(f"{k}={SET}" for k in keys)
+
+
 class Accounts:
-    def __init__(self, rt: Runtime, tenancy: Tenancy) -> None:
+    def __init__(self, rt: Runtime, tenancy: Tenancy, policy: AccountPolicy | None = None) -> None:
         self.rt = rt
         self.tenancy = tenancy
+        own = rt.db.url.render_as_string(hide_password=False)
+        self.policy = replace(policy or AccountPolicy(), own_database=own)
         self._overrides: dict[str, AccountSource] = {}
 
     # -- configuration ---------------------------------------------------------------------
@@ -94,20 +120,19 @@ class Accounts:
                 raise errors.Invalid(
                     f"unknown lookups {sorted(bad)}: use {', '.join(KINDS)}", code="invalid_source"
                 )
+            self.policy.check_http(
+                workspace_id, clean["base_url"], dict(clean.get("lookups") or {})
+            )
         elif type_ == "sql":
             if not clean.get("url") or not clean.get("queries"):
                 raise errors.Invalid("a sql source needs url and queries", code="invalid_source")
-            try:
-                sa.make_url(clean["url"])
-            except sa.exc.ArgumentError as exc:
-                raise errors.Invalid(
-                    "the sql source's url is not a database URL", code="invalid_source"
-                ) from exc
             bad = set(clean["queries"]) - set(KINDS)
             if bad:
                 raise errors.Invalid(
                     f"unknown queries {sorted(bad)}: use {', '.join(KINDS)}", code="invalid_source"
                 )
+            self.policy.check_sql(workspace_id, clean["url"])
+            clean["queries"] = {k: check_query(k, q) for k, q in clean["queries"].items()}
         elif type_ != "demo":
             raise errors.Invalid("type must be http, sql or demo", code="invalid_source")
         with self.rt.db.write() as conn:
@@ -132,6 +157,10 @@ class Accounts:
             ).first()
         return {"type": row.type, **masked(row.config)} if row else None
 
+    def allow(self, policy: AccountPolicy) -> None:
+        """Replace the server's account-source policy (memwise's own database stays refused)."""
+        self.policy = replace(policy, own_database=self.policy.own_database)
+
     def use(self, workspace_id: str, source: AccountSource) -> None:
         """Use this adapter object for the workspace (library users and tests)."""
         self._overrides[workspace_id] = source
@@ -145,17 +174,27 @@ class Accounts:
             ).first()
         if row is None:
             return None
-        c = row.config
-        if row.type == "http":
+        return self._build(workspace_id, row.type, row.config)
+
+    def _build(self, workspace_id: str, type_: str, c: dict[str, Any]) -> AccountSource:
+        """The adapter for a stored configuration, checked again against today's policy
+        (the server's lists may have changed since it was stored)."""
+        if type_ == "http":
+            self.policy.check_http(workspace_id, c["base_url"], dict(c.get("lookups") or {}))
             return HTTPAccountSource(
                 self.rt.clock,
                 c["base_url"],
                 headers=c.get("headers"),
                 timeout_s=float(c.get("timeout_s", 5.0)),
                 lookups=c.get("lookups"),
+                policy=self.policy,
             )
-        if row.type == "sql":
-            return SQLAccountSource(self.rt.clock, c["url"], c["queries"])
+        if type_ == "sql":
+            url = self.policy.check_sql(workspace_id, c["url"])
+            queries = {k: check_query(k, q) for k, q in c["queries"].items()}
+            return SQLAccountSource(
+                self.rt.clock, url, queries, timeout_s=self.policy.statement_timeout_s
+            )
         return DemoCRM(self.rt.clock, failing=bool(c.get("failing")))
 
     # -- lookups ---------------------------------------------------------------------------
@@ -189,9 +228,14 @@ class Accounts:
         if bound is None:
             result = Result("unbound", kind, reason="the conversation has no bound account")
             return self._done(workspace_id, conv, actor, args, result, item_id, zone, "refused")
-        source = self.source(workspace_id)
+        try:
+            source = self.source(workspace_id)
+        except (PolicyRefused, errors.Invalid) as exc:  # stored before the policy said no
+            source, refused = None, exc.message
+        else:
+            refused = "no account source is configured"
         if source is None:
-            result = Result("unavailable", kind, reason="no account source is configured")
+            result = Result("unavailable", kind, reason=refused)
         else:
             try:
                 result = source.lookup(kind, bound, item_id)

@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from memwise import errors
 from memwise.context import router
 from memwise.context.assemble import Context, Inputs, assemble
+from memwise.domain.access import Principal, require_staff
 from memwise.policies.window import Message
 from memwise.safety import instructions
 from memwise.services import rows
@@ -59,7 +60,11 @@ class Assistant:
         *,
         messages: list[Message] | None = None,
         page: dict[str, str] | None = None,
+        by: Principal | None = None,
     ) -> Context:
+        """The context for one turn. Staff only: it holds the system prompt, staff notes and
+        the explain trace (a visitor gets answers through ``chat``, never the context)."""
+        require_staff(by)
         if not isinstance(request, str) or not request.strip():
             raise errors.Invalid("the request needs some words", code="empty_request")
         with self.rt.db.read() as conn:

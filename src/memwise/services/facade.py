@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from memwise.accounts.policy import AccountPolicy
 from memwise.clock import Clock, SystemClock
 from memwise.extraction.types import Extractor
 from memwise.policies.compaction import Summariser
@@ -48,6 +49,7 @@ class Memwise:
         embedder: Embedder | None = None,
         tickets: TicketAdapter | None = None,
         chat_model: Complete | None = None,
+        account_policy: AccountPolicy | None = None,
     ):
         self.rt = Runtime(db=db, clock=clock or SystemClock(), limits=limits or Limits())
         self.tenancy = Tenancy(self.rt)
@@ -70,7 +72,7 @@ class Memwise:
         self.tickets = Tickets(self.rt, tickets)
         self.learning = Learning(self.rt, self.knowledge, Judge(chat_model) if chat_model else None)
         self.inbound = Inbound(self.rt, self)
-        self.accounts = Accounts(self.rt, self.tenancy)
+        self.accounts = Accounts(self.rt, self.tenancy, account_policy)
         self.assistant = Assistant(self.rt, self)
         self.model_assistant = ModelAssistant(self, chat_model) if chat_model else None
 
@@ -86,9 +88,9 @@ class Memwise:
             self.jobs,
             {"extract": self.extraction.run, PROMOTE: self._promote, FOLD: self._fold},
             sweeps=[
-                lambda force: self.windows.expire_idle(),
+                lambda force, ws: self.windows.expire_idle(ws),
                 self.patterns.schedule,
-                lambda force: schedule_folds(self.rt, force),
+                lambda force, ws: schedule_folds(self.rt, force, ws),
             ],
             name=name,
         )
@@ -118,6 +120,7 @@ class Memwise:
         embedder: Embedder | None = None,
         tickets: TicketAdapter | None = None,
         chat_model: Complete | None = None,
+        account_policy: AccountPolicy | None = None,
     ) -> Memwise:
         db = Database(database_url)
         if migrate:
@@ -131,6 +134,7 @@ class Memwise:
             embedder=embedder,
             tickets=tickets,
             chat_model=chat_model,
+            account_policy=account_policy,
         )
 
     @property

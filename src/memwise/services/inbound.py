@@ -1,11 +1,17 @@
 """Inbound webhooks: email, SMS and voice/phone transcripts from any provider.
 
-Each request carries provider-neutral JSON (from, to, text or transcript, thread id, time) and
-an HMAC-SHA256 signature of its raw body with the workspace's shared secret; a bad signature
-records nothing. Replies are threaded into the open conversation of the same channel and
-thread; every turn is recorded with its channel. A sender is matched to a contact by the
-channel's identity (email or phone); when none or several match, a new contact is created
-rather than guessing who it is.
+Each request carries provider-neutral JSON (from, to, text or transcript, thread id, time,
+message id) and two headers: ``X-Memwise-Timestamp`` (Unix seconds) and
+``X-Memwise-Signature: sha256=<hex>``, the HMAC-SHA256 with the workspace's shared secret of
+``"{timestamp}.{channel}." + raw body``. A bad signature, a timestamp outside the window
+(5 minutes) or a delivery already received (the provider's ``message_id``, else the
+signature, remembered for 24 hours) records nothing.
+
+A reply joins the open conversation of the same channel and thread only when its sender is
+that conversation's contact; anyone else who knows the thread id starts a conversation of
+their own. A sender is matched to a contact by the channel's identity (email or phone); when
+none or several match, a new contact is created rather than guessing who it is. A message is
+one unit of work: contact, conversation and turns are all written, or nothing.
 """
 
 from __future__ import annotations
@@ -14,15 +20,16 @@ import hashlib
 import hmac
 import secrets as pysecrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
 
 from memwise import errors
+from memwise.services import identity
 from memwise.services.record import NewTurn
 from memwise.services.runtime import Runtime
-from memwise.storage.schema import agents, conversations, webhook_secrets
+from memwise.storage.schema import agents, conversations, webhook_deliveries, webhook_secrets
 
 CHANNELS = {"email": "email", "sms": "phone", "voice": "phone", "phone": "phone"}
 ROLES = {
@@ -42,8 +49,16 @@ class Received:
     threaded: bool
 
 
-def sign(secret: str, body: bytes) -> str:
-    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+def sign(secret: str, body: bytes, timestamp: int | str, channel: str) -> str:
+    """The signature a sender puts in ``X-Memwise-Signature``."""
+    signed = f"{timestamp}.{channel}.".encode() + body
+    return "sha256=" + hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
+
+
+class Duplicate(errors.Conflict):
+    """This delivery was already received."""
+
+    code = "duplicate_delivery"
 
 
 class Inbound:
@@ -65,19 +80,66 @@ class Inbound:
             )
         return secret
 
-    def verify(self, workspace_id: str, body: bytes, signature: str | None) -> None:
+    def verify(
+        self,
+        workspace_id: str,
+        channel: str,
+        body: bytes,
+        signature: str | None,
+        timestamp: str | None,
+    ) -> None:
+        """The signature covers timestamp, channel and body; the timestamp must be fresh."""
         with self.rt.db.read() as conn:
             secret = conn.execute(
                 sa.select(webhook_secrets.c.secret).where(
                     webhook_secrets.c.workspace_id == workspace_id
                 )
             ).scalar()
-        if not secret or not signature or not hmac.compare_digest(sign(secret, body), signature):
+        bad = errors.Unauthorized("the webhook signature is missing or wrong", code="bad_signature")
+        ts = (timestamp or "").strip()
+        if not secret or not signature or not ts.isdigit() or len(ts) > 12:
+            raise bad
+        if not hmac.compare_digest(sign(secret, body, ts, channel).encode(), signature.encode()):
+            raise bad
+        window = self.rt.limits.clients.webhook_window_s
+        if abs(self.rt.clock.now().timestamp() - int(ts)) > window:
             raise errors.Unauthorized(
-                "the webhook signature is missing or wrong", code="bad_signature"
+                f"the webhook timestamp is more than {window:g} s from the server's clock",
+                code="stale_signature",
             )
 
-    def receive(self, workspace_id: str, channel: str, payload: dict[str, Any]) -> Received:
+    def _once(self, workspace_id: str, key: str) -> None:
+        """Remember this delivery (inside the receiving unit of work); refuse a replay."""
+        now = self.rt.clock.now()
+        keep = timedelta(hours=self.rt.limits.clients.webhook_dedupe_hours)
+        with self.rt.db.write() as conn:
+            conn.execute(
+                webhook_deliveries.delete().where(webhook_deliveries.c.received_at < now - keep)
+            )
+            seen = conn.execute(
+                sa.select(webhook_deliveries.c.id).where(
+                    webhook_deliveries.c.workspace_id == workspace_id,
+                    webhook_deliveries.c.delivery_key == key,
+                )
+            ).first()
+            if seen is not None:
+                raise Duplicate("this message was already received", key=key)
+            conn.execute(
+                webhook_deliveries.insert().values(
+                    workspace_id=workspace_id, delivery_key=key, received_at=now
+                )
+            )
+
+    def receive(
+        self,
+        workspace_id: str,
+        channel: str,
+        payload: dict[str, Any],
+        *,
+        delivery: str | None = None,
+    ) -> Received:
+        """Record one inbound message. ``delivery`` (the signature, by the webhook route)
+        de-duplicates when the payload has no ``message_id``."""
         if channel not in CHANNELS:
             raise errors.Invalid(
                 "channel must be email, sms, voice or phone", code="invalid_channel"
@@ -89,22 +151,32 @@ class Inbound:
         at = payload.get("at")
         try:
             when = datetime.fromisoformat(at) if isinstance(at, str) and at else None
-        except ValueError as exc:
+        except (ValueError, OverflowError) as exc:
             raise errors.Invalid("'at' is not an ISO 8601 time", code="invalid_time") from exc
         if when is not None and when.tzinfo is None:
             raise errors.Invalid("'at' needs a timezone offset", code="invalid_time")
         thread = str(payload.get("thread_id") or "").strip()[:300] or None
-        agent_id = payload.get("agent_id") or self._default_agent(workspace_id)
-        conv = self._open_thread(workspace_id, channel, thread)
-        threaded = conv is not None
-        if conv is None:
-            contact_id = self._sender(workspace_id, channel, sender)
-            conv, _ = self.mw.record.start(
-                workspace_id, agent_id, channel, contact_id=contact_id, thread=thread, at=when
+        message_id = str(payload.get("message_id") or "").strip()
+        key = f"id:{message_id}"[:200] if message_id else (delivery or "")[:200]
+        with self.rt.db.write():  # one unit of work: contact, conversation and turns, or nothing
+            if key:
+                self._once(workspace_id, key)
+            agent_id = payload.get("agent_id") or self._default_agent(workspace_id)
+            senders = self._senders(workspace_id, channel, sender)
+            conv = self._open_thread(workspace_id, channel, thread, senders)
+            threaded = conv is not None
+            if conv is None:
+                contact_id = (
+                    senders[0]
+                    if len(senders) == 1
+                    else self._new_contact(workspace_id, channel, sender)
+                )
+                conv, _ = self.mw.record.start(
+                    workspace_id, agent_id, channel, contact_id=contact_id, thread=thread, at=when
+                )
+            turns = self.mw.record.append_many(
+                workspace_id, conv.id, [NewTurn(role, text, when) for role, text in lines]
             )
-        turns = self.mw.record.append_many(
-            workspace_id, conv.id, [NewTurn(role, text, when) for role, text in lines]
-        )
         return Received(conv.id, conv.contact_id, [t.id for t in turns], threaded)
 
     def _default_agent(self, workspace_id: str) -> str:
@@ -118,8 +190,12 @@ class Inbound:
             raise errors.Conflict("create an agent before receiving messages", code="no_agent")
         return str(agent)
 
-    def _open_thread(self, workspace_id: str, channel: str, thread: str | None) -> Any:
-        if thread is None:
+    def _open_thread(
+        self, workspace_id: str, channel: str, thread: str | None, senders: list[str]
+    ) -> Any:
+        """The open conversation of this thread, only if the sender is its contact: knowing
+        a thread id never lets a stranger write into someone else's conversation."""
+        if thread is None or not senders:
             return None
         with self.rt.db.read() as conn:
             row = conn.execute(
@@ -129,26 +205,29 @@ class Inbound:
                     conversations.c.channel == channel,
                     conversations.c.thread == thread,
                     conversations.c.status == "open",
+                    conversations.c.contact_id.in_(senders),
                 )
                 .order_by(conversations.c.started_at.desc())
             ).scalar()
         return self.mw.record.get(workspace_id, row) if row else None
 
-    def _sender(self, workspace_id: str, channel: str, sender: str) -> str:
+    def _senders(self, workspace_id: str, channel: str, sender: str) -> list[str]:
+        """The contacts whose verified identity on this channel is the sender's."""
         kind = CHANNELS[channel]
         try:
-            found = self.mw.tenancy.find_contacts(
-                workspace_id, kind if kind == "email" else "phone", sender
-            )
+            return [str(c) for c in self.mw.tenancy.find_contacts(workspace_id, kind, sender)]
         except errors.Invalid:
-            found = []
-        if len(found) == 1:
-            return str(found[0])
+            return []
+
+    def _new_contact(self, workspace_id: str, channel: str, sender: str) -> str:
+        """None or several matched: a new contact, rather than guessing who it is."""
+        kind = CHANNELS[channel]
         identities = {"emails": [sender]} if kind == "email" else {"phones": [sender]}
         try:
-            return str(self.mw.tenancy.create_contact(workspace_id, sender, **identities).id)
+            identity.normalize(kind, sender)
         except errors.Invalid:
-            return str(self.mw.tenancy.create_contact(workspace_id, sender).id)
+            identities = {}
+        return str(self.mw.tenancy.create_contact(workspace_id, sender[:200], **identities).id)
 
 
 def _lines(payload: dict[str, Any]) -> list[tuple[str, str]]:

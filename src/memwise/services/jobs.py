@@ -154,7 +154,11 @@ class Jobs:
             return self.enqueue_in(conn, workspace_id, kind, key, payload, **kw)
 
     def claim(
-        self, worker: str, kinds: list[str] | None = None, as_of: datetime | None = None
+        self,
+        worker: str,
+        kinds: list[str] | None = None,
+        as_of: datetime | None = None,
+        workspace_id: str | None = None,
     ) -> Job | None:
         """Take the next due job (or one whose lease ran out) and hold it for ``lease``.
 
@@ -172,6 +176,8 @@ class Jobs:
         q = sa.select(jobs).where(due)
         if kinds:
             q = q.where(jobs.c.kind.in_(kinds))
+        if workspace_id:
+            q = q.where(jobs.c.workspace_id == workspace_id)
         q = q.order_by(jobs.c.run_after, jobs.c.id).limit(1).with_for_update(skip_locked=True)
         with self.rt.db.write() as conn:
             row = conn.execute(q).first()

@@ -440,7 +440,7 @@ class Judge:
 FOLD = "fold_questions"
 
 
-def schedule_folds(rt: Runtime, force: bool = False) -> int:
+def schedule_folds(rt: Runtime, force: bool = False, workspace_id: str | None = None) -> int:
     """Queue each source's fold on its cadence, once per period, for every workspace."""
     from memwise.services.jobs import enqueue_in
     from memwise.storage.schema import workspaces
@@ -449,7 +449,10 @@ def schedule_folds(rt: Runtime, force: bool = False) -> int:
     day = int(now.timestamp() // 86400)
     queued = 0
     with rt.db.write() as conn:
-        for ws in conn.execute(sa.select(workspaces.c.id)).scalars():
+        q = sa.select(workspaces.c.id)
+        if workspace_id:
+            q = q.where(workspaces.c.id == workspace_id)
+        for ws in conn.execute(q).scalars():
             for source, every in CADENCE_DAYS.items():
                 if not _has_rows(conn, ws, source):
                     continue  # nothing to fold: no job

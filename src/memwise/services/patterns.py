@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
+from memwise.domain.record import client_time
 from memwise.domain.tenancy import Plan
 from memwise.policies.notebook import normalize
 from memwise.services import rows
@@ -27,7 +28,14 @@ from memwise.services.extraction import record_event_in
 from memwise.services.jobs import enqueue_in
 from memwise.services.memory import Memory, NewItem
 from memwise.services.runtime import Runtime
-from memwise.storage.schema import agents, contacts, event_labels, memory_items, workspaces
+from memwise.storage.schema import (
+    agents,
+    contacts,
+    conversations,
+    event_labels,
+    memory_items,
+    workspaces,
+)
 
 PROMOTE = "promote_patterns"
 
@@ -117,7 +125,10 @@ class Patterns:
             raise errors.Invalid("an event type is one word, e.g. 'booking'", code="invalid_type")
         with self.rt.db.write() as conn:
             rows.require(conn, contacts, workspace_id, contact_id, "contact")
+            if conversation_id is not None:
+                rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
             now = self.rt.clock.now()
+            when = client_time(at, now, self.rt.limits.clients.clock_skew_s, trusted=True)
             return record_event_in(
                 conn,
                 workspace_id,
@@ -125,7 +136,7 @@ class Patterns:
                 conversation_id,
                 type_,
                 labels,
-                at or now,
+                when,
                 source,
                 now,
             )
@@ -228,7 +239,7 @@ class Patterns:
         with self.rt.db.write() as conn:
             return self.promote_in(conn, workspace_id)
 
-    def schedule(self, force: bool = False) -> int:
+    def schedule(self, force: bool = False, workspace_id: str | None = None) -> int:
         """Queue the promotion for every eligible workspace.
 
         Normally the most recent nightly slot (02:00 UTC), once per night, so any worker run
@@ -239,6 +250,8 @@ class Patterns:
         queued = 0
         with self.rt.db.write() as conn:
             for ws in self.eligible(conn):
+                if workspace_id and ws != workspace_id:
+                    continue
                 period = f"forced:{now.isoformat()}" if force else f"{slot:%Y-%m-%d}"
                 _, created = enqueue_in(
                     conn,

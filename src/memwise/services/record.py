@@ -12,13 +12,14 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
-from memwise.clock import aware
+from memwise.domain.access import Principal
 from memwise.domain.record import (
     Author,
     RecordHit,
     Turn,
     check_role_for_participant,
     check_turn_text,
+    client_time,
 )
 from memwise.domain.tenancy import Channel, Conversation, ConversationStatus, RecordPolicy
 from memwise.ids import new_id, new_secret
@@ -102,7 +103,7 @@ class Record:
                 "a conversation has exactly one participant: a contact_id or a user_id",
                 code="one_participant",
             )
-        now = aware(at) if at else self.rt.clock.now()
+        now = self._time(at, None)
         token = new_secret("vt")
         with self.rt.db.write() as conn:
             rows.require(conn, agents, workspace_id, agent_id, "agent")
@@ -148,16 +149,23 @@ class Record:
                 "that account is not one of the contact's accounts", code="account_not_linked"
             )
 
+    def _time(self, at: datetime | None, by: Principal | None) -> datetime:
+        skew = self.rt.limits.clients.clock_skew_s
+        trusted = by is None or not by.is_visitor
+        return client_time(at, self.rt.clock.now(), skew, trusted=trusted)
+
     def get(self, workspace_id: str, conversation_id: str) -> Conversation:
         with self.rt.db.read() as conn:
             row = rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
         return conversation_from_row(row)
 
     def by_visitor_token(self, token: str) -> Conversation | None:
+        """The open conversation a visitor token belongs to: the token dies with it."""
         with self.rt.db.read() as conn:
             row = conn.execute(
                 sa.select(conversations).where(
-                    conversations.c.visitor_token_hash == hash_secret(token)
+                    conversations.c.visitor_token_hash == hash_secret(token),
+                    conversations.c.status == ConversationStatus.open.value,
                 )
             ).first()
         return conversation_from_row(row) if row else None
@@ -187,14 +195,24 @@ class Record:
         role: str,
         text: str,
         at: datetime | None = None,
+        *,
+        by: Principal | None = None,
     ) -> Turn:
-        (turn,) = self.append_many(workspace_id, conversation_id, [NewTurn(role, text, at)])
+        (turn,) = self.append_many(workspace_id, conversation_id, [NewTurn(role, text, at)], by=by)
         return turn
 
     def append_many(
-        self, workspace_id: str, conversation_id: str, new: Sequence[NewTurn]
+        self,
+        workspace_id: str,
+        conversation_id: str,
+        new: Sequence[NewTurn],
+        *,
+        by: Principal | None = None,
     ) -> list[Turn]:
-        """Append turns in one transaction: all of them or none."""
+        """Append turns in one transaction: all of them or none.
+
+        ``by`` is who writes: a visitor writes customer turns of its own conversation only,
+        and its times count only near the server clock."""
         if not new:
             return []
         if len(new) > MAX_BATCH:
@@ -206,6 +224,8 @@ class Record:
             conv = conversation_from_row(
                 rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
             )
+            if by is not None and by.is_visitor and by.conversation_id != conversation_id:
+                raise errors.NotFound("no such conversation", code="conversation_not_found")
             if conv.status is not ConversationStatus.open:
                 raise errors.Conflict(
                     f"the conversation is {conv.status.value}; start a new one",
@@ -217,6 +237,8 @@ class Record:
             batch = []
             for t in new:
                 role = rows.enum_value(Author, t.role, "role")
+                if by is not None and by.is_visitor and role is not Author.customer:
+                    raise errors.Forbidden("a visitor writes only customer turns", code="forbidden")
                 check_role_for_participant(role, conv.staff_facing)
                 text = check_turn_text(t.text)
                 batch.append(
@@ -227,7 +249,7 @@ class Record:
                         "role": role.value,
                         "channel": conv.channel.value,
                         "text": text if keep_text else None,
-                        "at": aware(t.at) if t.at else now,
+                        "at": self._time(t.at, by) if t.at else now,
                     }
                 )
             seqs = self.rt.db.backend.insert_turns(conn, batch)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -19,6 +20,8 @@ from memwise.services import rows
 from memwise.services.record import close
 from memwise.services.runtime import Runtime
 from memwise.storage.schema import agents, conversations, turns
+
+log = logging.getLogger("memwise.window")
 
 
 @dataclass(frozen=True)
@@ -151,8 +154,10 @@ class Windows:
         value: dict[str, Any] | None = conv.pending
         return value
 
-    def expire_idle(self) -> list[str]:
-        """Mark expired every open conversation idle past its channel's limit; returns ids."""
+    def expire_idle(self, workspace_id: str | None = None) -> list[str]:
+        """Mark expired every open conversation idle past its channel's limit; returns ids.
+
+        ``workspace_id`` limits the sweep to one workspace."""
         now = self.rt.clock.now()
         expired: list[str] = []
         with self.rt.db.write() as conn:
@@ -166,12 +171,26 @@ class Windows:
                     agents.c.window_overrides,
                 )
                 .join(agents, agents.c.id == conversations.c.agent_id)
-                .where(conversations.c.status == ConversationStatus.open.value)
+                .where(
+                    conversations.c.status == ConversationStatus.open.value,
+                    *([conversations.c.workspace_id == workspace_id] if workspace_id else []),
+                )
             ).all()
             for row in candidates:
-                limits = window.effective(self.rt.limits, row.window_overrides)
-                idle = getattr(limits, window.kind_of(row.channel)).idle_minutes
-                if now - row.last_activity_at >= timedelta(minutes=idle) and close(
+                try:
+                    limits = window.effective(self.rt.limits, row.window_overrides)
+                    idle = float(getattr(limits, window.kind_of(row.channel)).idle_minutes)
+                    due = now - row.last_activity_at >= timedelta(minutes=idle)
+                except (ArithmeticError, TypeError, ValueError) as exc:
+                    # One workspace's bad data never stops the sweep for everyone else.
+                    log.warning(
+                        "idle sweep skipped conversation %s of workspace %s: %s",
+                        row.id,
+                        row.workspace_id,
+                        type(exc).__name__,
+                    )
+                    continue
+                if due and close(
                     conn, row.workspace_id, row.id, ConversationStatus.expired.value, now
                 ):
                     expired.append(row.id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import threading
@@ -14,6 +15,7 @@ from typing import Any
 from memwise.services.jobs import Job, Jobs
 
 Handler = Callable[[Job], Any]
+log = logging.getLogger("memwise.worker")
 FORCE_HORIZON = timedelta(days=2)  # a forced run reaches tonight's scheduled work
 
 
@@ -22,7 +24,7 @@ class Worker:
         self,
         jobs: Jobs,
         handlers: dict[str, Handler],
-        sweeps: list[Callable[[bool], Any]] | None = None,
+        sweeps: list[Callable[[bool, str | None], Any]] | None = None,
         name: str | None = None,
         sweep_every: float = 60.0,
     ) -> None:
@@ -38,21 +40,33 @@ class Worker:
         max_jobs: int | None = None,
         progress: Callable[[Job, Any], None] | None = None,
         force: bool = False,
+        workspace_id: str | None = None,
     ) -> Counter[str]:
         """Run the sweeps, then every due job until none is left; returns counts by outcome.
 
         ``force`` runs scheduled jobs (the nightly promotion) as if their time had come;
-        jobs waiting on a rule (the monthly allowance) keep waiting.
+        jobs waiting on a rule (the monthly allowance) keep waiting. ``workspace_id`` runs
+        one workspace's sweeps and jobs only.
         """
         counts: Counter[str] = Counter()
         now = time.monotonic()
-        if force or self._last_sweep is None or now - self._last_sweep >= self.sweep_every:
+        if (
+            force
+            or workspace_id
+            or self._last_sweep is None
+            or now - self._last_sweep >= self.sweep_every
+        ):
             self._last_sweep = now  # the sweeps scan whole tables: at most once a minute
             for sweep in self.sweeps:
-                sweep(force)
+                try:
+                    sweep(force, workspace_id)
+                except Exception as exc:  # a failing sweep is logged; jobs still run
+                    log.error("a scheduled sweep failed: %s: %s", type(exc).__name__, exc)
         as_of = self.jobs.rt.clock.now() + FORCE_HORIZON if force else None
         while max_jobs is None or sum(counts.values()) < max_jobs:
-            job = self.jobs.claim(self.name, list(self.handlers), as_of=as_of)
+            job = self.jobs.claim(
+                self.name, list(self.handlers), as_of=as_of, workspace_id=workspace_id
+            )
             if job is None:
                 break
             try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,10 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 
 def _sqlite_engine(url: URL) -> Engine:
     engine = sa.create_engine(
-        url, connect_args={"check_same_thread": False, "timeout": 30}, pool_pre_ping=False
+        url,
+        connect_args={"check_same_thread": False, "timeout": 30},
+        pool_pre_ping=False,
+        hide_parameters=True,  # customer text never reaches a log through an error message
     )
 
     @event.listens_for(engine, "connect")
@@ -51,6 +55,7 @@ def _postgres_engine(url: URL) -> Engine:
         pool_size=10,
         max_overflow=10,
         pool_pre_ping=True,
+        hide_parameters=True,  # customer text never reaches a log through an error message
         connect_args={"options": "-c plan_cache_mode=force_custom_plan"},
     )
 
@@ -64,6 +69,9 @@ class Database:
         except sa.exc.ArgumentError as exc:
             raise errors.Invalid(f"not a database URL: {url!r}", code="bad_database_url") from exc
         self.url = parsed
+        self._unit: ContextVar[Connection | None] = ContextVar(
+            f"memwise_unit_{id(self)}", default=None
+        )
         if parsed.get_backend_name() == "sqlite":
             self.engine = _sqlite_engine(parsed)
             self.backend: Backend = sqlite.SQLiteBackend()
@@ -82,18 +90,34 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
-        """One transaction that commits on success and rolls back on any error."""
+        """One transaction that commits on success and rolls back on any error.
+
+        Inside another ``write`` (a unit of work) it joins that transaction under a
+        savepoint: everything commits together at the end of the outer one, or nothing.
+        """
+        outer = self._unit.get()
+        if outer is not None:
+            with outer.begin_nested():
+                yield outer
+            return
         conn = self.engine.connect()
         if self.name == "sqlite":
             conn = conn.execution_options(sqlite_begin="IMMEDIATE")
+        token = self._unit.set(conn)
         try:
             with conn.begin():
                 yield conn
         finally:
+            self._unit.reset(token)
             conn.close()
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
+        """A read transaction; inside a ``write`` it reads that transaction's own writes."""
+        outer = self._unit.get()
+        if outer is not None:
+            yield outer
+            return
         with self.engine.connect() as conn, conn.begin():
             yield conn
 

@@ -466,3 +466,28 @@ webhook_secrets = sa.Table(
     sa.Column("secret", sa.String(200), nullable=False),
     sa.Column("created_at", UTCDateTime, nullable=False),
 )
+
+# An inbound webhook already received: replays inside the dedupe window are refused.
+webhook_deliveries = sa.Table(
+    "webhook_deliveries",
+    metadata,
+    sa.Column("id", BigIntPK, primary_key=True, autoincrement=True),
+    _ws(),
+    sa.Column("delivery_key", sa.String(200), nullable=False),
+    sa.Column("received_at", UTCDateTime, nullable=False, index=True),
+    sa.UniqueConstraint("workspace_id", "delivery_key"),
+)
+
+# A console login: the cookie holds a random token; only its hash is stored here.
+console_sessions = sa.Table(
+    "console_sessions",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("key_id", sa.String(40), sa.ForeignKey("api_keys.id"), nullable=False, index=True),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("last_seen_at", UTCDateTime, nullable=False),
+    sa.Column("expires_at", UTCDateTime, nullable=False),
+    sa.Column("revoked_at", UTCDateTime, nullable=True),
+)

@@ -26,6 +26,7 @@ def context(body: ContextIn, caller: Caller, mw: MW) -> dict[str, Any]:
         body.request,
         messages=_messages(body.messages),
         page=body.page.model_dump() if body.page else None,
+        by=caller,
     )
     return {
         "messages": ctx.messages,

@@ -6,16 +6,25 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
-from memwise.api.auth import MW, Admin, Operator, ws
+from memwise.api.auth import MW, Admin, Caller, Operator, ws
 from memwise.api.schemas import EventIn, RebuildIn, out
+from memwise.domain.access import require_staff
+from memwise.domain.tenancy import Role
 
 router = APIRouter(prefix="/v1")
 
 
 @router.post("/jobs/run")
-def run_jobs(caller: Admin, mw: MW) -> dict[str, Any]:
-    """Run now, until none is left, every queued and scheduled job (all workspaces' queue)."""
-    counts = mw.worker(name=f"api:{caller.token_id}").run_once(force=True)
+def run_jobs(caller: Caller, mw: MW) -> dict[str, Any]:
+    """Run now, until none is left, the caller's workspace's queued and scheduled jobs;
+    the server admin token runs every workspace's queue."""
+    if caller.is_server_admin:
+        counts = mw.worker(name=f"api:{caller.token_id}").run_once(force=True)
+    else:
+        require_staff(caller, Role.admin)
+        counts = mw.worker(name=f"api:{caller.token_id}").run_once(
+            force=True, workspace_id=ws(caller)
+        )
     return {"ran": dict(counts), "total": sum(counts.values())}
 
 

@@ -1,0 +1,247 @@
+"""Which systems of record a workspace may reach: server configuration, never tenant input.
+
+A workspace admin configures an account source (``PUT /v1/account-source``), but only within
+what the server operator allowed:
+
+- a SQL source's database must be on ``sql_urls`` (matched on driver, user, host, port and
+  database; the password may come from either side), is never memwise's own database in any
+  spelling, runs one read-only SELECT under a statement timeout, and is refused at lookup
+  time if its role can read server files (a PostgreSQL superuser, ``pg_read_server_files``);
+- an HTTP source's base URL must start with an entry of ``http_bases``; lookups are paths
+  relative to it; its host must not resolve to a loopback, private, link-local or reserved
+  address unless ``allow_private`` is set.
+
+Each entry may be limited to one workspace: ``ws_…=URL``. Both lists are empty by default:
+no SQL or HTTP source can be configured until the operator allows one.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import re
+import socket
+import string
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import sqlalchemy as sa
+from sqlalchemy.engine import URL
+
+from memwise import errors
+
+_SCOPED = re.compile(r"^(ws_[A-Za-z0-9_-]+)=(.+)$")
+DEFAULT_PORTS = {"http": 80, "https": 443, "postgresql": 5432, "mysql": 3306}
+PLACEHOLDERS = {"account", "id"}
+
+
+class PolicyRefused(errors.Refused):
+    """The server's account-source policy does not allow this."""
+
+    code = "account_source_not_allowed"
+
+
+@dataclass(frozen=True)
+class AccountPolicy:
+    sql_urls: tuple[str, ...] = ()
+    http_bases: tuple[str, ...] = ()
+    allow_private: bool = False
+    statement_timeout_s: float = 5.0
+    own_database: str | None = None  # memwise's own URL: never a source, whatever the lists
+
+    def entries(self, values: Iterable[str], workspace_id: str) -> list[str]:
+        out = []
+        for raw in values:
+            raw = raw.strip()
+            scoped = _SCOPED.match(raw)
+            if scoped:
+                if scoped.group(1) == workspace_id:
+                    out.append(scoped.group(2).strip())
+            elif raw:
+                out.append(raw)
+        return out
+
+    # -- HTTP --------------------------------------------------------------------------------
+    def check_http(self, workspace_id: str, base_url: str, lookups: dict[str, str]) -> None:
+        base = _http_parts(base_url)
+        allowed = [_http_parts(e) for e in self.entries(self.http_bases, workspace_id)]
+        if not any(_under(base, a) for a in allowed):
+            raise PolicyRefused(
+                "that base URL is not on this server's allow-list for account sources; the "
+                "server operator adds it (MEMWISE_ACCOUNT_HTTP_BASES)"
+            )
+        for kind, template in lookups.items():
+            check_lookup_path(kind, template)
+
+    def check_host(self, base_url: str) -> None:
+        """At lookup time: the host may not resolve to an internal address (DNS included)."""
+        if self.allow_private:
+            return
+        host = urlsplit(base_url).hostname or ""
+        port = urlsplit(base_url).port or 443
+        try:
+            infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
+        except OSError as exc:
+            raise errors.Unavailable(f"the source's host did not resolve: {host}") from exc
+        for info in infos:
+            addr = ipaddress.ip_address(str(info[4][0]).split("%")[0])
+            if internal(addr):
+                raise PolicyRefused(
+                    "the source's host resolves to an internal address; the server operator "
+                    "allows those explicitly (MEMWISE_ACCOUNT_ALLOW_PRIVATE)"
+                )
+
+    # -- SQL ---------------------------------------------------------------------------------
+    def check_sql(self, workspace_id: str, url: str) -> URL:
+        """The URL to connect with (the allow-list entry's password when the tenant gave none)."""
+        try:
+            wanted = sa.make_url(url)
+        except sa.exc.ArgumentError as exc:
+            raise errors.Invalid(
+                "the sql source's url is not a database URL", code="invalid_source"
+            ) from exc
+        if self.own_database and same_database(wanted, sa.make_url(self.own_database)):
+            raise PolicyRefused("memwise's own database is never an account source")
+        for entry in self.entries(self.sql_urls, workspace_id):
+            try:
+                allowed = sa.make_url(entry)
+            except sa.exc.ArgumentError:
+                continue
+            if _sql_key(allowed) == _sql_key(wanted):
+                if self.own_database and same_database(allowed, sa.make_url(self.own_database)):
+                    break
+                return wanted if wanted.password else wanted.set(password=allowed.password)
+        raise PolicyRefused(
+            "that database is not on this server's allow-list for account sources; the "
+            "server operator adds it (MEMWISE_ACCOUNT_SQL_URLS)"
+        )
+
+
+def check_query(kind: str, query: str) -> str:
+    """One read-only statement: SELECT or WITH … SELECT, nothing after it."""
+    q = str(query).strip().rstrip(";").strip()
+    head = q.split(None, 1)[0].lower() if q else ""
+    if head not in ("select", "with") or ";" in q:
+        raise PolicyRefused(
+            f"the {kind} query must be one SELECT statement (with :account and :id)"
+        )
+    return q
+
+
+def check_lookup_path(kind: str, template: str) -> None:
+    """A lookup is a path below the base URL with only {account} and {id} in it."""
+    bad = PolicyRefused(
+        f"the {kind} lookup must be a path relative to the base URL, such as "
+        "'/accounts/{account}/orders/{id}'"
+    )
+    t = str(template)
+    if not t.startswith("/") or t.startswith("//") or "\\" in t or any(c in t for c in "\r\n\t "):
+        raise bad
+    if "://" in t or "/../" in f"{t}/" or "/./" in f"{t}/" or "@" in t.split("?")[0]:
+        raise bad
+    try:
+        fields = [f for _, f, spec, conv in string.Formatter().parse(t) if f is not None]
+        specs = [(spec, conv) for _, f, spec, conv in string.Formatter().parse(t) if f is not None]
+    except ValueError as exc:
+        raise bad from exc
+    if any(f not in PLACEHOLDERS for f in fields) or any(s or c for s, c in specs):
+        raise PolicyRefused(f"the {kind} lookup may use only {{account}} and {{id}}")
+
+
+def internal(addr: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+        addr = addr.ipv4_mapped
+    return bool(
+        addr.is_loopback
+        or addr.is_private
+        or addr.is_link_local
+        or addr.is_multicast
+        or addr.is_reserved
+        or addr.is_unspecified
+    )
+
+
+def _http_parts(url: str) -> tuple[str, str, int, str]:
+    parts = urlsplit(str(url).strip())
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname:
+        raise errors.Invalid(
+            "an http source needs base_url (http:// or https://)", code="invalid_source"
+        )
+    if parts.username or parts.password:
+        raise errors.Invalid(
+            "put credentials in headers, not in the base URL", code="invalid_source"
+        )
+    if parts.query or parts.fragment:
+        raise errors.Invalid(
+            "the base URL takes no query or fragment; put tokens in headers",
+            code="invalid_source",
+        )
+    try:
+        port = parts.port or DEFAULT_PORTS[scheme]
+    except ValueError as exc:
+        raise errors.Invalid("the base URL's port is not a number", code="invalid_source") from exc
+    return scheme, parts.hostname.lower().rstrip("."), port, parts.path.rstrip("/")
+
+
+def _under(base: tuple[str, str, int, str], allowed: tuple[str, str, int, str]) -> bool:
+    return base[:3] == allowed[:3] and (
+        base[3] == allowed[3] or base[3].startswith(allowed[3] + "/")
+    )
+
+
+def _backend(url: URL) -> str:
+    return url.get_backend_name()
+
+
+def _sql_key(url: URL) -> tuple[str, str, str, int, str]:
+    backend = _backend(url)
+    if backend == "sqlite":
+        return (backend, "", "", 0, _sqlite_path(url))
+    return (
+        backend,
+        (url.username or "").lower(),
+        _host(url),
+        url.port or DEFAULT_PORTS.get(backend, 0),
+        (url.database or "").lower(),
+    )
+
+
+def _host(url: URL) -> str:
+    host = (url.host or str(url.query.get("host", "") or "")).lower().strip("[]").rstrip(".")
+    if not host or host.startswith("/") or host == "localhost":
+        return "local"
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return "local"
+    except ValueError:
+        pass
+    return host
+
+
+def _sqlite_path(url: URL) -> str:
+    path = (url.database or "").removeprefix("file:").split("?")[0]
+    return os.path.realpath(path) if path and path != ":memory:" else path
+
+
+def same_database(a: URL, b: URL) -> bool:
+    """Whether two URLs reach the same database, however they are spelled."""
+    if _backend(a) != _backend(b):
+        return False
+    if _backend(a) == "sqlite":
+        return _sqlite_path(a) == _sqlite_path(b)
+    ka, kb = _sql_key(a), _sql_key(b)
+    if ka[3:] != kb[3:]:
+        return False
+    return ka[2] == kb[2] or _addresses(ka[2]) & _addresses(kb[2]) != set()
+
+
+def _addresses(host: str) -> set[str]:
+    if host == "local":
+        return {"local"}
+    try:
+        found = {str(i[4][0]) for i in socket.getaddrinfo(host, None)}
+    except OSError:
+        return {host}
+    return {"local" if ipaddress.ip_address(a.split("%")[0]).is_loopback else a for a in found}
