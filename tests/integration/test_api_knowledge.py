@@ -23,7 +23,13 @@ def test_teach_then_answer(api: Api) -> None:
             "source_url": "https://e.com/fit",
         },
     )
-    assert r.status_code == 201
+    assert r.status_code == 201 and r.json()["status"] == "draft"  # an operator drafts
+    lookup = {"identifier": "fp-220"}
+    assert api.call("GET", "/v1/knowledge/lookup", op, params=lookup).json()["items"] == []
+    doc = r.json()["id"]
+    assert api.call("POST", f"/v1/knowledge/documents/{doc}/approve", op).status_code == 403
+    receipt = api.call("POST", f"/v1/knowledge/documents/{doc}/approve", admin).json()
+    assert receipt["action"] == "published" and receipt["approved_by"].startswith("key:admin")
     assert (
         api.call("GET", "/v1/knowledge/lookup", op, params={"identifier": "fp-220"}).json()[
             "items"

@@ -13,7 +13,7 @@ from fastapi.staticfiles import StaticFiles
 
 from memwise import __version__
 from memwise.api import errors as api_errors
-from memwise.api.limits import AuthThrottle, BodyLimit, RateLimiter
+from memwise.api.limits import AuthThrottle, BodyLimit, RateLimiter, SecurityHeaders
 from memwise.api.routes import (
     accounts,
     admin,
@@ -92,6 +92,8 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
             allow_headers=["Authorization", "Content-Type"],
         )
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(api_errors.ErrorIds)
     return app
 
 
@@ -101,7 +103,7 @@ def mount_mcp(app: FastAPI, sessions: list[Any]) -> None:
         from memwise.doors.mcp_server import build_server
     except ImportError:  # pragma: no cover - the optional extra is absent
         return
-    server = build_server(app.state.mw)
+    server = build_server(app.state.mw, per_minute=app.state.settings.rate_limit_per_minute)
     app.mount("/mcp", server.streamable_http_app(streamable_http_path="/", stateless_http=True))
     sessions.append(server.session_manager)
 

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import logging
+import traceback
+import uuid
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memwise import errors
 
@@ -90,3 +95,54 @@ def install(app: FastAPI) -> None:
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return JSONResponse(body(code, str(exc.detail)), exc.status_code)
+
+
+log = logging.getLogger("memwise.api")
+
+
+class ErrorIds:
+    """An unexpected error becomes a 500 with an error id; the log gets the id, the route and
+    the stack, never the exception's message or SQL parameters (they may hold customer text)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking)
+        except Exception as exc:
+            error_id = uuid.uuid4().hex[:16]
+            stack = "".join(traceback.format_tb(exc.__traceback__))
+            log.error(
+                "error %s on %s %s: %s\n%s",
+                error_id,
+                scope.get("method"),
+                scope.get("path"),
+                type(exc).__name__,
+                stack,
+            )
+            if started:
+                return
+            payload = body(
+                "internal_error",
+                f"something went wrong on our side (error id {error_id})",
+                {"error_id": error_id},
+            )
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 500,
+                    "headers": [(b"content-type", b"application/json")],
+                }
+            )
+            await send({"type": "http.response.body", "body": json.dumps(payload).encode()})

@@ -153,3 +153,47 @@ class AuthThrottle:
     def failed(self, address: str, prefix: str) -> None:
         self.addresses.check(address)
         self.prefixes.check(f"prefix:{prefix}")
+
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+
+
+class SecurityHeaders:
+    """nosniff and a referrer policy on every response; the console's pages also get a
+    strict Content-Security-Policy (no inline script) and may never be framed; the widget
+    script may be loaded by any site (that is its job) but never sniffed."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = str(scope.get("path", ""))
+        extra = [
+            (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", b"no-referrer"),
+        ]
+        if path.startswith("/console"):
+            extra += [
+                (b"content-security-policy", CSP.encode()),
+                (b"x-frame-options", b"DENY"),
+                (b"cache-control", b"no-store"),
+            ]
+        elif path == "/widget.js":
+            extra.append((b"cross-origin-resource-policy", b"cross-origin"))
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = list(message.get("headers", [])) + [
+                    (k, v) for k, v in extra if k not in have
+                ]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)

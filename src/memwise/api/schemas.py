@@ -119,6 +119,7 @@ class DocumentIn(Body):
     version: str = Field(min_length=1, max_length=60)
     identifiers: list[str] = Field(default_factory=list, max_length=100)
     key: str | None = Field(None, max_length=300)
+    publish: bool | None = None  # admin+: publish now (default); operators: always a draft
 
 
 class LessonIn(Body):

@@ -65,4 +65,4 @@ def settings(database_url: str | None = None) -> Settings:
     return s
 
 
-from memwise.cli import bench, commands, doors, evals  # noqa: E402,F401  (registers the commands)
+from memwise.cli import bench, commands, doors, evals, keys  # noqa: E402,F401  (registers them)

@@ -7,6 +7,7 @@ import json
 import math
 from collections.abc import Awaitable, Callable
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -31,7 +32,10 @@ from memwise.console.session import (
     mw_of,
     operator,
     params,
+    secure_request,
 )
+from memwise.domain.access import require_staff
+from memwise.domain.tenancy import Role
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -49,6 +53,15 @@ def when(ctx: Any, at: datetime | None, fmt: str = "%d %b %Y %H:%M") -> str:
 
 
 templates.env.filters["when"] = when
+
+
+def web_url(url: str | None) -> str:
+    """The URL if it is http(s), else nothing: a javascript: or data: link is never rendered."""
+    value = (url or "").strip()
+    return value if urlsplit(value).scheme.lower() in ("http", "https") else ""
+
+
+templates.env.filters["web_url"] = web_url
 
 TRUST_BADGES = {
     "verified": "good",
@@ -159,22 +172,53 @@ def login_page(request: Request) -> Response:
 
 @router.post("/login")
 async def login(request: Request) -> Response:
+    from memwise.api.auth import client_address
+
+    throttle = request.app.state.auth_throttle
+    address = client_address(request)
+    try:
+        throttle.refuse_if_blocked(address)
+    except errors.LimitExceeded:
+        return back("/console/login", error="Too many failed logins: wait a minute.")
     data = await form(request)
     key = data.get("api_key", "").strip()
-    found = await run_in_threadpool(mw_of(request).tenancy.authenticate_key, key) if key else None
-    if not found:
+    settings = request.app.state.settings
+    opened = (
+        await run_in_threadpool(
+            partial(mw_of(request).tenancy.open_session, hours=settings.console_session_hours),
+            key,
+        )
+        if key
+        else None
+    )
+    if not opened:
+        try:
+            throttle.failed(address, key[:10])
+        except errors.LimitExceeded:
+            return back("/console/login", error="Too many failed logins: wait a minute.")
         return back("/console/login", error="That API key is not valid.")
     target = data.get("next", "")
-    target = target if target.startswith("/console/") else "/console/conversations"
+    target = target if target.startswith("/console/") and "//" not in target else "/console/"
+    if target == "/console/":
+        target = "/console/conversations"
     response = RedirectResponse(target, 303)
-    secure = request.url.scheme == "https"
-    response.set_cookie(COOKIE, key, httponly=True, samesite="strict", secure=secure)
+    response.set_cookie(
+        COOKIE,
+        opened[0],
+        httponly=True,
+        samesite="strict",
+        secure=secure_request(request),
+        max_age=int(settings.console_session_hours * 3600),
+        path="/console",
+    )
     return response
 
 
 @post("/logout")
 def logout(request: Request, who: Operator, data: dict[str, str]) -> Response:
+    mw_of(request).tenancy.close_session(who.key)
     response = RedirectResponse("/console/login", 303)
+    response.delete_cookie(COOKIE, path="/console")
     response.delete_cookie(COOKIE)
     response.delete_cookie(REBUILD_COOKIE)
     return response
@@ -401,6 +445,7 @@ def withdraw(request: Request, who: Operator, data: dict[str, str]) -> Response:
 def knowledge(request: Request, who: Operator) -> Response:
     mw, ws = mw_of(request), who.workspace_id
     docs = mw.knowledge.documents(ws, include_superseded=True)
+    docs += mw.knowledge.documents(ws, status="draft")
     return render(
         request,
         who,
@@ -422,8 +467,70 @@ def add_document(request: Request, who: Operator, data: dict[str, str]) -> Respo
         version=data.get("version") or "1",
         identifiers=[x.strip() for x in data.get("identifiers", "").split(",") if x.strip()],
         actor=who.actor,
+        by=who.principal,
     )
-    return back("/console/knowledge", note=f"{doc.title} (version {doc.version}) added.")
+    if doc.status == "draft":
+        return back(
+            "/console/knowledge",
+            note=f"{doc.title} (version {doc.version}) is a draft until an admin approves it.",
+        )
+    return back("/console/knowledge", note=f"{doc.title} (version {doc.version}) published.")
+
+
+@post("/knowledge/documents/{document_id}/approve")
+def approve_document(request: Request, who: Operator, data: dict[str, str]) -> Response:
+    receipt = mw_of(request).knowledge.approve_document(
+        who.workspace_id, arg(request, "document_id"), approved_by=who.actor, by=who.principal
+    )
+    return back(
+        "/console/knowledge", note=f"{receipt.title} (version {receipt.version}) published."
+    )
+
+
+@post("/knowledge/documents/{document_id}/reject")
+def reject_document(request: Request, who: Operator, data: dict[str, str]) -> Response:
+    receipt = mw_of(request).knowledge.reject_document(
+        who.workspace_id, arg(request, "document_id"), by_name=who.actor, by=who.principal
+    )
+    return back("/console/knowledge", note=f"{receipt.title} draft rejected.")
+
+
+# -- API keys ------------------------------------------------------------------------------
+@get("/keys")
+def keys(request: Request, who: Operator) -> Response:
+    require_staff(who.principal, Role.admin)
+    return render(request, who, "keys.html", keys=mw_of(request).tenancy.api_keys(who.workspace_id))
+
+
+@post("/keys")
+def create_key(request: Request, who: Operator, data: dict[str, str]) -> Response:
+    mw = mw_of(request)
+    secret = mw.tenancy.create_api_key(
+        who.workspace_id,
+        data.get("role", "operator"),
+        (data.get("label") or "").strip()[:200] or None,
+        by=who.principal,
+    )
+    return render(
+        request, who, "keys.html", keys=mw.tenancy.api_keys(who.workspace_id), secret=secret
+    )
+
+
+@post("/keys/{key_id}/revoke")
+def revoke_key(request: Request, who: Operator, data: dict[str, str]) -> Response:
+    k = mw_of(request).tenancy.revoke_key(
+        who.workspace_id, arg(request, "key_id"), by=who.principal
+    )
+    return back("/console/keys", note=f"Key {k.id} revoked.")
+
+
+@post("/keys/{key_id}/rotate")
+def rotate_key(request: Request, who: Operator, data: dict[str, str]) -> Response:
+    mw = mw_of(request)
+    _, secret = mw.tenancy.rotate_key(who.workspace_id, arg(request, "key_id"), by=who.principal)
+    return render(
+        request, who, "keys.html", keys=mw.tenancy.api_keys(who.workspace_id), secret=secret
+    )
 
 
 # -- notebooks -----------------------------------------------------------------------------

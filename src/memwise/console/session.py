@@ -12,8 +12,8 @@ from fastapi import Request
 from fastapi.responses import RedirectResponse
 
 from memwise import errors
-from memwise.api.auth import RANK
 from memwise.clock import current_workspace
+from memwise.domain.access import RANK, Kind, Principal
 from memwise.domain.tenancy import Role
 from memwise.services.facade import Memwise
 
@@ -30,7 +30,7 @@ class LoginRequired(Exception):
 class Operator:
     workspace_id: str
     role: Role
-    key: str
+    key: str  # the session token: the CSRF token is derived from it
 
     @property
     def actor(self) -> str:
@@ -39,6 +39,10 @@ class Operator:
     @property
     def csrf(self) -> str:
         return hmac.new(self.key.encode(), b"memwise-console-csrf", hashlib.sha256).hexdigest()[:32]
+
+    @property
+    def principal(self) -> Principal:
+        return Principal(Kind.key, self.workspace_id, self.role, token_id="console")
 
     @property
     def is_admin(self) -> bool:
@@ -55,12 +59,29 @@ def mw_of(request: Request) -> Memwise:
 
 
 def operator(request: Request) -> Operator:
-    key = request.cookies.get(COOKIE, "")
-    found = mw_of(request).tenancy.authenticate_key(key) if key else None
+    """The console user of this request: a live server-side session (the cookie holds only
+    its random token; logout, a revoked key or the idle and absolute expiry end it)."""
+    token = request.cookies.get(COOKIE, "")
+    settings = request.app.state.settings
+    found = (
+        mw_of(request).tenancy.session(token, idle_minutes=settings.console_idle_minutes)
+        if token.startswith("cs_")
+        else None
+    )
     if not found:
         raise LoginRequired()
     current_workspace.set(found[0])
-    return Operator(found[0], found[1], key)
+    return Operator(found[0], found[1], token)
+
+
+def secure_request(request: Request) -> bool:
+    """HTTPS as the browser sees it: behind a TLS-terminating proxy that the operator
+    trusts (MEMWISE_FORWARDED_HEADER set), its X-Forwarded-Proto counts."""
+    if request.url.scheme == "https":
+        return True
+    if request.app.state.settings.forwarded_header:
+        return request.headers.get("x-forwarded-proto", "").split(",")[0].strip() == "https"
+    return False
 
 
 async def form(request: Request, who: Operator | None = None) -> dict[str, str]:

@@ -8,6 +8,7 @@ audit log as ``mcp.<tool>`` with its outcome.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
@@ -16,8 +17,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from starlette.concurrency import run_in_threadpool
 
 from memwise import __version__, errors
+from memwise.api.limits import RateLimiter
 from memwise.api.schemas import out
 from memwise.clock import current_workspace
+from memwise.domain.record import check_text
 from memwise.services.audit import Status
 from memwise.services.facade import Memwise
 
@@ -32,13 +35,53 @@ INSTRUCTIONS = (
 
 READS = {"recall", "search_knowledge", "list_rules", "lookup_account"}
 
+# The same bounds as the REST bodies (api/schemas.py): longer arguments are refused.
+MAX_CHARS = {
+    "contact_id": 64,
+    "conversation_id": 64,
+    "user_id": 64,
+    "entry_id": 64,
+    "id": 200,
+    "request": 4000,
+    "query": 2000,
+    "text": 32_000,
+    "phrase": 400,
+    "subject": 300,
+    "body": 20_000,
+}
+MAX_LIMIT = 50
+AUDIT_CHARS = 200
+
+
+def check_args(args: dict[str, Any]) -> None:
+    """Refuse over-long or non-text arguments and out-of-range limits before any work."""
+    for name, value in args.items():
+        if isinstance(value, str):
+            cap = MAX_CHARS.get(name, 2000)
+            if len(value) > cap:
+                raise errors.Invalid(f"{name} is longer than {cap} characters", code="too_long")
+            check_text(value, name)
+    limit = args.get("limit")
+    if isinstance(limit, int) and not 0 <= limit <= MAX_LIMIT:
+        raise errors.Invalid(f"limit must be between 0 and {MAX_LIMIT}", code="invalid_limit")
+
+
+def audited_args(args: dict[str, Any]) -> dict[str, Any]:
+    """Arguments as the audit log keeps them: long strings cut short."""
+    return {
+        k: (v[:AUDIT_CHARS] + "…" if isinstance(v, str) and len(v) > AUDIT_CHARS else v)
+        for k, v in args.items()
+    }
+
 
 class Gate:
     """Who is calling: the key given at start (stdio) or the request's bearer token (HTTP)."""
 
-    def __init__(self, mw: Memwise, key: str | None = None) -> None:
+    def __init__(self, mw: Memwise, key: str | None = None, per_minute: int = 600) -> None:
         self.mw = mw
         self.key = key
+        self.calls = RateLimiter(per_minute)  # the REST limit, per key
+        self.failures = RateLimiter(30)  # bad keys, per key prefix
 
     def workspace(self, ctx: Context[Any, Any]) -> tuple[str, str]:
         token = self.key
@@ -46,9 +89,18 @@ class Gate:
         if headers is not None:
             scheme, _, given = headers.get("authorization", "").partition(" ")
             token = given.strip() if scheme.lower() == "bearer" else None
+        prefix = f"prefix:{(token or '')[:10]}"
+        if self.failures.empty(prefix):
+            raise ToolError("rate_limited: too many failed attempts with this key; wait a minute")
         found = self.mw.tenancy.authenticate_key(token) if token else None
         if not found:
+            with contextlib.suppress(errors.LimitExceeded):  # counted; refused next time
+                self.failures.check(prefix)
             raise ToolError("unauthorized: a valid workspace API key is required")
+        try:
+            self.calls.check(f"key:{(token or '')[-12:]}")
+        except errors.LimitExceeded as exc:
+            raise ToolError(f"rate_limited: {exc.message}") from None
         workspace_id, role = found
         current_workspace.set(workspace_id)
         return workspace_id, f"mcp:{role.value}"
@@ -61,12 +113,13 @@ def _headers(ctx: Context[Any, Any]) -> Any:
         return None
 
 
-def build_server(mw: Memwise, *, key: str | None = None) -> MCPServer[Any]:
-    """The MCP server over ``mw``. ``key``: the workspace key for stdio (HTTP sends its own)."""
+def build_server(mw: Memwise, *, key: str | None = None, per_minute: int = 600) -> MCPServer[Any]:
+    """The MCP server over ``mw``. ``key``: the workspace key for stdio (HTTP sends its own);
+    ``per_minute``: calls per key, as for the REST API."""
     server: MCPServer[Any] = MCPServer(
         "memwise", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING"
     )
-    gate = Gate(mw, key)
+    gate = Gate(mw, key, per_minute)
 
     async def call(
         ctx: Context[Any, Any], tool: str, args: dict[str, Any], work: Callable[[str, str], T]
@@ -76,6 +129,7 @@ def build_server(mw: Memwise, *, key: str | None = None) -> MCPServer[Any]:
         def audited() -> T:
             status, outcome = (Status.read if tool in READS else Status.executed), "ok"
             try:
+                check_args(args)
                 return work(workspace_id, actor)
             except errors.MemwiseError as exc:
                 refused = isinstance(exc, errors.Invalid | errors.Forbidden | errors.LimitExceeded)
@@ -92,11 +146,11 @@ def build_server(mw: Memwise, *, key: str | None = None) -> MCPServer[Any]:
                     workspace_id,
                     actor=actor,
                     tool=f"mcp.{tool}",
-                    args=args,
+                    args=audited_args(args),
                     status=status,
                     result=outcome,
-                    conversation_id=args.get("conversation_id"),
-                    contact_id=args.get("contact_id"),
+                    conversation_id=str(args.get("conversation_id") or "")[:64] or None,
+                    contact_id=str(args.get("contact_id") or "")[:64] or None,
                 )
 
         return await run_in_threadpool(audited)
@@ -225,6 +279,8 @@ def build_server(mw: Memwise, *, key: str | None = None) -> MCPServer[Any]:
             )
             return out(ticket)
 
+        if len(body) > MAX_CHARS["body"]:
+            raise ToolError(f"too_long: body is longer than {MAX_CHARS['body']} characters")
         args = {"subject": subject, "contact_id": contact_id, "conversation_id": conversation_id}
         return await call(ctx, "create_ticket", args, work)
 
@@ -240,6 +296,8 @@ def build_server(mw: Memwise, *, key: str | None = None) -> MCPServer[Any]:
         def work(ws: str, actor: str) -> dict[str, Any]:
             return out(mw.record.append(ws, conversation_id, role, text))
 
+        if len(text) > MAX_CHARS["text"]:
+            raise ToolError(f"too_long: text is longer than {MAX_CHARS['text']} characters")
         args = {"conversation_id": conversation_id, "role": role, "chars": len(text)}
         return await call(ctx, "record_turn", args, work)
 

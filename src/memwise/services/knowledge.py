@@ -9,16 +9,20 @@ named recipe (lexical, hybrid) and decides when knowledge is silent.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 from dataclasses import dataclass
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import numpy as np
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
+from memwise.domain.access import Principal, require_staff
+from memwise.domain.tenancy import Role
 from memwise.ids import new_id
 from memwise.policies.notebook import normalize
 from memwise.retrieval import embedders, fusion, lexical
@@ -26,7 +30,12 @@ from memwise.retrieval.embedders import Embedder
 from memwise.safety import pii
 from memwise.services import rows
 from memwise.services.runtime import Runtime
-from memwise.storage.schema import knowledge_chunks, knowledge_documents, knowledge_identifiers
+from memwise.storage.schema import (
+    document_receipts,
+    knowledge_chunks,
+    knowledge_documents,
+    knowledge_identifiers,
+)
 
 Recipe = Literal["lexical", "hybrid"]
 KINDS = ("catalog", "manual", "software", "fitment", "policy", "faq", "note")
@@ -47,6 +56,20 @@ class Document:
     status: str
     superseded_by: str | None
     created_at: Any
+
+
+@dataclass(frozen=True)
+class DocumentReceipt:
+    """Who approved (or rejected) which version of a document, when, and its content hash."""
+
+    id: str
+    document_id: str
+    approved_by: str
+    at: Any
+    action: str  # published | rejected
+    title: str
+    version: str
+    content_hash: str
 
 
 @dataclass(frozen=True)
@@ -100,6 +123,21 @@ def chunk(body: str, size: int) -> list[str]:
     return chunks
 
 
+def check_source_url(url: str | None) -> str | None:
+    """A source link is an http(s) URL of at most 1,000 characters (never javascript:)."""
+    value = (url or "").strip() or None
+    if value is None:
+        return None
+    if len(value) > 1000:
+        raise errors.Invalid("a source URL has at most 1,000 characters", code="invalid_url")
+    parts = urlsplit(value)
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise errors.Invalid("a source URL starts with http:// or https://", code="invalid_url")
+    if any(ord(c) < 33 for c in value):
+        raise errors.Invalid("a source URL has no spaces or control characters", code="invalid_url")
+    return value
+
+
 def identifier_key(identifier: str) -> str:
     return " ".join(str(identifier).split()).casefold()
 
@@ -128,8 +166,22 @@ class Knowledge:
         identifiers: list[str] | None = None,
         key: str | None = None,
         actor: str = "operator",
+        by: Principal | None = None,
+        publish: bool | None = None,
     ) -> Document:
-        """Publish a document, or a new version of one (the old version is superseded)."""
+        """Add a document, or a new version of one, through the teaching step.
+
+        An operator's document is a draft: nothing changes for customers until a person with
+        the admin role approves it (``approve_document``); the current version stays served
+        until then. An admin (or a library caller) publishes at once unless ``publish`` is
+        False, with a receipt naming who published it.
+        """
+        if publish and by is not None and not by.at_least(Role.admin):
+            raise errors.Forbidden(
+                "publishing a document needs the admin role; it is kept as a draft instead",
+                code="forbidden",
+            )
+        publish_now = publish if publish is not None else (by is None or by.at_least(Role.admin))
         if kind not in KINDS:
             raise errors.Invalid(f"kind must be one of: {', '.join(KINDS)}", code="invalid_kind")
         title = " ".join(str(title or "").split())
@@ -144,44 +196,18 @@ class Knowledge:
         version = " ".join(str(version or "").split())
         if not version or len(version) > 60:
             raise errors.Invalid("a document needs a version", code="invalid_version")
-        source_url = (source_url or "").strip() or None
-        if source_url is not None and len(source_url) > 1000:
-            raise errors.Invalid("a source URL has at most 1,000 characters", code="invalid_url")
+        source_url = check_source_url(source_url)
         idents = [" ".join(str(i).split()) for i in identifiers or [] if str(i).strip()]
         if len(idents) > 100 or any(len(i) > 200 for i in idents):
             raise errors.Invalid(
                 "at most 100 identifiers of 200 characters", code="invalid_identifiers"
             )
         doc_key = (key or normalize(title))[:300]
-        pieces = chunk(body, self.limits.chunk_chars)
-        vectors = self.embed_texts([f"{title}\n{p}" for p in pieces])
         now = self.rt.clock.now()
         doc_id = new_id("doc")
         with self.rt.db.write() as conn:
             pii.check(conn, workspace_id, f"{title}\n{body}")
-            current = conn.execute(
-                sa.select(knowledge_documents).where(
-                    knowledge_documents.c.workspace_id == workspace_id,
-                    knowledge_documents.c.doc_key == doc_key,
-                    knowledge_documents.c.status == "current",
-                )
-            ).first()
-            if current is not None:
-                if current.version == version:
-                    raise errors.Conflict(
-                        f"version {version!r} of this document is already published",
-                        code="version_exists",
-                    )
-                conn.execute(
-                    knowledge_documents.update()
-                    .where(knowledge_documents.c.id == current.id)
-                    .values(status="superseded", superseded_by=doc_id)
-                )
-                conn.execute(
-                    knowledge_chunks.update()
-                    .where(knowledge_chunks.c.owner_id == current.id)
-                    .values(current=False)
-                )
+            self._check_new_version(conn, workspace_id, doc_key, version)
             conn.execute(
                 knowledge_documents.insert().values(
                     id=doc_id,
@@ -193,28 +219,149 @@ class Knowledge:
                     source_url=source_url,
                     version=version,
                     identifiers=idents,
-                    status="current",
+                    status="draft",
                     created_by=actor[:200],
                     created_at=now,
                 )
             )
-            if idents:
-                conn.execute(
-                    knowledge_identifiers.insert(),
-                    [
-                        {
-                            "workspace_id": workspace_id,
-                            "document_id": doc_id,
-                            "identifier": i,
-                            "normalized": identifier_key(i),
-                        }
-                        for i in idents
-                    ],
-                )
-            self.insert_chunks(
-                conn, workspace_id, "reference", doc_id, title, pieces, source_url, version, vectors
-            )
+            if publish_now:
+                self._publish(conn, workspace_id, doc_id, actor)
         return self.document(workspace_id, doc_id)
+
+    def approve_document(
+        self,
+        workspace_id: str,
+        document_id: str,
+        *,
+        approved_by: str,
+        by: Principal | None = None,
+    ) -> DocumentReceipt:
+        """Publish a draft (admin+): the current version is superseded, the draft becomes
+        current and searchable, and a receipt records who approved what, in one transaction."""
+        require_staff(by, Role.admin)
+        with self.rt.db.write() as conn:
+            row = rows.require(conn, knowledge_documents, workspace_id, document_id, "document")
+            if row.status != "draft":
+                raise errors.Conflict(
+                    f"this document is {row.status}, not a draft", code="not_a_draft"
+                )
+            return self._publish(conn, workspace_id, document_id, approved_by)
+
+    def reject_document(
+        self, workspace_id: str, document_id: str, *, by_name: str, by: Principal | None = None
+    ) -> DocumentReceipt:
+        """Refuse a draft (admin+): it is kept, marked rejected, with a receipt."""
+        require_staff(by, Role.admin)
+        with self.rt.db.write() as conn:
+            row = rows.require(conn, knowledge_documents, workspace_id, document_id, "document")
+            if row.status != "draft":
+                raise errors.Conflict(
+                    f"this document is {row.status}, not a draft", code="not_a_draft"
+                )
+            conn.execute(
+                knowledge_documents.update()
+                .where(knowledge_documents.c.id == document_id)
+                .values(status="rejected")
+            )
+            return self._receipt(conn, row, by_name, "rejected")
+
+    def _check_new_version(self, conn: Connection, ws: str, doc_key: str, version: str) -> None:
+        taken = conn.execute(
+            sa.select(knowledge_documents.c.status).where(
+                knowledge_documents.c.workspace_id == ws,
+                knowledge_documents.c.doc_key == doc_key,
+                knowledge_documents.c.version == version,
+                knowledge_documents.c.status.in_(("current", "draft")),
+            )
+        ).scalar()
+        if taken is not None:
+            what = "published" if taken == "current" else "waiting for approval"
+            raise errors.Conflict(
+                f"version {version!r} of this document is already {what}", code="version_exists"
+            )
+
+    def _publish(self, conn: Connection, ws: str, doc_id: str, approved_by: str) -> DocumentReceipt:
+        row = conn.execute(
+            sa.select(knowledge_documents).where(knowledge_documents.c.id == doc_id)
+        ).one()
+        pieces = chunk(row.body, self.limits.chunk_chars)
+        vectors = self.embed_texts([f"{row.title}\n{p}" for p in pieces])
+        current = conn.execute(
+            sa.select(knowledge_documents).where(
+                knowledge_documents.c.workspace_id == ws,
+                knowledge_documents.c.doc_key == row.doc_key,
+                knowledge_documents.c.status == "current",
+            )
+        ).first()
+        if current is not None:
+            conn.execute(
+                knowledge_documents.update()
+                .where(knowledge_documents.c.id == current.id)
+                .values(status="superseded", superseded_by=doc_id)
+            )
+            conn.execute(
+                knowledge_chunks.update()
+                .where(knowledge_chunks.c.owner_id == current.id)
+                .values(current=False)
+            )
+        conn.execute(
+            knowledge_documents.update()
+            .where(knowledge_documents.c.id == doc_id)
+            .values(status="current")
+        )
+        idents = list(row.identifiers or [])
+        if idents:
+            conn.execute(
+                knowledge_identifiers.insert(),
+                [
+                    {
+                        "workspace_id": ws,
+                        "document_id": doc_id,
+                        "identifier": i,
+                        "normalized": identifier_key(i),
+                    }
+                    for i in idents
+                ],
+            )
+        self.insert_chunks(
+            conn, ws, "reference", doc_id, row.title, pieces, row.source_url, row.version, vectors
+        )
+        return self._receipt(conn, row, approved_by, "published")
+
+    def _receipt(self, conn: Connection, row: Any, by_name: str, action: str) -> DocumentReceipt:
+        receipt = DocumentReceipt(
+            id=new_id("drc"),
+            document_id=row.id,
+            approved_by=by_name[:200],
+            at=self.rt.clock.now(),
+            action=action,
+            title=row.title,
+            version=row.version,
+            content_hash=hashlib.sha256(f"{row.title}\n{row.body}".encode()).hexdigest(),
+        )
+        conn.execute(
+            document_receipts.insert().values(workspace_id=row.workspace_id, **vars(receipt))
+        )
+        return receipt
+
+    def receipts(self, workspace_id: str, document_id: str | None = None) -> list[DocumentReceipt]:
+        q = sa.select(document_receipts).where(document_receipts.c.workspace_id == workspace_id)
+        if document_id:
+            q = q.where(document_receipts.c.document_id == document_id)
+        with self.rt.db.read() as conn:
+            return [
+                DocumentReceipt(
+                    r.id,
+                    r.document_id,
+                    r.approved_by,
+                    r.at,
+                    r.action,
+                    r.title,
+                    r.version,
+                    r.content_hash,
+                )
+                for r in conn.execute(q.order_by(document_receipts.c.at, document_receipts.c.id))
+            ]
 
     def embed_texts(self, texts: list[str]) -> np.ndarray | None:
         if self.embedder is None or not texts:
@@ -266,9 +413,19 @@ class Knowledge:
                 rows.require(conn, knowledge_documents, workspace_id, document_id, "document")
             )
 
-    def documents(self, workspace_id: str, *, include_superseded: bool = False) -> list[Document]:
+    def documents(
+        self,
+        workspace_id: str,
+        *,
+        include_superseded: bool = False,
+        status: str | None = None,
+    ) -> list[Document]:
+        """Current documents (with ``include_superseded``, every version); ``status`` picks
+        one state: current, draft, superseded or rejected."""
         q = sa.select(knowledge_documents).where(knowledge_documents.c.workspace_id == workspace_id)
-        if not include_superseded:
+        if status is not None:
+            q = q.where(knowledge_documents.c.status == status)
+        elif not include_superseded:
             q = q.where(knowledge_documents.c.status == "current")
         with self.rt.db.read() as conn:
             return [

@@ -27,7 +27,15 @@ from memwise.safety import pii
 from memwise.services import audit, rows
 from memwise.services.knowledge import Knowledge
 from memwise.services.runtime import Runtime
-from memwise.storage.schema import knowledge_chunks, lessons, receipts, tickets, unanswered
+from memwise.storage.schema import (
+    contacts,
+    conversations,
+    knowledge_chunks,
+    lessons,
+    receipts,
+    tickets,
+    unanswered,
+)
 
 QUESTION_CHARS = 2000  # an unanswered item's or a lesson's question
 
@@ -134,6 +142,23 @@ def _ticket(r: Any) -> Ticket:
         r.error,
         r.created_at,
     )
+
+
+def check_refs(
+    conn: Connection,
+    workspace_id: str,
+    *,
+    contact_id: str | None = None,
+    conversation_id: str | None = None,
+    unanswered_id: str | None = None,
+) -> None:
+    """Every id taken from input names a row of the caller's workspace (else NotFound)."""
+    if contact_id is not None:
+        rows.require(conn, contacts, workspace_id, contact_id, "contact")
+    if conversation_id is not None:
+        rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+    if unanswered_id is not None:
+        rows.require(conn, unanswered, workspace_id, unanswered_id, "unanswered")
 
 
 def content_hash(question: str, answer: str) -> str:
@@ -400,6 +425,7 @@ class Teaching:
         text = _text(question, "question", QUESTION_CHARS)
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
+            check_refs(conn, workspace_id, contact_id=contact_id, conversation_id=conversation_id)
             for r in conn.execute(
                 sa.select(unanswered).where(
                     unanswered.c.workspace_id == workspace_id, unanswered.c.status == "open"
@@ -516,10 +542,41 @@ class Tickets:
         unanswered_id: str | None = None,
         actor: str = "assistant",
     ) -> Ticket:
-        """Create a ticket (pending), hand it to the adapter, record what it said."""
+        """Create a ticket (pending), hand it to the adapter, record what it said.
+
+        Every id must be of this workspace. A contact has at most one open ticket per
+        question: asking again returns the open one (no ticket spam)."""
         now = self.rt.clock.now()
         ticket_id = new_id("tkt")
+        subject_text = _text(subject, "subject", 300)
         with self.rt.db.write() as conn:
+            check_refs(
+                conn,
+                workspace_id,
+                contact_id=contact_id,
+                conversation_id=conversation_id,
+                unanswered_id=unanswered_id,
+            )
+            if contact_id is not None:
+                open_ = list(
+                    conn.execute(
+                        sa.select(tickets).where(
+                            tickets.c.workspace_id == workspace_id,
+                            tickets.c.contact_id == contact_id,
+                            tickets.c.status.in_(("pending", "accepted")),
+                        )
+                    )
+                )
+                for r in open_:
+                    if (unanswered_id and r.unanswered_id == unanswered_id) or same_question(
+                        r.subject, subject_text
+                    ):
+                        return _ticket(r)
+                cap = self.rt.limits.clients.open_tickets_per_contact
+                if len(open_) >= cap:
+                    raise errors.LimitExceeded(
+                        f"this contact already has {cap} open tickets", code="too_many_tickets"
+                    )
             conn.execute(
                 tickets.insert().values(
                     id=ticket_id,
@@ -527,7 +584,7 @@ class Tickets:
                     contact_id=contact_id,
                     conversation_id=conversation_id,
                     unanswered_id=unanswered_id,
-                    subject=_text(subject, "subject", 300),
+                    subject=subject_text,
                     body=_text(body, "body", 20000),
                     status="pending",
                     adapter=self.adapter.name,

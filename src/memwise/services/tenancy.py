@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
+from memwise.domain.access import Principal, may_grant, require_staff
 from memwise.domain.tenancy import (
     DEFAULT_ALLOWANCE,
     Agent,
@@ -27,7 +30,15 @@ from memwise.ids import new_id, new_secret
 from memwise.policies import window
 from memwise.services import identity, rows
 from memwise.services.runtime import Runtime
-from memwise.storage.schema import agents, api_keys, contact_identities, contacts, users, workspaces
+from memwise.storage.schema import (
+    agents,
+    api_keys,
+    console_sessions,
+    contact_identities,
+    contacts,
+    users,
+    workspaces,
+)
 
 KEY_ROLES = (Role.owner, Role.admin, Role.operator)
 _IDENTITY_FIELDS = {
@@ -65,6 +76,22 @@ def _agent(row: Any) -> Agent:
         record_policy=RecordPolicy(row.record_policy),
         created_at=row.created_at,
         window_overrides=row.window_overrides,
+    )
+
+
+@dataclass(frozen=True)
+class ApiKey:
+    id: str
+    workspace_id: str
+    role: Role
+    label: str | None
+    created_at: datetime
+    revoked_at: datetime | None
+
+
+def _key(row: Any) -> ApiKey:
+    return ApiKey(
+        row.id, row.workspace_id, Role(row.role), row.label, row.created_at, row.revoked_at
     )
 
 
@@ -127,13 +154,161 @@ class Tenancy:
         )
         return secret
 
-    def create_api_key(self, workspace_id: str, role: str, label: str | None = None) -> str:
+    def create_api_key(
+        self,
+        workspace_id: str,
+        role: str,
+        label: str | None = None,
+        *,
+        by: Principal | None = None,
+    ) -> str:
+        """A new key (shown once). Admins mint admin and operator keys; owners any."""
         role_ = rows.enum_value(Role, role, "role")
         if role_ not in KEY_ROLES:
             raise errors.Invalid("API keys are for owner, admin or operator", code="invalid_role")
+        self._may_manage(by, role_)
         with self.rt.db.write() as conn:
             self._require_workspace(conn, workspace_id)
             return self._insert_key(conn, workspace_id, role_, label)
+
+    @staticmethod
+    def _may_manage(by: Principal | None, role: Role) -> None:
+        require_staff(by, Role.admin)
+        if not may_grant(by, role):
+            raise errors.Forbidden(
+                f"only an owner manages {role.value} keys"
+                if role is Role.owner
+                else "you may not manage that key",
+                code="forbidden",
+            )
+
+    def api_keys(self, workspace_id: str) -> list[ApiKey]:
+        """The workspace's keys, newest first (never their secrets)."""
+        with self.rt.db.read() as conn:
+            found = conn.execute(
+                sa.select(api_keys)
+                .where(api_keys.c.workspace_id == workspace_id)
+                .order_by(api_keys.c.created_at.desc(), api_keys.c.id.desc())
+            )
+            return [_key(r) for r in found]
+
+    def revoke_key(self, workspace_id: str, key_id: str, *, by: Principal | None = None) -> ApiKey:
+        """Stop a key at once (and every console session opened with it). The last active
+        owner key cannot be revoked: the workspace would have no owner left."""
+        with self.rt.db.write() as conn:
+            row = rows.require(conn, api_keys, workspace_id, key_id, "api_key")
+            self._may_manage(by, Role(row.role))
+            if row.revoked_at is None:
+                self._refuse_last_owner(conn, workspace_id, row)
+                now = self.rt.clock.now()
+                conn.execute(
+                    api_keys.update().where(api_keys.c.id == key_id).values(revoked_at=now)
+                )
+                conn.execute(
+                    console_sessions.update()
+                    .where(
+                        console_sessions.c.key_id == key_id,
+                        console_sessions.c.revoked_at.is_(None),
+                    )
+                    .values(revoked_at=now)
+                )
+            return _key(conn.execute(sa.select(api_keys).where(api_keys.c.id == key_id)).one())
+
+    def rotate_key(
+        self, workspace_id: str, key_id: str, *, by: Principal | None = None
+    ) -> tuple[ApiKey, str]:
+        """Replace a key: a new secret with the same role and label; the old one stops now."""
+        with self.rt.db.write() as conn:
+            row = rows.require(conn, api_keys, workspace_id, key_id, "api_key")
+            self._may_manage(by, Role(row.role))
+            if row.revoked_at is not None:
+                raise errors.Conflict("that key is already revoked", code="key_revoked")
+            secret = self._insert_key(conn, workspace_id, Role(row.role), row.label)
+            self.revoke_key(workspace_id, key_id, by=None)
+            new = conn.execute(
+                sa.select(api_keys).where(api_keys.c.key_hash == hash_secret(secret))
+            ).one()
+        return _key(new), secret
+
+    @staticmethod
+    def _refuse_last_owner(conn: Connection, workspace_id: str, row: Any) -> None:
+        if row.role != Role.owner.value:
+            return
+        owners = conn.execute(
+            sa.select(sa.func.count())
+            .select_from(api_keys)
+            .where(
+                api_keys.c.workspace_id == workspace_id,
+                api_keys.c.role == Role.owner.value,
+                api_keys.c.revoked_at.is_(None),
+            )
+        ).scalar_one()
+        if owners <= 1:
+            raise errors.Conflict(
+                "this is the workspace's last owner key: rotate it instead", code="last_owner_key"
+            )
+
+    # -- console sessions ------------------------------------------------------------------
+    def open_session(self, secret: str, *, hours: float = 12) -> tuple[str, str, Role] | None:
+        """A console login with an API key: a random session token (its hash stored),
+        revocable, with an absolute expiry. Returns (token, workspace id, role) or None."""
+        now = self.rt.clock.now()
+        with self.rt.db.write() as conn:
+            row = conn.execute(
+                sa.select(api_keys).where(
+                    api_keys.c.key_hash == hash_secret(secret), api_keys.c.revoked_at.is_(None)
+                )
+            ).first()
+            if row is None:
+                return None
+            token = new_secret("cs")
+            conn.execute(
+                console_sessions.insert().values(
+                    id=new_id("ses"),
+                    workspace_id=row.workspace_id,
+                    key_id=row.id,
+                    token_hash=hash_secret(token),
+                    created_at=now,
+                    last_seen_at=now,
+                    expires_at=now + timedelta(hours=hours),
+                )
+            )
+        return token, row.workspace_id, Role(row.role)
+
+    def session(self, token: str, *, idle_minutes: float = 60) -> tuple[str, Role] | None:
+        """(workspace id, role) of a live console session: not revoked, its key not revoked,
+        before its absolute expiry and used within ``idle_minutes``."""
+        now = self.rt.clock.now()
+        with self.rt.db.read() as conn:
+            row = conn.execute(
+                sa.select(console_sessions, api_keys.c.role, api_keys.c.revoked_at.label("kr"))
+                .join(api_keys, api_keys.c.id == console_sessions.c.key_id)
+                .where(console_sessions.c.token_hash == hash_secret(token))
+            ).first()
+        if row is None or row.revoked_at is not None or row.kr is not None:
+            return None
+        if now >= row.expires_at or now - row.last_seen_at > timedelta(minutes=idle_minutes):
+            return None
+        if now - row.last_seen_at > timedelta(seconds=30):  # at most one write a half-minute
+            with self.rt.db.write() as conn:
+                conn.execute(
+                    console_sessions.update()
+                    .where(console_sessions.c.id == row.id)
+                    .values(last_seen_at=now)
+                )
+        return row.workspace_id, Role(row.role)
+
+    def close_session(self, token: str) -> None:
+        """Log out: the session is revoked on the server, whatever the browser keeps."""
+        with self.rt.db.write() as conn:
+            conn.execute(
+                console_sessions.update()
+                .where(
+                    console_sessions.c.token_hash == hash_secret(token),
+                    console_sessions.c.revoked_at.is_(None),
+                )
+                .values(revoked_at=self.rt.clock.now())
+            )
 
     def authenticate_key(self, secret: str) -> tuple[str, Role] | None:
         """The (workspace id, role) a key grants, or None."""

@@ -491,3 +491,24 @@ console_sessions = sa.Table(
     sa.Column("expires_at", UTCDateTime, nullable=False),
     sa.Column("revoked_at", UTCDateTime, nullable=True),
 )
+
+# Who approved (or rejected) which version of a reference document: the teaching step's mark.
+document_receipts = sa.Table(
+    "document_receipts",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column(
+        "document_id",
+        sa.String(40),
+        sa.ForeignKey("knowledge_documents.id"),
+        nullable=False,
+        index=True,
+    ),
+    sa.Column("approved_by", sa.String(200), nullable=False),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Column("action", sa.String(20), nullable=False),  # published | rejected
+    sa.Column("title", sa.String(300), nullable=False),
+    sa.Column("version", sa.String(60), nullable=False),
+    sa.Column("content_hash", sa.String(64), nullable=False),
+)

@@ -19,14 +19,40 @@ def hit(h: Hit) -> dict[str, Any]:
 
 @router.post("/knowledge/documents", status_code=201)
 def add_document(body: DocumentIn, caller: Operator, mw: MW) -> dict[str, Any]:
+    """An operator's document is a draft until an admin approves it; an admin publishes."""
     data = body.model_dump()
-    return out(mw.knowledge.add_document(ws(caller), actor=caller.actor, **data))
+    return out(mw.knowledge.add_document(ws(caller), actor=caller.actor, by=caller, **data))
 
 
 @router.get("/knowledge/documents")
-def documents(caller: Operator, mw: MW, include_superseded: bool = False) -> dict[str, Any]:
-    docs = mw.knowledge.documents(ws(caller), include_superseded=include_superseded)
+def documents(
+    caller: Operator,
+    mw: MW,
+    include_superseded: bool = False,
+    status: Literal["current", "draft", "superseded", "rejected"] | None = None,
+) -> dict[str, Any]:
+    docs = mw.knowledge.documents(ws(caller), include_superseded=include_superseded, status=status)
     return page([out(d) for d in docs], None)
+
+
+@router.post("/knowledge/documents/{document_id}/approve")
+def approve_document(document_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
+    receipt = mw.knowledge.approve_document(
+        ws(caller), document_id, approved_by=caller.actor, by=caller
+    )
+    return out(receipt)
+
+
+@router.post("/knowledge/documents/{document_id}/reject")
+def reject_document(document_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
+    return out(
+        mw.knowledge.reject_document(ws(caller), document_id, by_name=caller.actor, by=caller)
+    )
+
+
+@router.get("/knowledge/documents/{document_id}/receipts")
+def document_receipts(document_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+    return page([out(r) for r in mw.knowledge.receipts(ws(caller), document_id)], None)
 
 
 @router.get("/knowledge/search")

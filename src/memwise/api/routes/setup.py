@@ -8,7 +8,16 @@ from fastapi import APIRouter, Request
 
 from memwise import errors
 from memwise.api.auth import MW, Admin, Caller, Operator, ws
-from memwise.api.schemas import AgentIn, AgentPatch, ApiKeyIn, ContactIn, UserIn, WorkspaceIn, out
+from memwise.api.schemas import (
+    AgentIn,
+    AgentPatch,
+    ApiKeyIn,
+    ContactIn,
+    UserIn,
+    WorkspaceIn,
+    out,
+    page,
+)
 
 router = APIRouter(prefix="/v1")
 
@@ -35,9 +44,24 @@ def get_workspace(caller: Operator, mw: MW) -> dict[str, Any]:
 
 @router.post("/api-keys", status_code=201)
 def create_api_key(body: ApiKeyIn, caller: Admin, mw: MW) -> dict[str, Any]:
-    if body.role == "owner" and caller.role != "owner":
-        raise errors.Forbidden("only an owner creates owner keys", code="forbidden")
-    return {"api_key": mw.tenancy.create_api_key(ws(caller), body.role, body.label)}
+    return {"api_key": mw.tenancy.create_api_key(ws(caller), body.role, body.label, by=caller)}
+
+
+@router.get("/api-keys")
+def list_api_keys(caller: Admin, mw: MW) -> dict[str, Any]:
+    """The workspace's keys: id, role, label, created and revoked times (never the secret)."""
+    return page([out(k) for k in mw.tenancy.api_keys(ws(caller))], None)
+
+
+@router.delete("/api-keys/{key_id}")
+def revoke_api_key(key_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
+    return out(mw.tenancy.revoke_key(ws(caller), key_id, by=caller))
+
+
+@router.post("/api-keys/{key_id}/rotate", status_code=201)
+def rotate_api_key(key_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
+    key, secret = mw.tenancy.rotate_key(ws(caller), key_id, by=caller)
+    return out(key, api_key=secret)
 
 
 @router.post("/agents", status_code=201)

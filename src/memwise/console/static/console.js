@@ -2,6 +2,11 @@
 (function () {
   "use strict";
 
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (box.hasAttribute && box.hasAttribute("data-autosubmit") && box.form) box.form.submit();
+  });
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     var question = form.getAttribute && form.getAttribute("data-confirm");
