@@ -51,27 +51,49 @@ class BodyLimit:
             await self._refuse(send, NotText())
             return
         kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
-        checked = kind.startswith(_CHECKED_TYPES) or not kind
+        if kind.startswith(_CHECKED_TYPES) or not kind:
+            # Text bodies are read here first (they are bounded), checked whole, then handed
+            # on: a NUL in a JSON string or a form field is a 422 before any route sees it.
+            chunks: list[bytes] = []
+            seen = 0
+            while True:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return  # the client went away
+                chunk = message.get("body", b"")
+                seen += len(chunk)
+                if seen > self.max_bytes:
+                    await self._refuse(send)
+                    return
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    break
+            data = b"".join(chunks)
+            form = kind == b"application/x-www-form-urlencoded"
+            if not_text(data, json_body=not form, encoded=form):
+                await self._refuse(send, NotText())
+                return
+            replayed = False
+
+            async def replay() -> Message:
+                nonlocal replayed
+                if not replayed:
+                    replayed = True
+                    return {"type": "http.request", "body": data, "more_body": False}
+                return await receive()
+
+            await self.app(scope, replay, send)
+            return
         seen = 0
         started = False
-        buffered = bytearray()
 
         async def limited_receive() -> Message:
             nonlocal seen
             message = await receive()
             if message["type"] == "http.request":
-                chunk = message.get("body", b"")
-                seen += len(chunk)
+                seen += len(message.get("body", b""))
                 if seen > self.max_bytes:
                     raise TooLarge(f"the body is over {self.max_bytes} bytes")
-                if checked:
-                    buffered.extend(chunk)
-                    if not message.get("more_body", False) and not_text(
-                        bytes(buffered),
-                        json_body=kind != b"application/x-www-form-urlencoded",
-                        encoded=kind == b"application/x-www-form-urlencoded",
-                    ):
-                        raise NotText()
             return message
 
         async def tracking_send(message: Message) -> None:
@@ -81,9 +103,9 @@ class BodyLimit:
 
         try:
             await self.app(scope, limited_receive, tracking_send)
-        except (TooLarge, NotText) as exc:
+        except TooLarge:
             if not started:
-                await self._refuse(send, exc if isinstance(exc, NotText) else None)
+                await self._refuse(send)
 
     async def _refuse(self, send: Send, exc: NotText | None = None) -> None:
         if exc is None:
