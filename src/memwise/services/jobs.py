@@ -181,6 +181,20 @@ class Jobs:
         q = q.order_by(jobs.c.run_after, jobs.c.id).limit(1).with_for_update(skip_locked=True)
         with self.rt.db.write() as conn:
             row = conn.execute(q).first()
+            while row is not None and row.attempts >= row.max_attempts:
+                # Its worker died holding it on the last attempt: it fails, it is not retried.
+                conn.execute(
+                    jobs.update()
+                    .where(jobs.c.id == row.id)
+                    .values(
+                        status=JobStatus.failed.value,
+                        lease_until=None,
+                        finished_at=now,
+                        last_error=row.last_error
+                        or f"the worker holding it stopped ({row.attempts} attempts)",
+                    )
+                )
+                row = conn.execute(q).first()
             if row is None:
                 return None
             conn.execute(

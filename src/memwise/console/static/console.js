@@ -2,6 +2,11 @@
 (function () {
   "use strict";
 
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("[data-back]");
+    if (link && window.history.length > 1) { event.preventDefault(); window.history.back(); }
+  });
+
   document.addEventListener("change", function (event) {
     var box = event.target;
     if (box.hasAttribute && box.hasAttribute("data-autosubmit") && box.form) box.form.submit();
