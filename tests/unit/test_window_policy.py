@@ -152,3 +152,23 @@ def test_running_summary_stays_within_its_limit_newest_first() -> None:
     assert summary is not None and len(summary) <= 330
     assert "order 49" in summary and "order 0?" not in summary
     assert summary.startswith("- (earlier points trimmed)")
+
+
+def test_every_limit_has_a_minimum_and_a_maximum_and_is_documented() -> None:
+    from pathlib import Path
+
+    from memwise.policies.limits import Limits, reference
+
+    for group, info in Limits.model_fields.items():
+        model = info.default_factory() if info.default_factory else info.default  # type: ignore[call-arg]
+        assert type(model).model_config.get("extra") == "forbid", group
+        for name, field in type(model).model_fields.items():
+            kinds = {
+                a
+                for m in field.metadata
+                for a in ("ge", "gt", "le", "lt")
+                if getattr(m, a, None) is not None
+            }
+            assert kinds & {"ge", "gt"} and kinds & {"le", "lt"}, f"{group}.{name}"
+    doc = (Path(__file__).parents[2] / "docs" / "limits.md").read_text()
+    assert reference() in doc, "docs/limits.md is stale: regenerate its table"

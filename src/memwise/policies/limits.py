@@ -89,3 +89,25 @@ class Limits(BaseModel):
     knowledge: KnowledgeLimits = Field(default_factory=KnowledgeLimits)
     context: ContextBudgets = Field(default_factory=ContextBudgets)
     clients: ClientLimits = Field(default_factory=ClientLimits)
+
+
+def reference() -> str:
+    """Every limit with its default, minimum and maximum, as a Markdown table (docs/limits.md)."""
+    lines = [
+        "| setting | default | minimum | maximum |",
+        "|---|---|---|---|",
+    ]
+    for group, info in Limits.model_fields.items():
+        model = info.default_factory() if info.default_factory else info.default  # type: ignore[call-arg]
+        for name, field in type(model).model_fields.items():
+            low = high = "—"
+            for m in field.metadata:
+                for attr, sign in (("ge", "≥ "), ("gt", "> ")):
+                    if getattr(m, attr, None) is not None:
+                        low = f"{sign}{getattr(m, attr):g}"
+                for attr, sign in (("le", "≤ "), ("lt", "< ")):
+                    if getattr(m, attr, None) is not None:
+                        high = f"{sign}{getattr(m, attr):g}"
+            env = f"MEMWISE_LIMITS__{group.upper()}__{name.upper()}"
+            lines.append(f"| `{env}` | {field.default:g} | {low} | {high} |")
+    return "\n".join(lines) + "\n"
