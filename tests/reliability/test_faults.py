@@ -52,6 +52,10 @@ def test_killed_workers_lose_nothing_and_apply_nothing_twice(sqlite_url: str) ->
         mw.record.append(ws.id, conv.id, "customer", "Please email me, I prefer email.")
         mw.record.append(ws.id, conv.id, "customer", f"My order number is {1000 + n}.")
         mw.record.end(ws.id, conv.id)
+    # A job whose worker dies on its last attempt fails (tests/security); here every job must
+    # survive up to 100 kills, so each may be attempted that often.
+    with mw.rt.db.write() as conn:
+        conn.execute(jobs.update().values(max_attempts=KILLS + 10))
 
     def remaining() -> int:
         with mw.rt.db.read() as conn:

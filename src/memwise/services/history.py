@@ -88,8 +88,14 @@ class History:
 
     def prepare(self, workspace_id: str, contact_id: str) -> _Built:
         """Build (or reuse) the contact's index — the one-off cost of the first recall."""
+        # Scoped through the contact's conversations, never a scan of the workspace's turns:
+        # the cost is the contact's, flat in the size of the workspace.
+        mine = sa.select(conversations.c.id).where(
+            conversations.c.workspace_id == workspace_id,
+            conversations.c.contact_id == contact_id,
+        )
         scope = (
-            turns.c.workspace_id == workspace_id,
+            conversations.c.workspace_id == workspace_id,
             conversations.c.contact_id == contact_id,
             turns.c.text.is_not(None),
         )
@@ -97,9 +103,9 @@ class History:
         with self.rt.db.read() as conn:
             contact = rows.require(conn, contacts, workspace_id, contact_id, "contact")
             count, newest = conn.execute(
-                sa.select(sa.func.count(), sa.func.max(turns.c.seq))
-                .select_from(joined)
-                .where(*scope)
+                sa.select(sa.func.count(), sa.func.max(turns.c.seq)).where(
+                    turns.c.conversation_id.in_(mine), turns.c.text.is_not(None)
+                )
             ).one()
             version = (int(count or 0), int(newest or 0))
             with self._lock:
