@@ -135,13 +135,14 @@ def check_occurs_on(value: str | date | datetime | None) -> str | None:
     return moment.isoformat()
 
 
-def check_text(text: str, key: str | None) -> str:
+def check_text(text: str, key: str | None, *, by_staff: bool = False) -> str:
+    """The write boundary for an item's text: bounded, and not of a forbidden class."""
     cleaned = " ".join(str(text or "").split())
     if not cleaned:
         raise errors.Invalid("a memory item needs text", code="empty_text")
     if len(cleaned) > MAX_TEXT:
         raise errors.Invalid(f"a memory item is limited to {MAX_TEXT} characters", code="too_long")
-    guards.check_memory_text(cleaned, key)
+    guards.check_memory_text(cleaned, key, by_staff=by_staff)
     return cleaned
 
 
@@ -209,7 +210,7 @@ class Memory:
         scope = rows.enum_value(Scope, new.scope, "scope")
         source = rows.enum_value(Source, new.source, "source")
         key = check_key(new.key)
-        text = check_text(new.text, key)
+        text = check_text(new.text, key, by_staff=new.source == Source.operator.value)
         occurs_on = check_occurs_on(new.occurs_on)
         if scope is Scope.workspace:
             if contact_id is not None:
@@ -501,7 +502,7 @@ class Memory:
                 raise errors.Conflict("only an active item can be edited", code="not_active")
             values: dict[str, Any] = {"edited": True}
             if text is not None:
-                cleaned = check_text(text, row.key)
+                cleaned = check_text(text, row.key, by_staff=True)
                 values.update(text=cleaned, normalized=normalize(cleaned))
                 self._embed(conn, item_id, cleaned)
             if occurs_on is not ...:

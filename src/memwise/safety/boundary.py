@@ -1,0 +1,319 @@
+"""The memory write boundary: what may never become a contact memory item, whoever proposed it.
+
+A proposed item (from the rule extractor, a model, an operator's note or a library caller)
+is classified before anything is written. Five classes are refused:
+
+- ``absence``: statements that something is not on record, not found, or could not be
+  checked. Unknown stays unknown: a miss is never stored as a fact.
+- ``operational``: orders, invoices, shipments, parcels, deliveries, payments, refunds,
+  balances, amounts owed, subscription billing: they change, and they belong to the live
+  account record, read fresh.
+- ``instruction``: text aimed at the assistant (reveal the prompt, skip checks, approve
+  refunds, act as someone, ignore rules): data in the record, never a rule.
+- ``entitlement``: claims of discounts, free items, waived fees, special agreements or
+  promises: a record line for a person to check, never a fact the assistant acts on.
+- ``secret``: card numbers, IBANs, passwords, tokens (see :mod:`memwise.safety.secrets`).
+
+The rules are lexical and written as concepts (a negation near a lookup; a transaction
+noun with a state, an event or an amount; a control verb aimed at the assistant; a benefit
+with a grant), not as sentences; ``bench/boundary_bench.py`` measures them on a development
+set and on a held-out set written separately (``tests/data/boundary_*.json``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memwise.safety import instructions, secrets
+
+CLASSES = ("absence", "operational", "instruction", "entitlement", "secret")
+
+_APOS = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'"})
+
+
+def _norm(text: str) -> str:
+    t = " ".join(text.translate(_APOS).split())
+    return re.sub(
+        r"\b(\w+)n't\b", r"\1 not", t.replace("can't", "can not").replace("won't", "will not")
+    )
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+# -- absence: a negation or failure near a lookup or the record ---------------------------
+_NEGATION = (
+    r"(?:\bno\b|\bnot\b|\bnever\b|\bnone\b|\bnothing\b|\bnobody\b|\bunable\b|\bfailed\b|"
+    r"\bfailure\b|\bunknown\b|\bno longer\b|\bcould not\b|\bcan not\b|\bcannot\b|\bwithout any\b|"
+    r"\bmissing\b|\berror\b|\bunavailable\b|\bdown\b|\btimed out\b|\bunverified\b)"
+)
+_LOOKUP = (
+    r"(?:\brecords?\b|\bon file\b|\bfile\b|\bsystems?\b|\bdatabase\b|\bcrm\b|\blook ?up\b|"
+    r"\blookups?\b|\bfound\b|\bfind\b|\blocated?\b|\bretrieved?\b|\bverif(?:y|ied)\b|"
+    r"\bcheck(?:ed)?\b|\bconfirm(?:ed)?\b|\bexists?\b|\btrace\b|\bregistered\b|\bhistory\b|"
+    r"\baccounts?\b|\bbookings?\b|\bsubscriptions?\b|\btickets?\b|\bprofile\b|\bmatch(?:ing)?\b|"
+    r"\bidentif(?:y|ied)\b|\bsee\b|\bshows?\b|\bstatus\b|\bpulled up\b|\bcome up\b|"
+    r"\bunder (?:her|his|their|that|this) name\b|\bwith us\b|\bfrom us\b|\bin our\b|\bour end\b)"
+)
+_ABSENCE_NEAR = _rx(
+    rf"{_NEGATION}(?:\W+\w+){{0,7}}?\W+{_LOOKUP}|{_LOOKUP}(?:\W+\w+){{0,5}}?\W+{_NEGATION}"
+)
+_ABSENCE_DIRECT = _rx(
+    r"\b(?:does not|do not|did not) (?:exist|appear|show up|come up)\b"
+    r"|\bno (?:such|trace|sign) of\b"
+    r"|\bis not (?:in|on) (?:our|the) (?:system|records?|database|file|books)\b"
+    r"|\b(?:has|have|had) never (?:ordered|bought|booked|purchased|shopped)\b"
+    r"|\bnot (?:a )?(?:registered|known) (?:customer|user|member)\b"
+    r"|\bcould not be (?:checked|verified|found|confirmed|located|retrieved)\b"
+    r"|\bunknown (?:account|customer|order|number|status)\b|\b(?:account|status) unknown\b"
+)
+
+# -- operational: a transaction noun with a state, an event, an id or an amount -----------
+_TXN = (
+    r"(?:orders?|invoices?|bills?|billing|shipments?|shipping|parcels?|packages?|deliver(?:y|ies)|"
+    r"couriers?|tracking|refunds?|payments?|paid|pay|charges?|balance|credits?|subscriptions?|"
+    r"transactions?|returns?|returned|exchange|replacement|consignment|customs|purchase|"
+    r"receipt|direct debit|bank transfer|instal?ments?|fees?|debt|arrears|account)"
+)
+_STATE = (
+    r"(?:shipped|dispatched|delivered|arrived|arriving|lost|stuck|delayed|held|in transit|"
+    r"out for delivery|processed|processing|refunded|cancell?ed|declined|bounced|failed|"
+    r"rejected|unpaid|paid|outstanding|overdue|pending|due|owed|owes|owing|renews?|renewed|"
+    r"charged|billed|returned|reversed|on hold|waiting for|awaiting|expected|arrives|"
+    r"issued|credited|debited|missing|damaged|sent|received|collected|picked up|confirmed|"
+    r"went through|has not come|never came|did not arrive|not arrived|late|came back)"
+)
+_AMOUNT = (
+    r"(?:[$€£¥]\s?\d[\d.,]*|\d[\d.,]*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|"
+    r"sek|nok|dkk|pln|yen|bucks|quid|cents?)\b)"
+)
+_ID = r"(?:#\s?\d{3,}|\b[A-Z]{2,5}-?\d{3,}\b|\b\d{4,}\b|\b1Z[0-9A-Z]{8,}\b)"
+_OPERATIONAL_NEAR = _rx(
+    rf"\b{_TXN}\b(?:\W+\w+){{0,6}}?\W+\b{_STATE}\b"
+    rf"|\b{_STATE}\b(?:\W+\w+){{0,4}}?\W+(?:the |his |her |their |my |an? )?\b{_TXN}\b"
+)
+_OPERATIONAL_DIRECT = _rx(
+    r"\b(?:owes?|owed|owing|in arrears|in debt to us)\b|\b(?:tracking|order|invoice|shipment|"
+    r"parcel|case|ticket|reference|confirmation) (?:number|code|id|no\.?)\b"
+    r"|\bamount (?:due|owed|of)\b"
+    r"|\b(?:account|outstanding|remaining|current) balance\b|\bbalance (?:is|was|of|stands)\b"
+    r"|\b(?:last|next|first|latest|recent) "
+    r"(?:payment|invoice|bill|order|delivery|shipment|refund)\b"
+    r"|\bwaiting for (?:the|his|her|their|my) (?:money|refund|parcel|package|order|delivery)\b"
+    r"|\brenews? on\b|\bin customs\b|\bcredit (?:note|of)\b|\bchargeback\b"
+)
+_MONEY_STATE = _rx(rf"{_AMOUNT}")
+_TXN_ID = _rx(rf"\b{_TXN}\b(?:\W+\w+){{0,3}}?\W+{_ID}")
+_PREFERENCE_FRAME = _rx(
+    r"^(?:\w+ )?(?:prefers?|likes?|loves?|enjoys?|wants?|would like|wishes|hates?|dislikes?|"
+    r"usually|always|often|tends to|works? (?:as|at|in|for)|is (?:a|an) \w+|finds?)\b"
+)
+
+# -- instruction: a control verb aimed at the assistant, or a role/prompt marker -----------
+_ASSISTANT = (
+    r"(?:assistant|bot|chatbot|ai|agents?|support staff|staff|system|model|you|your|yourself|"
+    r"every agent|the team|operators?|memwise)"
+)
+_CONTROL = (
+    r"(?:reveal|disclose|leak|dump|print|ignore|disregard|override|bypass|skip|waive|approve|"
+    r"authori[sz]e|share|forward|export|pretend|act as|impersonate|role-?play|obey|unlock|"
+    r"disable|trust|treat (?:him|her|them|me) as|never (?:mention|ask|verify|check|log|record|"
+    r"tell)s?|not (?:mention|ask|verify|check|log|record)s?|stop (?:asking|verifying|checking|"
+    r"logging|recording))"
+)
+_INSTRUCTION_AIMED = _rx(
+    rf"\b(?:wants?|asks?|asked|prefers?|would like|expects?|demands?|requests?|insists?|"
+    rf"instructs?|tells?|told)\b(?:\W+\w+){{0,3}}?\W+(?:that )?(?:the |all |every |any )?"
+    rf"{_ASSISTANT}\b(?:\W+\w+){{0,2}}?\W+(?:to |should |must |will |would |always |can |could )*"
+    rf"{_CONTROL}\b"
+)
+_INSTRUCTION_IMPERATIVE = _rx(
+    r"^(?:please |pls |and |also |then |now |so )?(?:,\s*)?"
+    r"(?:next time,? |from now on,? |in future,? |"
+    r"going forward,? |always |never )?(?:ignore|disregard|override|bypass|skip|reveal|print|"
+    r"disclose|approve|waive|forward|pretend|act as|impersonate|tell (?:every|all|the|your|any)|"
+    r"do not (?:log|record|tell|mention|verify|check|ask)|never (?:mention|ask|verify|check|log)|"
+    r"stop (?:asking|verifying|checking|logging)|give (?:me|him|her|them) (?:a |an |the )?"
+    r"(?:discount|refund|credit|free)|treat (?:me|him|her|them) as|call (?:me|him|her|them) "
+    r"(?!back\b|on\b|at\b|in\b|after\b|before\b|only\b|between\b|during\b)\w+$)"
+)
+_INSTRUCTION_MARKERS = _rx(
+    r"\bsystem prompt\b|\bhidden (?:rules|prompt|instructions)\b|\bdeveloper mode\b|\bjailbreak\b"
+    r"|\b(?:your|the) (?:instructions|guidelines|rules|policy|policies|prompt|configuration)\b"
+    r"(?:\W+\w+){0,3}?\W+(?:ignore|disregard|override|reveal|bypass|skip|change)"
+    r"|\b(?:ignore|disregard|override|bypass|skip|break|change)\b(?:\W+\w+){0,3}?\W+"
+    r"(?:the |your |company |our |any |all )*(?:instructions|guidelines|rules|policy|policies|"
+    r"limits?|checks?|verification|security|prompt)\b"
+    r"|^\s*(?:system|assistant|developer|admin)\s*:"
+    r"|\bis (?:an? )?(?:administrator|admin|superuser|root)\b"
+    r"|\b(?:other|another) (?:customers?|users?|people)'?s?\b(?:\W+\w+){0,2}?\W+"
+    r"(?:data|details|addresses|emails|information|orders|accounts?)\b"
+    r"|\bwithout (?:a |any )?(?:receipt|verification|checks?|proof|id|identification)\b"
+)
+
+# -- entitlement: a benefit with a grant, a promise or an agreement -----------------------
+_BENEFIT = (
+    r"(?:discount|\d{1,3}\s?(?:%|percent|per cent)(?: off)?|money off|voucher|coupon|rebate|"
+    r"complimentary|free (?:of charge|shipping|delivery|postage|repairs?|replacements?|"
+    r"upgrades?|service|servicing|returns?|installation|items?|gifts?|products?|months?|"
+    r"year|access|support|parts|labou?r|refills?|tickets?|meals?|drinks?|for life|forever|"
+    r"every|each|on|whenever|\w+ for)|for free|at no (?:extra )?(?:cost|charge)|no (?:delivery |"
+    r"shipping |service |extra |restocking |booking |cancellation )?(?:charges?|fees?|cost)|"
+    r"never pays?|never (?:has|have) to pay|waived?|waiver|exemption|exempt|price match|"
+    r"lifetime (?:warranty|guarantee|membership|discount)|priority (?:support|service|access)|"
+    r"upgrade|full (?:price|refund)|refund (?:the|in) full|money back|credit of|store credit|"
+    r"special (?:deal|price|rate|terms|arrangement|offer)|staff (?:discount|price|rate)|"
+    r"(?:after|within|beyond) \d+ days)"
+)
+_GRANT = (
+    r"(?:gets?|getting|got|receives?|received|has|have|had|is owed|are owed|owed|entitled|"
+    r"qualif(?:y|ies|ied)|eligible|promised|agreed|arranged|guaranteed|offered|assured|"
+    r"told|said|allowed|approved|granted|deal|agreement|arrangement|always|every time|can)"
+)
+_ENTITLEMENT_NEAR = _rx(
+    rf"\b{_GRANT}\b(?:\W+\w+){{0,8}}?\W+{_BENEFIT}|{_BENEFIT}(?:\W+\w+){{0,8}}?\W+\b{_GRANT}\b"
+)
+_ENTITLEMENT_DIRECT = _rx(
+    r"\b(?:entitled to|qualif(?:y|ies) for|eligible for|is owed an?|standing (?:agreement|"
+    r"arrangement|deal|order)|special (?:deal|arrangement|agreement|terms)|was promised|"
+    r"were promised|been promised|promised (?:him|her|them|me|us)|lifetime warranty|"
+    r"price match guarantee|\d{1,3}\s?(?:%|percent|per cent) off)\b"
+    r"|\b(?:manager|boss|ceo|owner|director|colleague|sales(?:person| rep| team)?|your \w+)\b"
+    r"(?:\W+\w+){0,3}?\W+(?:said|agreed|promised|approved|confirmed|told)\b"
+)
+_NOT_A_BENEFIT = _rx(
+    r"\b(?:gluten|sugar|lactose|dairy|nut|alcohol|caffeine|meat|fragrance|plastic|step|hands|"
+    r"smoke|scent|cruelty|duty|tax|stress|pain)[- ]free\b|\bfree (?:time|weekends?|evenings?|"
+    r"afternoons?|mornings?|days?|spirit|range|lance)\b|\bfreelanc"
+)
+
+
+# -- not a statement about the customer: a question, a command, a payload -------------------
+_PREFIXES = re.compile(r"^(?:asked about|asked|needs to|wants to|would like to)\s*:?\s*", re.I)
+_QUESTION = _rx(
+    r"[?？؟;]\s*$|^[¿¡]|^(?:what|why|how|when|where|who|whom|whose|which|can you|could you|"
+    r"would you|will you|do you|did you|is there|are there|are you|should i|may i)\b"
+)
+_IMPERATIVE_VERBS = (
+    "write|provide|replace|combine|modify|create|generate|list|explain|describe|summari[sz]e|"
+    "translate|tell|recommend|suggest|include|integrate|add|insert|use|answer|respond|reply|"
+    "output|print|say|state|repeat|make|show|compose|draft|calculate|convert|encode|decode|"
+    "rename|delete|run|execute|open|visit|click|download|install|send|forward|ignore|forget|"
+    "disregard|pretend|imagine|act|roleplay|role-play|consider|assume|begin|start|stop|"
+    "remember|note|keep|be|let|help|find|search|rewrite|spell|reverse|format|highlight|"
+    "mention|promote|advertise|emphasi[sz]e|praise|respond|append|prepend|end|reveal|"
+    "disclose|share|give|grant|approve|waive|override|bypass|skip|obey|follow|confirm|"
+    "verify|check|read|display|return|transfer|move|copy|paste|post|publish|email|call|text|"
+    "determine|analy[sz]e|classify|evaluate|identify|compare|solve|complete|fill|correct|fix|"
+    "review|rate|predict|guess|choose|pick|name|define|discuss|elaborate|outline|design|plan|"
+    "draw|sing|count|sort|rank|estimate|prove|argue|convince|persuade|continue|proceed|"
+    "reply|greet|introduce|offer|ensure|focus|avoid|refrain|omit|insert|develop|interlace|"
+    "decipher|unscramble|brainstorm|research|investigate|report|produce|prepare|craft"
+)
+_IMPERATIVE = _rx(
+    rf"^(?:please |pls |kindly |now |then |also |and |just |q: )?(?:always |never |do not |"
+    rf"don't |first,? )?(?:{_IMPERATIVE_VERBS})\b(?!s\b)"
+)
+_AT_ASSISTANT = _rx(
+    r"\b(?:your|the assistant'?s?|the bot'?s?|the model'?s?) (?:responses?|answers?|replies|reply|"
+    r"outputs?|messages?|words|text|instructions|prompt|programming|training|knowledge|memory)\b"
+    r"|\bin (?:your|every|each|all) (?:responses?|answers?|replies)\b"
+)
+_ADDRESSED = _rx(
+    r"\b(?:i need you to|i want you to|i'd like you to|i would like you to|you (?:must|should|"
+    r"will|have to|need to|are now|are my|are a|are an|said|told|can now|may now)|if you \w+|"
+    r"let's|let us|i am your|i'm your|as your (?:developer|creator|admin|owner|boss|manager)|"
+    r"(?:it is|it's) important that you|i(?:'m| am) the (?:president|ceo|owner|admin|developer))\b"
+)
+_PASSWORD_WORDS = _rx(
+    r"\b(?:passwords?|passcodes?|passphrases?|pin code|senha|contraseña|contrasena|mot de passe|"
+    r"passwort|kennwort|wachtwoord|lösenord|hasło|пароль|κωδικός|οδηγίες|instrucciones|"
+    r"anweisungen|istruzioni|instruções|instructions)\b|パスワード|密码|密碼|암호|指示|指令|"
+    r"كلمة (?:المرور|السر)|पासवर्ड"
+)
+_PAYLOAD = _rx(r"[{}<>`|]|\b[QA]:\s|^\s*\W*\s*(?:user|human|ai|bot)\s*:|https?://|\bbase64\b")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: str  # one of CLASSES
+    reason: str
+
+
+def classify(text: str, key: str | None = None, *, by_staff: bool = False) -> Verdict | None:
+    """The class of forbidden content ``text`` falls in, or None when it may be memory.
+
+    ``by_staff``: an operator's own note, which may be phrased as a task ("Ask about the
+    tent size next time"); everything else must read as a statement about the customer.
+    """
+    t = _norm(text)
+    if secrets.find(t):
+        return Verdict("secret", "a secret (card, IBAN, password, token) is never memory")
+    if (
+        _AT_ASSISTANT.search(t)
+        or _PAYLOAD.search(t)
+        or _ADDRESSED.search(t)
+        or _PASSWORD_WORDS.search(t)
+    ):
+        return Verdict("instruction", "text aimed at the assistant is data, never a rule")
+    if not by_staff:
+        prefixed = _PREFIXES.match(t) is not None
+        content = _PREFIXES.sub("", t)
+        if not prefixed and _QUESTION.search(content):
+            return Verdict("instruction", "a question is a record line, not a memory item")
+        if not prefixed and _IMPERATIVE.search(content) and not _contact_request(content):
+            return Verdict("instruction", "a command is a record line, not a memory item")
+    if instructions.scan(t) or _INSTRUCTION_MARKERS.search(t) or _INSTRUCTION_AIMED.search(t):
+        return Verdict("instruction", "text aimed at the assistant is data, never a rule")
+    if _INSTRUCTION_IMPERATIVE.search(t) and not _contact_request(t):
+        return Verdict("instruction", "text aimed at the assistant is data, never a rule")
+    benefit = _NOT_A_BENEFIT.sub(" ", t)
+    if _ENTITLEMENT_DIRECT.search(benefit) or _ENTITLEMENT_NEAR.search(benefit):
+        return Verdict("entitlement", "a claimed discount, free item or agreement is a record line")
+    if _ABSENCE_DIRECT.search(t) or _ABSENCE_NEAR.search(t):
+        return Verdict("absence", "something not on record is never stored: unknown stays unknown")
+    if key and key.split(".")[0].lower() in OPERATIONAL_KEYS:
+        return Verdict("operational", "operational facts are read fresh from the account record")
+    if _OPERATIONAL_DIRECT.search(t) or (
+        not _PREFERENCE_FRAME.search(t)
+        and (
+            _OPERATIONAL_NEAR.search(t)
+            or _TXN_ID.search(t)
+            or (_MONEY_STATE.search(t) and _has_txn(t))
+        )
+    ):
+        return Verdict("operational", "operational facts are read fresh from the account record")
+    return None
+
+
+def _has_txn(t: str) -> bool:
+    return re.search(rf"\b{_TXN}\b", t, re.I) is not None
+
+
+def _contact_request(t: str) -> bool:
+    """'Please don't call me, I prefer email' is a channel preference, not an instruction."""
+    return bool(
+        re.search(
+            r"\b(?:call|email|e-mail|text|phone|ring|message|contact|write to|sms|whatsapp)\b"
+            r"(?:\W+\w+){0,3}?\W+(?:me|him|her|them)\b",
+            t,
+            re.I,
+        )
+    )
+
+
+OPERATIONAL_KEYS = (
+    "order",
+    "invoice",
+    "shipment",
+    "shipping",
+    "delivery_status",
+    "balance",
+    "payment",
+    "refund",
+    "tracking",
+    "account_balance",
+    "credit",
+)
