@@ -45,6 +45,9 @@ def _spellings(url: str) -> list[str]:
         rendered.replace("127.0.0.1", "localhost"),
         rendered.replace("127.0.0.1", "LOCALHOST"),
         rendered.replace("@127.0.0.1:5432", "@127.0.0.1"),
+        rendered.replace("127.0.0.1", "0.0.0.0"),
+        rendered.replace("127.0.0.1", "[::ffff:127.0.0.1]"),
+        rendered.replace("127.0.0.1", "[::1]"),
         u.set(host="", query={"host": "/var/run/postgresql"}).render_as_string(False),
     ]
 
@@ -296,12 +299,72 @@ def test_secrets_are_write_only(sec: Api, tmp_path: Path) -> None:
     sec.mw.accounts.allow(AccountPolicy(sql_urls=(f"sqlite:///{crm}",)))
     r = _put(sec, s["admin"], type="sql", url=f"sqlite:///{crm}", queries={"order": ORDER})
     assert r.status_code == 200
-    pg = "postgresql://crm:hunter2@crm.internal:5432/crm?sslpassword=s3"
-    sec.mw.accounts.allow(AccountPolicy(sql_urls=(pg,)))
+    sec.mw.accounts.allow(
+        AccountPolicy(sql_urls=("postgresql://crm@crm.internal:5432/crm?sslmode=require",))
+    )
+    pg = "postgresql://crm:hunter2@crm.internal:5432/crm"
     r = _put(sec, s["admin"], type="sql", url=pg, queries={"order": ORDER})
     assert r.status_code == 200
     text = sec.call("GET", "/v1/account-source", s["op"]).text
-    assert "hunter2" not in text and "s3" not in text and "hunter2" not in r.text
+    assert "hunter2" not in text and "hunter2" not in r.text
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "dbname=memwise",
+        "user=postgres",
+        "host=127.0.0.1&port=15432",
+        "options=-crole%3Dpostgres",
+        "hostaddr=127.0.0.1",
+    ],
+)
+def test_tenant_query_parameters_never_override_the_allow_list(sec: Api, query: str) -> None:
+    s = staff(sec)
+    entry = "postgresql+psycopg://crm_ro:operator-secret@crm.internal:5432/crm"
+    sec.mw.accounts.allow(AccountPolicy(sql_urls=(entry,)))
+    url = f"postgresql+psycopg://crm_ro@crm.internal:5432/crm?{query}"
+    r = _put(sec, s["admin"], type="sql", url=url, queries={"order": ORDER})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "account_source_not_allowed"
+    # Without a password the operator's is used, and only ever towards the listed host.
+    connect = sec.mw.accounts.policy.check_sql(s["ws"], entry.replace(":operator-secret", ""))
+    assert connect.host == "crm.internal" and connect.password == "operator-secret"
+    assert dict(connect.query) == {}
+
+
+@pytest.mark.parametrize("suffix", ["#/../crm.db", "?mode=rw", "%23/../crm.db", "/../x.db"])
+def test_sqlite_paths_are_plain(sec: Api, database_url: str, tmp_path: Path, suffix: str) -> None:
+    s = staff(sec)
+    crm = tmp_path / "crm.db"
+    sqlite3.connect(crm).close()
+    sec.mw.accounts.allow(AccountPolicy(sql_urls=(f"sqlite:///{crm}",)))
+    own = sa.make_url(database_url).database or str(tmp_path / "memwise.db")
+    url = f"sqlite:///{own}{suffix}"
+    r = _put(sec, s["admin"], type="sql", url=url, queries={"order": ORDER})
+    assert r.status_code == 422, url
+
+
+def test_a_memwise_database_is_refused_whatever_its_url(sec: Api, tmp_path: Path) -> None:
+    """A copy (or another spelling) of a memwise database, even allow-listed, reads nothing."""
+    import shutil
+
+    s = staff(sec)
+    conv = conversation(sec, s, account_ref="ACC-1001")
+    copy = tmp_path / "innocent.db"
+    own = sa.make_url(str(sec.mw.rt.db.url.render_as_string(False)))
+    if own.get_backend_name() == "sqlite":
+        shutil.copy(own.database or "", copy)
+    else:
+        from memwise.storage.engine import Database
+
+        Database(f"sqlite:///{copy}").migrate()
+    sec.mw.accounts.allow(AccountPolicy(sql_urls=(f"sqlite:///{copy}",)))
+    secret_query = "SELECT secret FROM webhook_secrets WHERE :account = :account AND :id = :id"
+    r = _put(sec, s["admin"], type="sql", url=f"sqlite:///{copy}", queries={"order": secret_query})
+    assert r.status_code == 200
+    body = {"conversation_id": conv["id"], "kind": "order", "id": "1"}
+    found = sec.call("POST", "/v1/accounts/lookup", s["op"], json=body).json()
+    assert found["status"] == "unavailable" and found["data"] == {}
 
 
 def test_same_database_sees_through_spellings(tmp_path: Path) -> None:
@@ -315,3 +378,111 @@ def test_same_database_sees_through_spellings(tmp_path: Path) -> None:
     assert not same_database(sa.make_url("postgresql://x@127.0.0.1/other"), pg)
     with pytest.raises(PolicyRefused):
         AccountPolicy(own_database=str(own)).check_sql("ws_x", f"sqlite:///{db}")
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "127.0.0.1",
+        "10.1.2.3",
+        "169.254.169.254",
+        "100.100.100.200",
+        "::1",
+        "fe80::1",
+        "::ffff:10.0.0.1",
+        "2002:7f00:1::1",
+        "64:ff9b::a9fe:a9fe",
+        "fc00::1",
+        "0.0.0.0",
+        "224.0.0.1",
+    ],
+)
+def test_internal_addresses_in_every_form(address: str) -> None:
+    import ipaddress
+
+    from memwise.accounts.policy import internal
+
+    assert internal(ipaddress.ip_address(address))
+    assert not internal(ipaddress.ip_address("93.184.216.34"))
+
+
+def test_the_checked_address_is_the_one_connected(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No DNS rebinding: the request goes to the address that passed the check."""
+    import socket
+
+    import httpx
+
+    from memwise import FixedClock
+    from memwise.accounts.source import HTTPAccountSource
+
+    answers = iter(["93.184.216.34", "127.0.0.1"])  # public once, then loopback
+
+    def resolve(host: str, *a: Any, **k: Any) -> list[Any]:
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (next(answers), 443))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolve)
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json={"status": "ok"})
+
+    policy = AccountPolicy(http_bases=("https://crm.example.com",))
+    source = HTTPAccountSource(
+        FixedClock(),
+        "https://crm.example.com",
+        transport=httpx.MockTransport(handler),
+        policy=policy,
+        retries=0,
+    )
+    assert source.lookup("balance", "ACC-1", None).status == "found"
+    (request,) = seen
+    assert request.url.host == "93.184.216.34" and request.headers["host"] == "crm.example.com"
+    assert request.extensions["sni_hostname"] == "crm.example.com"
+
+
+def test_answers_are_capped_while_they_arrive(internal: tuple[str, list[str]]) -> None:
+    import httpx
+
+    from memwise import FixedClock
+    from memwise.accounts.source import HTTPAccountSource
+
+    sent = {"bytes": 0}
+
+    def endless(request: httpx.Request) -> httpx.Response:
+        def chunks() -> Iterator[bytes]:
+            for _ in range(10_000):  # 640 MB if it were all read
+                sent["bytes"] += 65_536
+                yield b" " * 65_536
+
+        return httpx.Response(200, content=chunks())
+
+    source = HTTPAccountSource(
+        FixedClock(), "https://crm.example.com", transport=httpx.MockTransport(endless), retries=0
+    )
+    assert source.lookup("balance", "ACC-1", None).reason == "the source's answer was too large"
+    assert sent["bytes"] < 2_000_000
+
+
+@pytest.mark.parametrize(
+    ("base", "headers"),
+    [
+        ("https://crm.example.com/api/../admin", {}),
+        ("https://crm.example.com/api/%2e%2e/admin", {}),
+        ("https://crm.example.com/api", {"Host": "admin.internal"}),
+        ("https://crm.example.com/api", {"X-Token": "caf\u00e9"}),
+        ("https://crm.example.com/api", {"Bad Name": "x"}),
+        ("https://crm.example.com/api", {"X-Token": "a\r\nSet-Cookie: x"}),
+    ],
+)
+def test_base_paths_and_headers_are_plain(sec: Api, base: str, headers: dict[str, str]) -> None:
+    s = staff(sec)
+    sec.mw.accounts.allow(AccountPolicy(http_bases=("https://crm.example.com/api",)))
+    r = _put(sec, s["admin"], type="http", base_url=base, headers=headers)
+    assert r.status_code == 422, (base, headers, r.text)
+
+
+def test_a_dot_reference_stays_one_segment() -> None:
+    from memwise.accounts.source import _seg
+
+    assert _seg("..") == "%2E%2E" and _seg(".") == "%2E" and _seg("a/b") == "a%2Fb"

@@ -63,7 +63,14 @@ class AccountPolicy:
         return out
 
     # -- HTTP --------------------------------------------------------------------------------
-    def check_http(self, workspace_id: str, base_url: str, lookups: dict[str, str]) -> None:
+    def check_http(
+        self,
+        workspace_id: str,
+        base_url: str,
+        lookups: dict[str, str],
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        check_headers(headers or {})
         base = _http_parts(base_url)
         allowed = [_http_parts(e) for e in self.entries(self.http_bases, workspace_id)]
         if not any(_under(base, a) for a in allowed):
@@ -74,48 +81,96 @@ class AccountPolicy:
         for kind, template in lookups.items():
             check_lookup_path(kind, template)
 
-    def check_host(self, base_url: str) -> None:
-        """At lookup time: the host may not resolve to an internal address (DNS included)."""
+    def check_host(self, base_url: str) -> str | None:
+        """At lookup time: resolve the host and refuse internal addresses; returns the
+        address to connect to (so a second resolution cannot rebind it), or None when the
+        operator allows private addresses."""
         if self.allow_private:
-            return
-        host = urlsplit(base_url).hostname or ""
-        port = urlsplit(base_url).port or 443
+            return None
+        parts = urlsplit(base_url)
+        host = parts.hostname or ""
         try:
-            infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
+            infos = socket.getaddrinfo(host, parts.port or 443, proto=socket.IPPROTO_TCP)
         except OSError as exc:
             raise errors.Unavailable(f"the source's host did not resolve: {host}") from exc
-        for info in infos:
-            addr = ipaddress.ip_address(str(info[4][0]).split("%")[0])
-            if internal(addr):
-                raise PolicyRefused(
-                    "the source's host resolves to an internal address; the server operator "
-                    "allows those explicitly (MEMWISE_ACCOUNT_ALLOW_PRIVATE)"
-                )
+        found = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
+        if not found or any(internal(a) for a in found):
+            raise PolicyRefused(
+                "the source's host resolves to an internal address; the server operator "
+                "allows those explicitly (MEMWISE_ACCOUNT_ALLOW_PRIVATE)"
+            )
+        return str(found[0])
 
     # -- SQL ---------------------------------------------------------------------------------
     def check_sql(self, workspace_id: str, url: str) -> URL:
-        """The URL to connect with (the allow-list entry's password when the tenant gave none)."""
+        """The URL to connect with: the allow-list entry's own driver, user, host, port,
+        database and options; the tenant's URL only picks the entry and may bring the
+        password. No query parameter of the tenant's is used (they could override any of
+        the checked parts)."""
         try:
             wanted = sa.make_url(url)
         except sa.exc.ArgumentError as exc:
             raise errors.Invalid(
                 "the sql source's url is not a database URL", code="invalid_source"
             ) from exc
-        if self.own_database and same_database(wanted, sa.make_url(self.own_database)):
+        _check_sql_url(wanted, "the sql source's url")
+        own = sa.make_url(self.own_database) if self.own_database else None
+        if own is not None and same_database(wanted, own):
             raise PolicyRefused("memwise's own database is never an account source")
         for entry in self.entries(self.sql_urls, workspace_id):
             try:
                 allowed = sa.make_url(entry)
             except sa.exc.ArgumentError:
                 continue
-            if _sql_key(allowed) == _sql_key(wanted):
-                if self.own_database and same_database(allowed, sa.make_url(self.own_database)):
-                    break
-                return wanted if wanted.password else wanted.set(password=allowed.password)
+            if _sql_key(allowed) != _sql_key(wanted):
+                continue
+            if own is not None and same_database(allowed, own):
+                break
+            return allowed.set(password=wanted.password or allowed.password)
         raise PolicyRefused(
             "that database is not on this server's allow-list for account sources; the "
             "server operator adds it (MEMWISE_ACCOUNT_SQL_URLS)"
         )
+
+
+def _check_sql_url(url: URL, what: str) -> None:
+    if url.query:
+        raise PolicyRefused(f"{what} takes no query parameters: the allow-list sets them")
+    if url.get_backend_name() == "sqlite":
+        path = url.database or ""
+        if not path or path == ":memory:" or any(c in path for c in "#?%") or ".." in path:
+            raise PolicyRefused(f"{what} must be a plain path to a database file")
+        if path.startswith("file:"):
+            raise PolicyRefused(f"{what} must be a plain path, not a file: URI")
+
+
+_HOP_HEADERS = {
+    "host",
+    "content-length",
+    "transfer-encoding",
+    "connection",
+    "upgrade",
+    "te",
+    "trailer",
+    "proxy-authorization",
+    "proxy-connection",
+    "keep-alive",
+    "expect",
+}
+_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$")
+
+
+def check_headers(headers: dict[str, str]) -> None:
+    """Header names are tokens, values printable ASCII; Host and hop headers are the
+    transport's, never the tenant's."""
+    for name, value in headers.items():
+        if not _TOKEN.match(str(name)) or str(name).lower() in _HOP_HEADERS:
+            raise PolicyRefused(f"the header {str(name)[:40]!r} may not be set")
+        text = str(value)
+        if len(text) > 4000 or any(not (32 <= ord(c) < 127) for c in text):
+            raise PolicyRefused(
+                f"the value of {name} must be printable ASCII of at most 4,000 characters"
+            )
 
 
 def check_query(kind: str, query: str) -> str:
@@ -140,6 +195,8 @@ def check_lookup_path(kind: str, template: str) -> None:
         raise bad
     if "://" in t or "/../" in f"{t}/" or "/./" in f"{t}/" or "@" in t.split("?")[0]:
         raise bad
+    if "%" in t or "#" in t:
+        raise bad
     try:
         fields = [f for _, f, spec, conv in string.Formatter().parse(t) if f is not None]
         specs = [(spec, conv) for _, f, spec, conv in string.Formatter().parse(t) if f is not None]
@@ -150,10 +207,17 @@ def check_lookup_path(kind: str, template: str) -> None:
 
 
 def internal(addr: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
-        addr = addr.ipv4_mapped
+    """Anything but a public unicast address: loopback, private, link-local, shared (CGNAT,
+    cloud metadata), reserved, multicast, and IPv6 forms that embed one of those."""
+    if isinstance(addr, ipaddress.IPv6Address):
+        embedded = addr.ipv4_mapped or addr.sixtofour or (addr.teredo or (None, None))[1]
+        if embedded is not None:
+            return internal(embedded)
+        if addr in ipaddress.ip_network("64:ff9b::/96"):  # NAT64: the last 32 bits
+            return internal(ipaddress.IPv4Address(int(addr) & 0xFFFFFFFF))
     return bool(
-        addr.is_loopback
+        not addr.is_global
+        or addr.is_loopback
         or addr.is_private
         or addr.is_link_local
         or addr.is_multicast
@@ -178,6 +242,10 @@ def _http_parts(url: str) -> tuple[str, str, int, str]:
             "the base URL takes no query or fragment; put tokens in headers",
             code="invalid_source",
         )
+    if any(bad in parts.path for bad in ("..", "%", "\\", "//", "/./")) or parts.path.endswith(
+        "/."
+    ):
+        raise PolicyRefused("the base URL's path must be plain: no dot segments or escapes")
     try:
         port = parts.port or DEFAULT_PORTS[scheme]
     except ValueError as exc:
@@ -210,14 +278,27 @@ def _sql_key(url: URL) -> tuple[str, str, str, int, str]:
 
 def _host(url: URL) -> str:
     host = (url.host or str(url.query.get("host", "") or "")).lower().strip("[]").rstrip(".")
-    if not host or host.startswith("/") or host == "localhost":
+    if not host or host.startswith("/") or host == "localhost" or host.endswith(".localhost"):
         return "local"
     try:
-        if ipaddress.ip_address(host).is_loopback:
-            return "local"
+        addr = ipaddress.ip_address(host)
     except ValueError:
-        pass
-    return host
+        return host
+    return "local" if _is_local(addr) else str(addr)
+
+
+def _is_local(addr: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Loopback, unspecified (0.0.0.0 reaches this host) or one of this host's addresses."""
+    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+        addr = addr.ipv4_mapped
+    return addr.is_loopback or addr.is_unspecified or str(addr) in _own_addresses()
+
+
+def _own_addresses() -> set[str]:
+    try:
+        return set(socket.gethostbyname_ex(socket.gethostname())[2])
+    except OSError:
+        return set()
 
 
 def _sqlite_path(url: URL) -> str:
@@ -230,7 +311,13 @@ def same_database(a: URL, b: URL) -> bool:
     if _backend(a) != _backend(b):
         return False
     if _backend(a) == "sqlite":
-        return _sqlite_path(a) == _sqlite_path(b)
+        pa, pb = _sqlite_path(a), _sqlite_path(b)
+        if pa == pb:
+            return True
+        try:
+            return os.path.samefile(pa, pb)  # hard links and other spellings of one file
+        except OSError:
+            return False
     ka, kb = _sql_key(a), _sql_key(b)
     if ka[3:] != kb[3:]:
         return False
@@ -241,7 +328,7 @@ def _addresses(host: str) -> set[str]:
     if host == "local":
         return {"local"}
     try:
-        found = {str(i[4][0]) for i in socket.getaddrinfo(host, None)}
+        found = {str(i[4][0]).split("%")[0] for i in socket.getaddrinfo(host, None)}
     except OSError:
         return {host}
-    return {"local" if ipaddress.ip_address(a.split("%")[0]).is_loopback else a for a in found}
+    return {"local" if _is_local(ipaddress.ip_address(a)) else a for a in found}

@@ -8,11 +8,13 @@ Nothing read is written into memory or cached beyond the request.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import httpx
 import sqlalchemy as sa
@@ -71,6 +73,7 @@ class HTTPAccountSource:
         self.retries = max(0, retries)
         self.base_url = base_url.rstrip("/")
         self.policy = policy
+        self.timeout_s = timeout_s
         self.client = httpx.Client(
             base_url=self.base_url,
             headers=dict(headers or {}),
@@ -84,32 +87,53 @@ class HTTPAccountSource:
         if template is None:
             return Result("unavailable", kind, reason=f"no {kind} lookup is configured")
         path = template.format(account=_seg(account), id=_seg(item_id or ""))
+        target, headers, extensions = self.base_url + path, {}, {}
         if self.policy is not None:  # configured through the API: the server's rules hold
             try:
-                self.policy.check_host(self.base_url)
+                pinned = self.policy.check_host(self.base_url)
             except (PolicyRefused, errors.Unavailable) as exc:
                 return Result("unavailable", kind, reason=exc.message)
+            if pinned is not None:  # connect to the address that was checked (no rebinding)
+                parts = urlsplit(self.base_url)
+                host = parts.hostname or ""
+                shown = f"[{pinned}]" if ":" in pinned else pinned
+                netloc = shown + (f":{parts.port}" if parts.port else "")
+                target = urlunsplit((parts.scheme, netloc, parts.path, "", "")) + path
+                headers = {"Host": host + (f":{parts.port}" if parts.port else "")}
+                extensions = {"sni_hostname": host}
         last = "no answer"
         for attempt in range(self.retries + 1):
+            deadline = time.monotonic() + self.timeout_s
             try:
-                r = self.client.get(path)
+                with self.client.stream("GET", target, headers=headers, extensions=extensions) as r:
+                    status = r.status_code
+                    body = bytearray()
+                    if 200 <= status < 300:
+                        for chunk in r.iter_bytes():
+                            body += chunk
+                            if len(body) > MAX_ANSWER_BYTES:
+                                return Result(
+                                    "unavailable", kind, reason="the source's answer was too large"
+                                )
+                            if time.monotonic() > deadline:
+                                return Result(
+                                    "unavailable", kind, reason="the source answered too slowly"
+                                )
             except httpx.HTTPError as exc:  # timeout, refused, DNS …: could not be asked
                 last = f"{type(exc).__name__}"
                 if attempt < self.retries:
                     time.sleep(0.05 * (attempt + 1))
                 continue
-            if r.status_code == 404:
+            if status == 404:
                 return Result("not_found", kind, read_at=self.clock.now())
-            if r.status_code >= 500 and attempt < self.retries:
-                last = f"status {r.status_code}"
+            if status >= 500 and attempt < self.retries:
+                last = f"status {status}"
                 continue
-            if not 200 <= r.status_code < 300:
-                return Result("unavailable", kind, reason=f"the source answered {r.status_code}")
-            if len(r.content) > MAX_ANSWER_BYTES:
-                return Result("unavailable", kind, reason="the source's answer was too large")
+            if not 200 <= status < 300:
+                return Result("unavailable", kind, reason=f"the source answered {status}")
             try:
-                data = r.json()
-            except ValueError:
+                data = json.loads(bytes(body))
+            except (ValueError, RecursionError):
                 return Result("unavailable", kind, reason="the source's answer was not JSON")
             if not isinstance(data, dict):
                 return Result("unavailable", kind, reason="the source's answer was not an object")
@@ -118,10 +142,11 @@ class HTTPAccountSource:
 
 
 def _seg(value: str) -> str:
-    """One URL path segment: the reference can never reach another path."""
-    from urllib.parse import quote
-
-    return quote(str(value), safe="")
+    """One URL path segment: the reference can never reach another path (dots included)."""
+    text = str(value)
+    if text.strip(".") == "":
+        return text.replace(".", "%2E")
+    return quote(text, safe="")
 
 
 class SQLAccountSource:
@@ -150,7 +175,7 @@ class SQLAccountSource:
         connect_args: dict[str, Any] = {}
         if engine_url.get_backend_name() == "sqlite" and engine_url.database:
             engine_url = engine_url.set(
-                database=f"file:{engine_url.database}?mode=ro", query={"uri": "true"}
+                database=f"file:{quote(engine_url.database)}?mode=ro", query={"uri": "true"}
             )
         elif engine_url.get_backend_name() == "postgresql":
             if engine_url.drivername in ("postgresql", "postgres"):
@@ -185,21 +210,33 @@ class SQLAccountSource:
             conn.exec_driver_sql("SET TRANSACTION READ ONLY")
             conn.exec_driver_sql(f"SET LOCAL statement_timeout = {ms}")
             powerful = conn.exec_driver_sql(
-                "SELECT rolsuper OR pg_has_role(current_user, 'pg_read_server_files', 'MEMBER')"
-                " OR pg_has_role(current_user, 'pg_execute_server_program', 'MEMBER')"
-                " FROM pg_roles WHERE rolname = current_user"
+                "SELECT bool_or(rolsuper OR pg_has_role(rolname, 'pg_read_server_files', 'MEMBER')"
+                " OR pg_has_role(rolname, 'pg_execute_server_program', 'MEMBER'))"
+                " FROM pg_roles WHERE rolname IN (session_user, current_user)"
             ).scalar()
             if powerful:
                 return (
                     "the account database role can read the server's files (a superuser); "
                     "the server operator gives it least privilege"
                 )
+            ours = conn.exec_driver_sql(
+                "SELECT to_regclass('webhook_secrets') IS NOT NULL"
+                " OR to_regclass('memory_items') IS NOT NULL"
+            ).scalar()
         elif conn.dialect.name == "sqlite":
             deadline = time.monotonic() + self.timeout_s
             raw = conn.connection.dbapi_connection
             raw.set_progress_handler(  # type: ignore[union-attr]
                 lambda: int(time.monotonic() > deadline), 10_000
             )
+            ours = conn.exec_driver_sql(
+                "SELECT count(*) FROM sqlite_master"
+                " WHERE name IN ('webhook_secrets', 'memory_items')"
+            ).scalar()
+        else:
+            ours = False
+        if ours:  # whatever the URL said: this is a memwise database
+            return "a memwise database is never an account source"
         return None
 
 

@@ -121,7 +121,10 @@ class Accounts:
                     f"unknown lookups {sorted(bad)}: use {', '.join(KINDS)}", code="invalid_source"
                 )
             self.policy.check_http(
-                workspace_id, clean["base_url"], dict(clean.get("lookups") or {})
+                workspace_id,
+                clean["base_url"],
+                dict(clean.get("lookups") or {}),
+                dict(clean.get("headers") or {}),
             )
         elif type_ == "sql":
             if not clean.get("url") or not clean.get("queries"):
@@ -180,7 +183,12 @@ class Accounts:
         """The adapter for a stored configuration, checked again against today's policy
         (the server's lists may have changed since it was stored)."""
         if type_ == "http":
-            self.policy.check_http(workspace_id, c["base_url"], dict(c.get("lookups") or {}))
+            self.policy.check_http(
+                workspace_id,
+                c["base_url"],
+                dict(c.get("lookups") or {}),
+                dict(c.get("headers") or {}),
+            )
             return HTTPAccountSource(
                 self.rt.clock,
                 c["base_url"],
@@ -232,6 +240,8 @@ class Accounts:
             source = self.source(workspace_id)
         except (PolicyRefused, errors.Invalid) as exc:  # stored before the policy said no
             source, refused = None, exc.message
+        except Exception as exc:  # a source that cannot even be built: could not check
+            source, refused = None, f"the source could not be set up ({type(exc).__name__})"
         else:
             refused = "no account source is configured"
         if source is None:
