@@ -17,6 +17,11 @@ from memwise.api.errors import NotText, RateLimited, TooLarge, body
 _RAW = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 _JSON_ESCAPE = re.compile(rb"(?:^|[^\\])(?:\\\\)*\\u00(?:0[0-8bBeEfF]|1[0-9a-fA-F]|7[fF])")
 _PERCENT = re.compile(rb"%(?:0[0-8bBeEfF]|1[0-9a-fA-F]|7[fF])")
+# A UTF-16 surrogate half without its partner cannot be stored as text anywhere.
+_LONE_SURROGATE = re.compile(
+    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
 MAX_BUCKETS = 100_000
 _CHECKED_TYPES = (b"application/json", b"application/x-www-form-urlencoded", b"text/")
 
@@ -26,6 +31,8 @@ def not_text(data: bytes, *, json_body: bool = False, encoded: bool = False) -> 
     if _RAW.search(data):
         return True
     if json_body and b"\\u00" in data and _JSON_ESCAPE.search(data):
+        return True
+    if json_body and b"\\u" in data and _LONE_SURROGATE.search(data):
         return True
     return encoded and b"%" in data and _PERCENT.search(data) is not None
 
@@ -51,7 +58,7 @@ class BodyLimit:
             await self._refuse(send, NotText())
             return
         kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
-        if kind.startswith(_CHECKED_TYPES) or not kind:
+        if not kind.startswith(b"multipart/"):  # the console refuses multipart forms
             # Text bodies are read here first (they are bounded), checked whole, then handed
             # on: a NUL in a JSON string or a form field is a 422 before any route sees it.
             chunks: list[bytes] = []
@@ -70,7 +77,8 @@ class BodyLimit:
                     break
             data = b"".join(chunks)
             form = kind == b"application/x-www-form-urlencoded"
-            if not_text(data, json_body=not form, encoded=form):
+            known = kind.startswith(_CHECKED_TYPES) and kind != b"text/plain"
+            if not_text(data, json_body=not form, encoded=form or not known):
                 await self._refuse(send, NotText())
                 return
             replayed = False

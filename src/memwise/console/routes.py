@@ -174,6 +174,11 @@ def login_page(request: Request) -> Response:
 async def login(request: Request) -> Response:
     from memwise.api.auth import client_address
 
+    origin = request.headers.get("origin") or request.headers.get("referer") or ""
+    if origin and urlsplit(origin).netloc != request.headers.get("host", ""):
+        # A login posted from another site would log the browser into someone else's
+        # workspace (login CSRF): only the console's own page may log in.
+        return back("/console/login", error="Log in from this console's own page.")
     throttle = request.app.state.auth_throttle
     address = client_address(request)
     try:
@@ -236,7 +241,8 @@ def conversations(request: Request, who: Operator) -> Response:
     mw, ws = mw_of(request), who.workspace_id
     q = request.query_params.get("q", "").strip()[:500]
     hits = mw.record.search(ws, q, limit=50) if q else []
-    convs = mw.record.conversations(ws, before=request.query_params.get("cursor") or None, limit=50)
+    cursor = request.query_params.get("cursor", "")[:64] or None
+    convs = mw.record.conversations(ws, before=cursor, limit=50)
     names = mw.tenancy.contact_names(ws, {c.contact_id for c in convs if c.contact_id})
     return render(
         request,
@@ -581,7 +587,7 @@ def audit(request: Request, who: Operator) -> Response:
     cursor = q.get("cursor")
     entries = mw_of(request).audit.entries(
         who.workspace_id,
-        before=int(cursor) if cursor and cursor.isdigit() else None,
+        before=int(cursor) if cursor and cursor.isdigit() and len(cursor) < 19 else None,
         limit=100,
         **filters,
     )

@@ -14,6 +14,7 @@ from fastapi.responses import RedirectResponse
 from memwise import errors
 from memwise.clock import current_workspace
 from memwise.domain.access import RANK, Kind, Principal
+from memwise.domain.record import NOT_TEXT
 from memwise.domain.tenancy import Role
 from memwise.services.facade import Memwise
 
@@ -86,10 +87,17 @@ def secure_request(request: Request) -> bool:
 
 async def form(request: Request, who: Operator | None = None) -> dict[str, str]:
     """A url-encoded form body; with ``who``, its CSRF token must match."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/x-www-form-urlencoded":
+        raise errors.Invalid("the console takes url-encoded forms only", code="invalid_form")
     body = await request.body()
     if len(body) > MAX_FORM_BYTES:
         raise errors.LimitExceeded("that form is too large", code="too_large")
     data = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
+    if any(NOT_TEXT.search(v) or NOT_TEXT.search(k) for k, v in data.items()):
+        raise errors.Invalid(
+            "the form holds a control character that is not text", code="control_characters"
+        )
     if who is not None and not hmac.compare_digest(data.get("csrf", ""), who.csrf):
         raise errors.Forbidden("the form expired; reload the page and try again", code="csrf")
     return data

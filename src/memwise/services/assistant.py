@@ -142,14 +142,16 @@ class Assistant:
             )
         if route == "contact_notes" and conv.contact_id:
             recall = self.mw.recaller.recall(ws, conv.contact_id, text)
-            lines = [ln.text for ln in recall.notes] or [ln.text for ln in recall.profile]
-            if not lines:  # unknown stays unknown: said, never stored
+            # The customer hears what they said; an operator's notes are staff context only.
+            notes = [ln for ln in recall.notes if not ln.staff_only]
+            shown = notes or [ln for ln in recall.profile if not ln.staff_only]
+            if not shown:  # unknown stays unknown: said, never stored
                 return Reply("I don't have anything on record about that.", route=route)
             return Reply(
-                "Here is what I have from before:\n" + "\n".join(lines),
+                "Here is what I have from before:\n" + "\n".join(ln.text for ln in shown),
                 [
                     {"part": "notes", "id": ln.ids[0], "title": None, "source_url": None}
-                    for ln in recall.notes or recall.profile
+                    for ln in shown
                 ],
                 route=route,
             )

@@ -144,6 +144,14 @@ class Inbound:
             raise errors.Invalid(
                 "channel must be email, sms, voice or phone", code="invalid_channel"
             )
+        for name in ("from", "to", "thread_id", "message_id", "agent_id", "at"):
+            value = payload.get(name)
+            if value is not None and (not isinstance(value, str | int) or isinstance(value, bool)):
+                raise errors.Invalid(f"'{name}' must be a string", code="invalid_field")
+            if value is not None and len(str(value)) > 500:
+                raise errors.Invalid(f"'{name}' is longer than 500 characters", code="too_long")
+        if payload.get("agent_id") is not None and not isinstance(payload["agent_id"], str):
+            raise errors.Invalid("'agent_id' must be a string", code="invalid_field")
         sender = str(payload.get("from") or "").strip()
         if not sender:
             raise errors.Invalid("the message needs a sender ('from')", code="invalid_sender")

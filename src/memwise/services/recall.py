@@ -37,6 +37,8 @@ class Line:
     text: str
     trust: str
     score: float = 0.0
+    staff_only: bool = False  # an operator's note: context for staff and the model, never
+    # quoted to the customer
 
 
 @dataclass(frozen=True)
@@ -117,10 +119,17 @@ class Recaller:
                 [s.item.id for s in group],
                 render_conflict([s.item for s in group], zone),
                 Trust.conflicted.value,
+                staff_only=any(s.item.source == Source.operator for s in group),
             )
             for group in conflicts.values()
         ] + [
-            Line("profile", [s.item.id], render(s.item, now, zone, s.trust), s.trust.value)
+            Line(
+                "profile",
+                [s.item.id],
+                render(s.item, now, zone, s.trust),
+                s.trust.value,
+                staff_only=s.item.source == Source.operator,
+            )
             for s in singles
         ]
         for n, line in enumerate(lines):
@@ -185,7 +194,16 @@ class Recaller:
                     if s.trust is Trust.conflicted
                     else render(s.item, now, zone, s.trust)
                 )
-                out.notes.append(Line("notes", [s.item.id], text, s.trust.value, round(score, 4)))
+                out.notes.append(
+                    Line(
+                        "notes",
+                        [s.item.id],
+                        text,
+                        s.trust.value,
+                        round(score, 4),
+                        staff_only=s.item.source == Source.operator,
+                    )
+                )
                 reason = "relevant" + (" (past: weighs less)" if s.temporal == "past" else "")
                 out.explain.append(Considered(s.item.id, True, reason))
             else:

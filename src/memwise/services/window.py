@@ -61,7 +61,7 @@ class Windows:
             agent = rows.require(conn, agents, workspace_id, conv.agent_id, "agent")
         limits = window.effective(self.rt.limits, agent.window_overrides)
         kind = window.kind_of(conv.channel)
-        if kind in ("web", "telegram") or client_messages is not None:
+        if kind in ("web", "telegram"):  # the client holds the thread; elsewhere the record
             keep = window.client_window_size(limits, kind)
             return WindowView(kind, None, window.client_window(client_messages or [], keep))
         if RecordPolicy(agent.record_policy) is RecordPolicy.audit_only:

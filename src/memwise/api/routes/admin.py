@@ -21,7 +21,7 @@ def audit(
     tool: str | None = Query(None, max_length=100),
     status: str | None = Query(None, max_length=20),
     contact_id: str | None = Query(None, max_length=64),
-    cursor: int | None = Query(None, ge=0),
+    cursor: int | None = Query(None, ge=0, le=2**62),
     limit: int = Query(50, ge=1, le=500),
 ) -> dict[str, Any]:
     items = mw.audit.entries(

@@ -49,7 +49,7 @@ def turns(
     conversation_id: str,
     caller: Operator,
     mw: MW,
-    cursor: int | None = Query(None, ge=0),
+    cursor: int | None = Query(None, ge=0, le=2**62),
     limit: int = Query(500, ge=1, le=5000),
 ) -> dict[str, Any]:
     items = mw.record.turns(ws(caller), conversation_id, after=cursor, limit=limit)

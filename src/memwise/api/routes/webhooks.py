@@ -44,7 +44,7 @@ async def receive(
     )
     try:
         payload = json.loads(body)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise errors.Invalid("the body is not valid JSON", code="invalid_json") from exc
     if not isinstance(payload, dict):
         raise errors.Invalid("the body must be a JSON object", code="invalid_json")
