@@ -95,3 +95,40 @@ def test_rule_extractor_reads_customers_only_and_emits_labelled_events() -> None
 def test_unknown_domains_are_refused_by_name() -> None:
     with pytest.raises(Exception, match="choose one of automotive-equipment, general"):
         packs.load("astrology")
+
+
+def test_quotes_match_whole_words_with_content() -> None:
+    at = datetime(2026, 11, 29, 9, tzinfo=UTC)
+    lines = [
+        Line("t1", "customer", "Hi there, thanks for the help with my tent.", at),
+        Line("t2", "assistant", "So you are relocating to Munich in March?", at),
+        Line("t3", "customer", "Vegetarian.", at),
+    ]
+    checker = harness.QuoteChecker(lines)
+    assert checker.find("the") is None  # inside "there", and no content
+    assert checker.find("here") is None  # part of a word
+    assert checker.find("for the") is None  # stop words only
+    assert checker.find("help with my tent") is not None
+    assert checker.find("vegetarian") is not None  # one word, but the whole turn
+    planted = Proposal("fact", "Relocating to Munich in March", ["the", "thanks for the help"])
+    assert harness.verify([planted], [], None, lines).items == []
+
+
+def test_items_must_be_grounded_in_their_quotes() -> None:
+    at = datetime(2026, 11, 29, 9, tzinfo=UTC)
+    lines = [Line("t1", "customer", "I live in Hamburg and my budget is 400 euros.", at)]
+    good = [
+        Proposal("fact", "Lives in Hamburg", ["I live in Hamburg"]),
+        Proposal("fact", "Budget of 400 euros", ["my budget is 400 euros"]),
+    ]
+    bad = [
+        Proposal("fact", "Lives in Munich", ["I live in Hamburg"]),  # a name not said
+        Proposal("fact", "Budget of 4000 euros", ["my budget is 400 euros"]),  # a number
+        Proposal("preference", "Loves opera", ["I live in Hamburg"]),  # nothing of it said
+    ]
+    verified = harness.verify(good + bad, [], None, lines)
+    assert [p.text for p, _ in verified.items] == ["Lives in Hamburg", "Budget of 400 euros"]
+    assert verified.discarded == 3
+    assert (
+        harness.grounded("Does not want to be called", [], {"x": "Please don't ring me"}) is False
+    )

@@ -25,6 +25,8 @@ from memwise.domain.memory import (
     temporal,
     trust,
 )
+from memwise.extraction import harness
+from memwise.extraction.types import Line
 from memwise.ids import new_id
 from memwise.policies.notebook import normalize
 from memwise.retrieval import embedders
@@ -297,7 +299,7 @@ class Memory:
         checked = []
         for e in evidence:
             row = conn.execute(
-                sa.select(turns.c.role, turns.c.at, conversations.c.contact_id)
+                sa.select(turns.c.role, turns.c.at, turns.c.text, conversations.c.contact_id)
                 .join(conversations, conversations.c.id == turns.c.conversation_id)
                 .where(turns.c.id == e.turn_id, turns.c.workspace_id == workspace_id)
             ).first()
@@ -313,6 +315,12 @@ class Memory:
             quote = " ".join(str(e.quote or "").split())[:500]
             if not quote:
                 raise errors.Invalid("evidence needs a quote", code="evidence_required")
+            line = Line(e.turn_id, "customer", row.text or "", row.at)
+            if row.text is None or harness.QuoteChecker([line]).find(quote) is None:
+                raise errors.Refused(
+                    "a quote must be the customer's own words in the turn it cites",
+                    code="quote_not_in_turn",
+                )
             checked.append(Evidence(e.turn_id, quote, row.at))
         return checked
 
