@@ -247,6 +247,9 @@ class Memory:
             prompt_version=new.prompt_version,
             labels=dict(new.labels),
         )
+        # The supersession decision is serialised per (contact, key): two writers of one key
+        # take turns, so the second sees the first and supersedes or conflicts with it.
+        self.rt.db.backend.serialize(conn, f"memory:{workspace_id}:{contact_id}:{key or norm}")
         same = self._active(conn, workspace_id, contact_id, key, norm)
         repeat = next((r for r in same if r.normalized == norm), None)
         if repeat is not None:

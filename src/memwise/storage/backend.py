@@ -23,6 +23,11 @@ class Backend(Protocol):
 
     def newest_seq(self, conn: Connection) -> int | None: ...
 
+    def serialize(self, conn: Connection, key: str) -> None:
+        """Hold ``key`` until the transaction ends: writers of the same key take turns
+        (SQLite has one writer at a time already)."""
+        ...
+
     def candidates(
         self, conn: Connection, q: str, ws: str, conv: str | None, above: int, cap: int
     ) -> Sequence[tuple[int, float]]:

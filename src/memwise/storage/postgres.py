@@ -37,6 +37,11 @@ class PostgresBackend:
 
     first_window: int | None = None  # with statistics, the planner picks GIN or a backward scan
 
+    def serialize(self, conn: Connection, key: str) -> None:
+        conn.execute(
+            sa.text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"), {"key": key}
+        )
+
     def newest_seq(self, conn: Connection) -> int | None:
         return conn.execute(_NEWEST).scalar()
 

@@ -39,6 +39,9 @@ class SQLiteBackend:
     name = "sqlite"
     first_window: int | None = 50_000  # FTS5 walks long doclists: start recent
 
+    def serialize(self, conn: Connection, key: str) -> None:
+        """Nothing to do: writes begin IMMEDIATE, one writer at a time."""
+
     def newest_seq(self, conn: Connection) -> int | None:
         return conn.execute(_NEWEST).scalar()
 
