@@ -84,3 +84,16 @@ def test_identities_normalise(kind: str, raw: str, norm: str) -> None:
 def test_bad_identities_are_refused(kind: str, raw: str) -> None:
     with pytest.raises(errors.Invalid):
         identity.normalize(kind, raw)
+
+
+def test_the_question_book_redaction_masks_cards_ibans_and_passwords() -> None:
+    from memwise.safety import pii
+
+    text = (
+        "My card 4111 1111 1111 1111 was charged twice; refund to IBAN "
+        "DE89 3704 0044 0532 0130 00 please. My password is hunter22x."
+    )
+    out = pii.redact(None, None, text)
+    assert "4111" not in out and "DE89" not in out and "hunter22x" not in out
+    assert "[card]" in out and "[iban]" in out and "[password]" in out
+    assert out.startswith("My card [card] was charged twice")

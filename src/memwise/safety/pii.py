@@ -66,9 +66,8 @@ def find(conn: Connection | None, workspace_id: str | None, text: str) -> list[F
         and not re.fullmatch(r"[\d.]+", m.group())
         and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", m.group().strip())
     ]
-    for f in secrets.find(text):
-        if f.kind in ("card", "iban"):
-            found.append(Found(f.kind, (0, 0)))
+    for f in secrets.find(text):  # cards, IBANs, passwords and keys: never shown again
+        found.append(Found(f.kind, f.span))
     return found
 
 

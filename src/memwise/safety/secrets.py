@@ -20,6 +20,7 @@ from memwise import errors
 class Finding:
     kind: str  # card | password | api_key | iban | private_key
     excerpt: str  # masked, safe to show
+    span: tuple[int, int] = (0, 0)  # where it is in the text (for redaction)
 
 
 def _mask(value: str) -> str:
@@ -67,7 +68,7 @@ def _cards(text: str) -> list[Finding]:
     for m in _DIGIT_RUN.finditer(text):
         digits = re.sub(r"\D", "", m.group())
         if 13 <= len(digits) <= 19 and _issuer_ok(digits) and luhn_ok(digits):
-            out.append(Finding("card", "card ending " + digits[-4:]))
+            out.append(Finding("card", "card ending " + digits[-4:], m.span()))
     return out
 
 
@@ -137,7 +138,10 @@ def _ibans(text: str) -> list[Finding]:
         chunks = m.group(1).split(" ")
         while chunks:  # a trailing word may have been swallowed: try shorter candidates
             if iban_ok("".join(chunks)):
-                out.append(Finding("iban", _mask(m.group(1))))
+                start = m.start(1)
+                out.append(
+                    Finding("iban", _mask(m.group(1)), (start, start + len(" ".join(chunks))))
+                )
                 break
             chunks.pop()
     return out
@@ -242,7 +246,7 @@ def _passwords(text: str) -> list[Finding]:
     for rx in (_PW_VALUE, _PW_USE_AS, _LOGIN_PAIR):
         for m in rx.finditer(text):
             if _plausible_value(m.group(1)):
-                out.append(Finding("password", "password " + _mask(m.group(1))))
+                out.append(Finding("password", "password " + _mask(m.group(1)), m.span(1)))
     return out
 
 
@@ -289,8 +293,10 @@ def _random_looking(tok: str, near_secret_word: bool) -> bool:
 
 
 def _api_keys(text: str) -> list[Finding]:
-    out = [Finding("api_key", _mask(m.group())) for m in _KNOWN_KEYS.finditer(text)]
-    out += [Finding("private_key", "private key block") for _ in _PRIVATE_KEY.finditer(text)]
+    out = [Finding("api_key", _mask(m.group()), m.span()) for m in _KNOWN_KEYS.finditer(text)]
+    out += [
+        Finding("private_key", "private key block", m.span()) for m in _PRIVATE_KEY.finditer(text)
+    ]
     if out:
         return out
     near = bool(_SECRET_WORDS.search(text))
@@ -299,7 +305,8 @@ def _api_keys(text: str) -> list[Finding]:
         if "/" in tok and not near:
             continue
         if _random_looking(tok, near):
-            out.append(Finding("api_key", _mask(tok)))
+            start = m.start() + m.group().find(tok)
+            out.append(Finding("api_key", _mask(tok), (start, start + len(tok))))
     return out
 
 
