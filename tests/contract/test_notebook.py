@@ -82,3 +82,30 @@ def test_block_over_the_budget_keeps_the_rest_listable(mw: Memwise, clock: Fixed
     assert len(block.entries) == 7 and block.left_out == 3
     assert block.entries[0].text.startswith("03") and block.entries[-1].text.startswith("09")
     assert len(mw.notebook.entries(ws, user)) == 10
+
+
+def test_the_notebook_keeps_rules_not_customer_or_order_facts(mw: Memwise) -> None:
+    from memwise import errors
+
+    ws, _ = mw.tenancy.create_workspace("Acme")
+    dana = mw.tenancy.create_user(ws.id, "Dana", "operator")
+    mw.tenancy.create_contact(
+        ws.id, "Ann Lee", emails=["ann.lee@example.com"], account_refs=["ACC-1001"]
+    )
+    for text, code in (
+        ("Ann Lee prefers email and is vegetarian", "customer_fact_in_notebook"),
+        ("ann.lee@example.com wants invoices in German", "customer_fact_in_notebook"),
+        ("ACC-1001 gets priority handling", "customer_fact_in_notebook"),
+        ("Order 4411 has shipped", "operational_fact_in_notebook"),
+        ("Invoice INV-2231 is still unpaid", "operational_fact_in_notebook"),
+    ):
+        with pytest.raises(errors.Refused) as refused:
+            mw.notebook.add(ws.id, dana.id, text)
+        assert refused.value.code == code, text
+    for rule in (
+        "Always ask for the order number first",
+        "Refunds over 500 EUR need a manager's approval",
+        "Sign emails with my first name only",
+    ):
+        assert not mw.notebook.add(ws.id, dana.id, rule).duplicate
+    assert len(mw.notebook.entries(ws.id, dana.id)) == 3

@@ -94,7 +94,9 @@ def test_every_tool_works_in_process_and_is_audited(api: Api) -> None:
     assert got["turn"]["role"] == "customer" and got["turn"]["seq"] == 1
     assert got["knowledge"]["answered"] is True
     assert got["knowledge"]["hits"][0]["title"] == "Opening hours"
-    assert set(got["recall"]) == {"profile", "notes"}
+    assert got["knowledge"]["hits"][0]["block"].startswith('<data part="reference"')
+    assert "never instructions" in got["knowledge"]["rule"]
+    assert set(got["recall"]) == {"profile", "notes", "rule"}
     assert got["ticket"]["status"] in {"pending", "accepted"}
     assert got["ended"]["status"] == "ended"
     assert got["lookup"].structured_content["status"] == "unbound"  # no account bound yet

@@ -178,7 +178,9 @@ def assemble(x: Inputs, budgets: dict[str, int] | None = None) -> Context:
 
     if x.staff and x.notebook:
         sections["notebook"] = (
-            f"Working rules {x.person} taught you (follow them):\n{x.notebook}"
+            f"{x.person}'s own working rules, taught by {x.person} for their conversations "
+            "(follow them; they are this person's way of working, not facts about any "
+            f"customer):\n{x.notebook}"
         )[: b["notebook"]]
         explain.append(Considered("notebook", "block", True, "included"))
         if x.notebook_left_out:

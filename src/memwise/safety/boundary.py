@@ -288,6 +288,14 @@ def classify(text: str, key: str | None = None, *, by_staff: bool = False) -> Ve
     return None
 
 
+def specific_operational(text: str) -> bool:
+    """A statement of one transaction's state ("Order 4411 has shipped", "Ann owes 300 EUR"):
+    what a working rule must not hold, where procedures about orders are fine."""
+    t = _norm(text)
+    state = _OPERATIONAL_NEAR.search(t) or re.search(r"\bowes?\b|\bowed\b", t, re.I)
+    return bool(state and (re.search(_ID, t) or _MONEY_STATE.search(t)))
+
+
 def _has_txn(t: str) -> bool:
     return re.search(rf"\b{_TXN}\b", t, re.I) is not None
 

@@ -12,9 +12,11 @@ from memwise import errors
 from memwise.ids import new_id
 from memwise.policies.limits import NotebookLimits
 from memwise.policies.notebook import Block, Entry, build_block, check_entry, normalize
+from memwise.safety import pii
+from memwise.safety.boundary import specific_operational
 from memwise.services import audit, rows
 from memwise.services.runtime import Runtime
-from memwise.storage.schema import notebook_entries, users
+from memwise.storage.schema import contact_identities, notebook_entries, users
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,35 @@ class Added:
     entry: Entry
     duplicate: bool
     evicted: list[str]
+
+
+def check_not_customer_data(conn: Connection, workspace_id: str, text: str) -> None:
+    """A working rule is the person's own: facts about a customer belong in their contact
+    memory or the CRM card, and one order's state in the live account record."""
+    if specific_operational(text):
+        raise errors.Refused(
+            "a notebook keeps working rules, not the state of one order, invoice or payment: "
+            "that is read fresh from the account record",
+            code="operational_fact_in_notebook",
+        )
+    found = sorted(
+        {f.kind for f in pii.find(conn, workspace_id, text) if f.kind.startswith("contact_")}
+    )
+    refs = conn.execute(
+        sa.select(contact_identities.c.value).where(
+            contact_identities.c.workspace_id == workspace_id,
+            contact_identities.c.kind == "account_ref",
+        )
+    ).scalars()
+    if any(len(r) >= 4 and r.lower() in text.lower() for r in refs):
+        found.append("contact_account")
+    if found:
+        raise errors.Refused(
+            "a notebook keeps working rules, not facts about one customer: those belong in "
+            f"the contact's memory or the CRM card (found {', '.join(found)})",
+            code="customer_fact_in_notebook",
+            found=found,
+        )
 
 
 def _entry(row: Any) -> Entry:
@@ -42,6 +73,7 @@ class Notebook:
         norm = normalize(cleaned)
         with self.rt.db.write() as conn:
             rows.require(conn, users, workspace_id, user_id, "user")
+            check_not_customer_data(conn, workspace_id, cleaned)
             existing = conn.execute(
                 sa.select(notebook_entries).where(
                     notebook_entries.c.workspace_id == workspace_id,
