@@ -47,7 +47,8 @@ def _rx(pattern: str) -> re.Pattern[str]:
 _NEGATION = (
     r"(?:\bno\b|\bnot\b|\bnever\b|\bnone\b|\bnothing\b|\bnobody\b|\bunable\b|\bfailed\b|"
     r"\bfailure\b|\bunknown\b|\bno longer\b|\bcould not\b|\bcan not\b|\bcannot\b|\bwithout any\b|"
-    r"\bmissing\b|\berror\b|\bunavailable\b|\bdown\b|\btimed out\b|\bunverified\b)"
+    r"\bmissing\b|\berror\b|\bunavailable\b|\bdown\b|\btimed out\b|\bunverified\b|"
+    r"\bnot possible\b|\bimpossible\b|\bunclear\b|\binconclusive\b|\bbounced\b|\binvalid\b)"
 )
 _LOOKUP = (
     r"(?:\brecords?\b|\bon file\b|\bfile\b|\bsystems?\b|\bdatabase\b|\bcrm\b|\blook ?up\b|"
@@ -55,13 +56,21 @@ _LOOKUP = (
     r"\bcheck(?:ed)?\b|\bconfirm(?:ed)?\b|\bexists?\b|\btrace\b|\bregistered\b|\bhistory\b|"
     r"\baccounts?\b|\bbookings?\b|\bsubscriptions?\b|\btickets?\b|\bprofile\b|\bmatch(?:ing)?\b|"
     r"\bidentif(?:y|ied)\b|\bsee\b|\bshows?\b|\bstatus\b|\bpulled up\b|\bcome up\b|"
-    r"\bunder (?:her|his|their|that|this) name\b|\bwith us\b|\bfrom us\b|\bin our\b|\bour end\b)"
+    r"\bunder (?:her|his|their|that|this) name\b|\bwith us\b|\bfrom us\b|\bin our\b|\bour end\b|"
+    r"\bregistrations?\b|\binformation\b|\binfo\b|\bdetails\b|\bdata\b|\bentr(?:y|ies)\b|"
+    r"\bvalidated?\b|\brecogni[sz]ed\b|\bmatched\b|\bavailable\b|\breturned\b|\bresults?\b|"
+    r"\bverification\b|\bidentification\b|\bvalidation\b|\bdetermined?\b|\bestablished\b|"
+    r"\bids?\b|\btranscripts?\b|\bnumbers?\b|\bemail address\b|\baddress\b|\blocation\b)"
 )
 _ABSENCE_NEAR = _rx(
-    rf"{_NEGATION}(?:\W+\w+){{0,7}}?\W+{_LOOKUP}|{_LOOKUP}(?:\W+\w+){{0,5}}?\W+{_NEGATION}"
+    rf"{_NEGATION}(?:\W+\w+){{0,7}}?\W+{_LOOKUP}|{_LOOKUP}(?:\W+\w+){{0,8}}?\W+{_NEGATION}"
 )
 _ABSENCE_DIRECT = _rx(
     r"\b(?:does not|do not|did not) (?:exist|appear|show up|come up)\b"
+    r"|\b(?:we|i|staff|nobody|no one|they) (?:do not |does not |did not |can not )?(?:know|knows|"
+    r"knew)\b(?! how\b)|\bnot known\b|\b(?:is|are|was|were|remains?|still) unknown\b"
+    r"|\bunknown[.!]?$|\bno idea (?:which|what|whether|if|where)\b"
+    r"|\bno (?:valid|known|current|usable|working|verified|matching) \w+"
     r"|\bno (?:such|trace|sign) of\b"
     r"|\bis not (?:in|on) (?:our|the) (?:system|records?|database|file|books)\b"
     r"|\b(?:has|have|had) never (?:ordered|bought|booked|purchased|shopped)\b"
@@ -72,7 +81,9 @@ _ABSENCE_DIRECT = _rx(
 
 # -- operational: a transaction noun with a state, an event, an id or an amount -----------
 _TXN = (
-    r"(?:orders?|invoices?|bills?|billing|shipments?|shipping|parcels?|packages?|deliver(?:y|ies)|"
+    r"(?:orders?|ordered|items?|box|boxes|bookings?|reservations?|deposits?|dpd|dhl|ups|fedex|"
+    r"hermes|gls|usps|royal mail|invoices?|bills?|billing|shipments?|shipping|parcels?|"
+    r"packages?|deliver(?:y|ies)|"
     r"couriers?|tracking|refunds?|payments?|paid|pay|charges?|balance|credits?|subscriptions?|"
     r"transactions?|returns?|returned|exchange|replacement|consignment|customs|purchase|"
     r"receipt|direct debit|bank transfer|instal?ments?|fees?|debt|arrears|account)"
@@ -83,7 +94,11 @@ _STATE = (
     r"rejected|unpaid|paid|outstanding|overdue|pending|due|owed|owes|owing|renews?|renewed|"
     r"charged|billed|returned|reversed|on hold|waiting for|awaiting|expected|arrives|"
     r"issued|credited|debited|missing|damaged|sent|received|collected|picked up|confirmed|"
-    r"went through|has not come|never came|did not arrive|not arrived|late|came back)"
+    r"went through|has not come|never came|did not arrive|not arrived|late|came back|scheduled|"
+    r"backordered|back-ordered|on backorder|out of stock|dropped off|left at|left outside|"
+    r"left with|sitting|held up|in progress|being (?:processed|shipped|prepared|handled)|ships|"
+    r"booked|paused|suspended|frozen|resumes|expires|expired|lapsed|split|tried to deliver|"
+    r"attempted)"
 )
 _AMOUNT = (
     r"(?:[$€£¥]\s?\d[\d.,]*|\d[\d.,]*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|"
@@ -91,7 +106,7 @@ _AMOUNT = (
 )
 _ID = r"(?:#\s?\d{3,}|\b[A-Z]{2,5}-?\d{3,}\b|\b\d{4,}\b|\b1Z[0-9A-Z]{8,}\b)"
 _OPERATIONAL_NEAR = _rx(
-    rf"\b{_TXN}\b(?:\W+\w+){{0,6}}?\W+\b{_STATE}\b"
+    rf"\b{_TXN}\b(?:\W+\w+){{0,8}}?\W+\b{_STATE}\b"
     rf"|\b{_STATE}\b(?:\W+\w+){{0,4}}?\W+(?:the |his |her |their |my |an? )?\b{_TXN}\b"
 )
 _OPERATIONAL_DIRECT = _rx(
@@ -103,6 +118,11 @@ _OPERATIONAL_DIRECT = _rx(
     r"(?:payment|invoice|bill|order|delivery|shipment|refund)\b"
     r"|\bwaiting for (?:the|his|her|their|my) (?:money|refund|parcel|package|order|delivery)\b"
     r"|\brenews? on\b|\bin customs\b|\bcredit (?:note|of)\b|\bchargeback\b"
+    r"|\btracking (?:shows|says|status|info|page|update)\b|\bbehind (?:on|with) (?:\w+ )?"
+    r"(?:payments?|fees|rent|bills?|instal?ments?|subscription)\b|\b(?:months?|weeks?) behind\b"
+    r"|\bsent (?:\w+ ){0,3}back\b|\bwaiting (?:on|for) (?:the |his |her |their |my )?"
+    r"(?:money|refund|reimbursement|replacement|parcel|package|order|delivery)\b"
+    r"|\bat the (?:\w+ )?(?:depot|warehouse|hub|sorting cent(?:er|re)|post office)\b"
 )
 _MONEY_STATE = _rx(rf"{_AMOUNT}")
 _TXN_ID = _rx(rf"\b{_TXN}\b(?:\W+\w+){{0,3}}?\W+{_ID}")
@@ -119,9 +139,10 @@ _ASSISTANT = (
 _CONTROL = (
     r"(?:reveal|disclose|leak|dump|print|ignore|disregard|override|bypass|skip|waive|approve|"
     r"authori[sz]e|share|forward|export|pretend|act as|impersonate|role-?play|obey|unlock|"
-    r"disable|trust|treat (?:him|her|them|me) as|never (?:mention|ask|verify|check|log|record|"
+    r"disable|trust|rewrite|modify|change|edit|update|reprogram|treat (?:him|her|them|me) as|"
+    r"never (?:mention|ask|verify|check|log|record|"
     r"tell)s?|not (?:mention|ask|verify|check|log|record)s?|stop (?:asking|verifying|checking|"
-    r"logging|recording))"
+    r"logging|recording|mentioning|saying|showing|telling|using))(?:s|es|ed|d|ing)?"
 )
 _INSTRUCTION_AIMED = _rx(
     rf"\b(?:wants?|asks?|asked|prefers?|would like|expects?|demands?|requests?|insists?|"
@@ -131,7 +152,7 @@ _INSTRUCTION_AIMED = _rx(
 )
 _INSTRUCTION_IMPERATIVE = _rx(
     r"^(?:please |pls |and |also |then |now |so )?(?:,\s*)?"
-    r"(?:next time,? |from now on,? |in future,? |"
+    r"(?:next time,? |from now on,? |in future,? |automatically |just |simply |"
     r"going forward,? |always |never )?(?:ignore|disregard|override|bypass|skip|reveal|print|"
     r"disclose|approve|waive|forward|pretend|act as|impersonate|tell (?:every|all|the|your|any)|"
     r"do not (?:log|record|tell|mention|verify|check|ask)|never (?:mention|ask|verify|check|log)|"
@@ -139,8 +160,24 @@ _INSTRUCTION_IMPERATIVE = _rx(
     r"(?:discount|refund|credit|free)|treat (?:me|him|her|them) as|call (?:me|him|her|them) "
     r"(?!back\b|on\b|at\b|in\b|after\b|before\b|only\b|between\b|during\b)\w+$)"
 )
+_ASSISTANT_STRICT = r"(?:the )?(?:assistant|bot|chatbot|ai|model|system|agent)"
+_INSTRUCTION_SUBJECT = _rx(
+    rf"{_ASSISTANT_STRICT} (?:should|must|shall|needs to|has to|is to|ought to|will always|"
+    rf"will never)\b|{_ASSISTANT_STRICT}(?:\W+\w+){{0,2}}?\W+{_CONTROL}\b"
+)
 _INSTRUCTION_MARKERS = _rx(
-    r"\bsystem prompt\b|\bhidden (?:rules|prompt|instructions)\b|\bdeveloper mode\b|\bjailbreak\b"
+    r"\bwithout (?:any )?(?:safety |content )?(?:filters?|restrictions|rules|guardrails|limits|"
+    r"checks|moderation)\b|\bunrestricted\b|\bno (?:rules|filters|restrictions|limits)\b"
+    r"|\bwithout (?:asking|checking with|involving|consulting) (?:a |any )?(?:human|person|"
+    r"manager|staff|supervisor|anyone)\b|\bwithout double-checking\b"
+    r"|\b(?:store|save|remember|keep|note|record) (?:this|that|it) as (?:a )?(?:permanent |"
+    r"standing |new |fixed )?(?:rule|instruction|policy|fact)\b|\bpermanent rule\b"
+    r"|\b(?:are|is) always (?:approved|accepted|granted|refunded|waived)\b"
+    r"|\bauto-?(?:approve|accept|refund|confirm)\b|\bcontent filters?\b|\bsafety (?:filters?|"
+    r"settings|checks)\b|\bobey\b|\b(?:store|save|keep|put|write) (?:this|that|it) (?:in|into|to) "
+    r"(?:your |the )?memory\b|\bits (?:own )?(?:rules|instructions|prompt|guidelines|settings|"
+    r"persona|personality)\b|\b(?:future|all|other) (?:assistants|bots|agents)\b"
+    r"|\bsystem prompt\b|\bhidden (?:rules|prompt|instructions)\b|\bdeveloper mode\b|\bjailbreak\b"
     r"|\b(?:your|the) (?:instructions|guidelines|rules|policy|policies|prompt|configuration)\b"
     r"(?:\W+\w+){0,3}?\W+(?:ignore|disregard|override|reveal|bypass|skip|change)"
     r"|\b(?:ignore|disregard|override|bypass|skip|break|change)\b(?:\W+\w+){0,3}?\W+"
@@ -159,7 +196,13 @@ _BENEFIT = (
     r"complimentary|free (?:of charge|shipping|delivery|postage|repairs?|replacements?|"
     r"upgrades?|service|servicing|returns?|installation|items?|gifts?|products?|months?|"
     r"year|access|support|parts|labou?r|refills?|tickets?|meals?|drinks?|for life|forever|"
-    r"every|each|on|whenever|\w+ for)|for free|at no (?:extra )?(?:cost|charge)|no (?:delivery |"
+    r"every|each|whenever|\w+ for)|free (?!(?:time|weekends?|evenings?|afternoons?|mornings?|"
+    r"days?|nights?|spirit|range|lance|on|in|at|after|before|from|until|to|of)\b)\w+|for free|"
+    r"2-for-1|two for one|buy one get one|bogo|on the house|goodwill|as compensation|"
+    r"\w+ (?:months?|weeks?|days?|years?|nights?) free|vip (?:pricing|price|rate|treatment)|"
+    r"special pricing|permanent (?:discount|pricing|price|rate)|(?:price|rate) (?:locked|frozen|"
+    r"fixed|guaranteed)|locked (?:in )?at|at no (?:extra )?(?:cost|charge)|"
+    r"no (?:delivery |"
     r"shipping |service |extra |restocking |booking |cancellation )?(?:charges?|fees?|cost)|"
     r"never pays?|never (?:has|have) to pay|waived?|waiver|exemption|exempt|price match|"
     r"lifetime (?:warranty|guarantee|membership|discount)|priority (?:support|service|access)|"
@@ -170,7 +213,8 @@ _BENEFIT = (
 _GRANT = (
     r"(?:gets?|getting|got|receives?|received|has|have|had|is owed|are owed|owed|entitled|"
     r"qualif(?:y|ies|ied)|eligible|promised|agreed|arranged|guaranteed|offered|assured|"
-    r"told|said|allowed|approved|granted|deal|agreement|arrangement|always|every time|can)"
+    r"told|said|allowed|approved|granted|deal|agreement|arrangement|always|every time|can|"
+    r"includes?|included|contract|standing|per|applies|apply|valid|granted)"
 )
 _ENTITLEMENT_NEAR = _rx(
     rf"\b{_GRANT}\b(?:\W+\w+){{0,8}}?\W+{_BENEFIT}|{_BENEFIT}(?:\W+\w+){{0,8}}?\W+\b{_GRANT}\b"
@@ -179,9 +223,19 @@ _ENTITLEMENT_DIRECT = _rx(
     r"\b(?:entitled to|qualif(?:y|ies) for|eligible for|is owed an?|standing (?:agreement|"
     r"arrangement|deal|order)|special (?:deal|arrangement|agreement|terms)|was promised|"
     r"were promised|been promised|promised (?:him|her|them|me|us)|lifetime warranty|"
-    r"price match guarantee|\d{1,3}\s?(?:%|percent|per cent) off)\b"
+    r"price match guarantee|\d{1,3}\s?(?:%|percent|per cent) off|as (?:agreed|promised|arranged)|"
+    r"exempt(?:ed)? from|standing (?:\w+ ){0,2}(?:offer|discount|deal)|"
+    r"no (?:receipt|proof|questions?) (?:needed|required|asked)|"
+    r"(?:was|were|been) told (?:i|he|she|they|we) (?:can|could|would|will|may|get|gets)|"
+    r"(?:covered|paid for|picked up|absorbed) by (?:the company|us|the shop|the store|you|"
+    r"the business|the firm)|"
+    r"(?:orders?|items?|repairs?|delivery|shipping|service|products?|parts|installation|returns?|"
+    r"meals?|drinks?|coffees?|haircuts?|upgrades?|access|nights?|stays?|fees?|charges?) "
+    r"(?:\w+ ){0,2}(?:is|are|will be|would be|were|get|gets) (?:free|complimentary|on the house|"
+    r"waived))\b"
     r"|\b(?:manager|boss|ceo|owner|director|colleague|sales(?:person| rep| team)?|your \w+)\b"
-    r"(?:\W+\w+){0,3}?\W+(?:said|agreed|promised|approved|confirmed|told)\b"
+    r"(?:\W+\w+){0,3}?\W+(?:said|agreed|promised|approved|confirmed|told|guaranteed|"
+    r"arranged|authori[sz]ed|offered)\b"
 )
 _NOT_A_BENEFIT = _rx(
     r"\b(?:gluten|sugar|lactose|dairy|nut|alcohol|caffeine|meat|fragrance|plastic|step|hands|"
@@ -204,7 +258,8 @@ _IMPERATIVE_VERBS = (
     "disregard|pretend|imagine|act|roleplay|role-play|consider|assume|begin|start|stop|"
     "remember|note|keep|be|let|help|find|search|rewrite|spell|reverse|format|highlight|"
     "mention|promote|advertise|emphasi[sz]e|praise|respond|append|prepend|end|reveal|"
-    "disclose|share|give|grant|approve|waive|override|bypass|skip|obey|follow|confirm|"
+    "disclose|share|give|grant|approve|waive|override|bypass|skip|obey|follow|confirm|turn|"
+    "switch|enable|treat|auto-?approve|auto-?accept|allow|permit|unblock|"
     "verify|check|read|display|return|transfer|move|copy|paste|post|publish|email|call|text|"
     "determine|analy[sz]e|classify|evaluate|identify|compare|solve|complete|fill|correct|fix|"
     "review|rate|predict|guess|choose|pick|name|define|discuss|elaborate|outline|design|plan|"
@@ -218,7 +273,8 @@ _IMPERATIVE = _rx(
 )
 _AT_ASSISTANT = _rx(
     r"\b(?:your|the assistant'?s?|the bot'?s?|the model'?s?) (?:responses?|answers?|replies|reply|"
-    r"outputs?|messages?|words|text|instructions|prompt|programming|training|knowledge|memory)\b"
+    r"outputs?|messages?|words|text|instructions|prompt|programming|training|knowledge|memory|"
+    r"developers?|creators?|rules|guidelines|settings|filters?|system|makers?|owners?)\b"
     r"|\bin (?:your|every|each|all) (?:responses?|answers?|replies)\b"
 )
 _ADDRESSED = _rx(
@@ -228,9 +284,11 @@ _ADDRESSED = _rx(
     r"(?:it is|it's) important that you|i(?:'m| am) the (?:president|ceo|owner|admin|developer))\b"
 )
 _PASSWORD_WORDS = _rx(
-    r"\b(?:passwords?|passcodes?|passphrases?|pin code|senha|contraseña|contrasena|mot de passe|"
+    r"\b(?:share|give|tell|reveal|send|provide|confirm|what(?:'s| is)|need|disclose|show|"
+    r"print)\b(?:\W+\w+){0,4}?\W+(?:passwords?|passcodes?|passphrases?|pin)\b"
+    r"|\b(?:senha|contraseña|contrasena|mot de passe|"
     r"passwort|kennwort|wachtwoord|lösenord|hasło|пароль|κωδικός|οδηγίες|instrucciones|"
-    r"anweisungen|istruzioni|instruções|instructions)\b|パスワード|密码|密碼|암호|指示|指令|"
+    r"anweisungen|istruzioni|instruções)\b|パスワード|密码|密碼|암호|指示|指令|"
     r"كلمة (?:المرور|السر)|पासवर्ड"
 )
 _PAYLOAD = _rx(r"[{}<>`|]|\b[QA]:\s|^\s*\W*\s*(?:user|human|ai|bot)\s*:|https?://|\bbase64\b")
@@ -265,7 +323,12 @@ def classify(text: str, key: str | None = None, *, by_staff: bool = False) -> Ve
             return Verdict("instruction", "a question is a record line, not a memory item")
         if not prefixed and _IMPERATIVE.search(content) and not _contact_request(content):
             return Verdict("instruction", "a command is a record line, not a memory item")
-    if instructions.scan(t) or _INSTRUCTION_MARKERS.search(t) or _INSTRUCTION_AIMED.search(t):
+    if (
+        instructions.scan(t)
+        or _INSTRUCTION_MARKERS.search(t)
+        or _INSTRUCTION_AIMED.search(t)
+        or _INSTRUCTION_SUBJECT.search(t)
+    ):
         return Verdict("instruction", "text aimed at the assistant is data, never a rule")
     if _INSTRUCTION_IMPERATIVE.search(t) and not _contact_request(t):
         return Verdict("instruction", "text aimed at the assistant is data, never a rule")

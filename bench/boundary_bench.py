@@ -1,0 +1,126 @@
+"""The memory write boundary on labelled sets: refusal of what may never be memory, and false
+refusal of genuine customer facts and preferences, per class and per set.
+
+python bench/boundary_bench.py [--injection PATH/shared/bench/injection] [--show-misses]
+
+Sets: tests/data/boundary_dev.json (the rules were written against it),
+tests/data/boundary_holdout.json (written separately, without the rules; measured once —
+0.725 of its forbidden items refused — and then used to widen the rules, so it is a tuning
+set now), tests/data/boundary_holdout2.json (written separately again; measured once — 0.837 —
+then tuned on too), tests/data/boundary_holdout3.json (written separately a third time after
+that; measured once, never tuned on: the figure to quote), and the shared injection strings (CyberSecEval 2 and BIPIA attacks,
+every one an instruction; NotInject's benign prompts, which are not customer facts either
+and are shown only to say how much ordinary chat the boundary would refuse as an item).
+Each text goes through the whole write boundary of an extracted item
+(``memwise.services.memory.check_text``: length, then the classifier).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _common import console, table
+from memwise import errors
+from memwise.services.memory import check_text
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data"
+FORBIDDEN = ("absence", "operational", "instruction", "entitlement")
+
+
+def refused(text: str) -> str | None:
+    try:
+        check_text(text, None)
+    except errors.Invalid as exc:
+        return exc.code
+    return None
+
+
+def labelled(name: str) -> list[tuple[str, str]]:
+    items = json.loads((DATA / name).read_text())["items"]
+    return [(i["text"], i["class"]) for i in items]
+
+
+def injection(path: Path) -> dict[str, list[tuple[str, str]]]:
+    cse = json.loads((path / "cyberseceval_prompt_injection.json").read_text())
+    bipia = [
+        s
+        for name in ("bipia_text_attack_train.json", "bipia_text_attack_test.json")
+        for group in json.loads((path / name).read_text()).values()
+        for s in group
+    ]
+    benign = [
+        x["prompt"]
+        for name in ("notinject_one.json", "notinject_two.json", "notinject_three.json")
+        for x in json.loads((path / name).read_text())
+    ]
+    return {
+        "CyberSecEval 2 attacks": [(c["user_input"], "instruction") for c in cse],
+        "BIPIA attacks": [(s, "instruction") for s in bipia],
+        "NotInject benign prompts": [(s, "benign prompt") for s in benign],
+    }
+
+
+def measure(rows: list[tuple[str, str]]) -> tuple[dict[str, list[int]], list[tuple[str, str]]]:
+    stats: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    misses = []
+    for text, cls in rows:
+        code = refused(text)
+        stats[cls][0] += 1
+        stats[cls][1] += code is not None
+        wrong = (code is None) if cls in FORBIDDEN else (code is not None and cls == "genuine")
+        if wrong:
+            misses.append((cls, text))
+    return stats, misses
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--injection", default=str(ROOT.parent / "shared" / "bench" / "injection"))
+    ap.add_argument("--show-misses", action="store_true")
+    a = ap.parse_args()
+    sets = {
+        "development (tuned on)": labelled("boundary_dev.json"),
+        "held-out 1 (then tuned on)": labelled("boundary_holdout.json"),
+        "held-out 2 (then tuned on)": labelled("boundary_holdout2.json"),
+        "held-out 3 (measured once)": labelled("boundary_holdout3.json"),
+    }
+    inj = Path(a.injection)
+    if (inj / "cyberseceval_prompt_injection.json").exists():
+        sets.update(injection(inj))
+    else:
+        console.print(f"[dim]no injection set at {inj}: skipped[/]")
+    rows, totals = [], Counter()
+    for name, items in sets.items():
+        stats, misses = measure(items)
+        for cls in (*FORBIDDEN, "genuine", "benign prompt"):
+            if cls not in stats:
+                continue
+            n, r = stats[cls]
+            what = "false refusal" if cls in ("genuine", "benign prompt") else "refused"
+            rows.append([name, cls, str(n), what, f"{r / n:.3f}"])
+            if cls in FORBIDDEN:
+                totals[f"{name}:forbidden"] += n
+                totals[f"{name}:refused"] += r
+        if a.show_misses:
+            for cls, text in misses:
+                console.print(f"[dim]{name} · {cls} · missed:[/] {text[:140]}")
+    table(
+        "The memory write boundary: refusal per class and set",
+        ["set", "class", "n", "measure", "rate"],
+        rows,
+    )
+    for name in sets:
+        n = totals[f"{name}:forbidden"]
+        if n:
+            console.print(f"{name}: {totals[f'{name}:refused'] / n:.3f} of {n} forbidden refused")
+
+
+if __name__ == "__main__":
+    main()
