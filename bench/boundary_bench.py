@@ -8,8 +8,8 @@ tests/data/boundary_holdout.json (written separately, without the rules; measure
 0.725 of its forbidden items refused — and then used to widen the rules, so it is a tuning
 set now), tests/data/boundary_holdout2.json (written separately again; measured once — 0.837 —
 then tuned on too), tests/data/boundary_holdout3.json (written separately a third time after
-that; measured once, never tuned on: the figure to quote), and the shared injection strings (CyberSecEval 2 and BIPIA attacks,
-every one an instruction; NotInject's benign prompts, which are not customer facts either
+that; measured once, never tuned on: the figure to quote), and the shared injection
+strings (CyberSecEval 2 and BIPIA attacks, every one an instruction; NotInject's benign prompts, which are not customer facts either
 and are shown only to say how much ordinary chat the boundary would refuse as an item).
 Each text goes through the whole write boundary of an extracted item
 (``memwise.services.memory.check_text``: length, then the classifier).
