@@ -3,14 +3,14 @@ refusal of genuine customer facts and preferences, per class and per set.
 
 python bench/boundary_bench.py [--injection PATH/shared/bench/injection] [--show-misses]
 
-Sets: tests/data/boundary_dev.json (the rules were written against it),
-tests/data/boundary_holdout.json (written separately, without the rules; measured once —
-0.725 of its forbidden items refused — and then used to widen the rules, so it is a tuning
-set now), tests/data/boundary_holdout2.json (written separately again; measured once — 0.837 —
-then tuned on too), tests/data/boundary_holdout3.json (written separately a third time after
-that; measured once, never tuned on: the figure to quote), and the shared injection
-strings (CyberSecEval 2 and BIPIA attacks, every one an instruction; NotInject's benign prompts, which are not customer facts either
-and are shown only to say how much ordinary chat the boundary would refuse as an item).
+Sets, in tests/data: boundary_dev.json (the rules were written against it);
+boundary_holdout.json (written separately, without the rules; measured once at 0.725, then
+used to widen the rules: a tuning set now); boundary_holdout2.json (written separately
+again; measured once at 0.837, then tuned on too); boundary_holdout3.json (written
+separately a third time after that; measured once, never tuned on: the figure to quote).
+Also the shared injection strings: CyberSecEval 2 and BIPIA attacks, every one an
+instruction, and NotInject's benign prompts, which are not customer facts either and are
+shown only to say how much ordinary chat the boundary would refuse as an item.
 Each text goes through the whole write boundary of an extracted item
 (``memwise.services.memory.check_text``: length, then the classifier).
 """
