@@ -26,6 +26,8 @@ class Settings(BaseSettings):
     database_url: str = "sqlite:///memwise.db"
     admin_token: str | None = None
     test_clock: bool = False
+    embedded_worker: bool = False  # `memwise serve` turns it on (--no-worker turns it off)
+    worker_poll_s: float = Field(2.0, gt=0, le=3600)
     max_request_bytes: int = 1_000_000
     rate_limit_per_minute: int = 600
     auth_failures_per_minute: int = Field(30, ge=1, le=100_000)  # per address, per key prefix

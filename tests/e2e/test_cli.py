@@ -123,3 +123,63 @@ def test_error_messages_keep_their_brackets(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, [])
     assert result.exit_code == 2
     assert "memwise[mcp]" in result.output
+
+
+def _env_memwise(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    exe = Path(sys.executable).parent / "memwise"
+    return subprocess.run(
+        [str(exe), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "COLUMNS": "160", **env},
+    )
+
+
+def test_a_typo_in_a_setting_is_one_line(tmp_path: Path) -> None:
+    out = _env_memwise({"MEMWISE_EXTRACTOR": "openia"}, "migrate", cwd=tmp_path)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "MEMWISE_EXTRACTOR" in out.stderr and len(out.stderr.strip().splitlines()) <= 3
+
+
+def test_keys_and_import_from_the_command_line(tmp_path: Path) -> None:
+    import json as _json
+
+    from memwise import Memwise
+
+    db = f"sqlite:///{tmp_path / 'i.db'}"
+    with Memwise.open(db) as mw:
+        ws, _ = mw.tenancy.create_workspace("Shop")
+        mw.tenancy.create_agent(ws.id, "Eve", memory_enabled=True, domain="retail")
+    lines = [
+        {
+            "contact": {"name": "Ann", "emails": ["ann@example.com"]},
+            "messages": [
+                {"role": "user", "text": "I prefer email.", "at": "2026-03-01T10:00:00+00:00"}
+            ],
+        },
+        {
+            "contact": {"name": "Ann L", "emails": ["ANN@example.com"]},
+            "messages": [{"role": "user", "text": "I moved to Hamburg."}],
+        },
+        {"messages": []},
+        "not an object",
+    ]
+    path = tmp_path / "past.jsonl"
+    path.write_text("\n".join(_json.dumps(x) for x in lines))
+    out = _memwise("import", str(path), "--workspace", ws.id, "--database-url", db, cwd=tmp_path)
+    assert out.returncode == 2, out.stderr  # two lines failed, and said which
+    assert "imported 2 conversations; 2 lines failed" in out.stdout
+    assert "line 3" in out.stderr and "line 4" in out.stderr
+    with Memwise.open(db) as mw:
+        convs = mw.record.conversations(ws.id)
+        assert len(convs) == 2 and len({c.contact_id for c in convs}) == 1  # matched by email
+        assert min(c.started_at for c in convs).isoformat().startswith("2026-03-01")
+    listed = _memwise("keys", "list", ws.id, "--database-url", db, cwd=tmp_path)
+    assert listed.returncode == 0 and "owner" in listed.stdout
+    key_id = next(w for w in listed.stdout.split() if w.startswith("key_"))
+    rotated = _memwise("keys", "rotate", ws.id, key_id, "--database-url", db, cwd=tmp_path)
+    assert rotated.returncode == 0 and "mw_" in rotated.stdout
+    again = _memwise("keys", "revoke", ws.id, key_id, "--database-url", db, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr  # revoking a revoked key changes nothing

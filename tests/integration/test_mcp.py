@@ -21,6 +21,7 @@ TOOLS = {
     "create_ticket",
     "record_turn",
     "end_conversation",
+    "remember",
 }
 
 

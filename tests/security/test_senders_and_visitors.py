@@ -338,6 +338,13 @@ def test_console_forms_are_urlencoded_and_text(sec: Api) -> None:
         follow_redirects=False,
     )
     assert r.status_code == 303 and "memwise_console" not in r.cookies  # login CSRF refused
+    hidden = sec.client.post(
+        "/console/login",
+        data={"api_key": s["op"]},
+        headers={"origin": "null"},  # a page that hides its origin
+        follow_redirects=False,
+    )
+    assert "memwise_console" not in hidden.cookies
 
 
 @pytest.mark.parametrize("cursor", ["99999999999999999999", "-1"])

@@ -180,7 +180,7 @@ def test_console_headers_and_no_inline_script(sec: Api) -> None:
     assert "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
     assert page.headers["x-frame-options"] == "DENY"
     assert page.headers["x-content-type-options"] == "nosniff"
-    assert page.headers["referrer-policy"] == "no-referrer"
+    assert page.headers["referrer-policy"] == "same-origin"
     widget = client.get("/widget.js")
     assert widget.headers["x-content-type-options"] == "nosniff"
     from memwise.console.routes import HERE

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+import os
+import threading
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
@@ -29,6 +32,8 @@ from memwise.api.routes import (
 from memwise.clock import WorkspaceClocks
 from memwise.config import Settings
 from memwise.services.facade import Memwise
+
+log = logging.getLogger("memwise.api")
 
 ROUTERS = (
     setup,
@@ -63,11 +68,18 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
     sessions: list[Any] = []
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with AsyncExitStack() as stack:
             for manager in sessions:
                 await stack.enter_async_context(manager.run())
-            yield
+            embedded = EmbeddedWorker(app.state.mw, settings.worker_poll_s)
+            app.state.worker = embedded
+            if settings.embedded_worker:
+                embedded.start()
+            try:
+                yield
+            finally:
+                embedded.stop()
 
     app = FastAPI(
         lifespan=lifespan,
@@ -95,6 +107,43 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.add_middleware(api_errors.ErrorIds)
     return app
+
+
+class EmbeddedWorker:
+    """The job worker in a background thread of the server (``memwise serve``'s default on
+    the embedded database): one command extracts, expires idle windows and runs the sweeps."""
+
+    def __init__(self, mw: Memwise, poll_s: float) -> None:
+        self.worker = mw.worker(name=f"serve:{os.getpid()}")
+        self.poll_s = poll_s
+        self.running = False
+        self.last_error: str | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self.running = True
+        self._thread = threading.Thread(target=self._loop, name="memwise-worker", daemon=True)
+        self._thread.start()
+        log.info("the worker runs in this process, polling every %gs", self.poll_s)
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                ran = self.worker.run_once()
+                self.last_error = self.worker.errors[-1] if self.worker.errors else None
+            except Exception as exc:  # the database went away a moment: try again later
+                self.last_error = f"{type(exc).__name__}"
+                log.error("the embedded worker's run failed: %s", type(exc).__name__)
+                ran = None
+            if not ran:
+                self._stop.wait(self.poll_s)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+        self.running = False
 
 
 def mount_mcp(app: FastAPI, sessions: list[Any]) -> None:

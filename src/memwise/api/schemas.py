@@ -94,6 +94,19 @@ class MemoryPatch(Body):
     occurs_on: str | None = Field(None, max_length=40)
 
 
+class RememberMessage(Body):
+    role: Literal["customer", "user", "assistant", "operator"]
+    text: str = Field(min_length=1, max_length=32_000)
+    at: AwareDatetime | None = None
+
+
+class RememberIn(Body):
+    contact_id: str = Field(max_length=64)
+    messages: list[RememberMessage] = Field(min_length=1, max_length=1000)
+    agent_id: str | None = Field(None, max_length=64)
+    channel: Literal["web", "telegram", "email", "sms", "voice", "phone", "api"] = "api"
+
+
 class RecallIn(Body):
     request: str = Field(min_length=1, max_length=4000)
     limit: int | None = Field(None, ge=0, le=50)

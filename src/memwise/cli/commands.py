@@ -75,8 +75,14 @@ def serve(
     database_url: str | None = DatabaseOption,
     test_clock: bool = typer.Option(False, "--test-clock", help="Enable POST /v1/test-clock."),
     workers: int = typer.Option(1, "--workers", min=1, max=64),
+    run_worker: bool = typer.Option(
+        True,
+        "--worker/--no-worker",
+        help="Run the job worker in this process too (extraction, sweeps); turn it off when "
+        "separate `memwise worker` processes run the jobs.",
+    ),
 ) -> None:
-    """Serve the HTTP API (and console) with uvicorn."""
+    """Serve the HTTP API (and console) with uvicorn; by default the worker runs in it too."""
     import os
 
     import uvicorn
@@ -90,6 +96,9 @@ def serve(
         )
     os.environ["MEMWISE_DATABASE_URL"] = s.database_url
     os.environ["MEMWISE_TEST_CLOCK"] = "true" if s.test_clock else "false"
+    os.environ["MEMWISE_EMBEDDED_WORKER"] = "true" if run_worker else "false"
+    if run_worker:
+        console.print("the worker runs in this process (--no-worker to leave jobs to others)")
     uvicorn.run(
         "memwise.api.main:app",
         host=host,
@@ -114,8 +123,11 @@ def worker(
         if once:
             counts = w.run_once()
             console.print(
-                ", ".join(f"{k}: {n}" for k, n in sorted(counts.items())) or "no jobs due"
+                ", ".join(f"{k}: {n}" for k, n in sorted(counts.items())) or "no jobs due",
+                markup=False,
             )
+            for reason in w.errors:  # why a job failed or will be retried
+                console.print(f"  {reason}", markup=False, highlight=False)
             return
         console.print(f"worker {w.name} polling every {poll:g}s (Ctrl-C to stop)")
         try:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 
@@ -59,10 +60,15 @@ DatabaseOption = typer.Option(
 
 
 def settings(database_url: str | None = None) -> Settings:
-    s = Settings()
+    try:
+        s = Settings()
+    except ValidationError as exc:  # a typo in a MEMWISE_ variable: one line, no traceback
+        first = exc.errors()[0]
+        name = "MEMWISE_" + "__".join(str(p) for p in first.get("loc", ())).upper()
+        raise errors.Invalid(f"{name}: {first.get('msg', 'invalid')}", code="bad_setting") from exc
     if database_url:
         s.database_url = database_url
     return s
 
 
-from memwise.cli import bench, commands, doors, evals, keys  # noqa: E402,F401  (registers them)
+from memwise.cli import bench, commands, doors, evals, importer, keys  # noqa: E402,F401

@@ -243,6 +243,18 @@ def archive_memory(item_id: str) -> Call[m.MemoryItem]:
     return Call("POST", f"/v1/memory/{item_id}/archive", _as(m.MemoryItem))
 
 
+def remember(
+    contact_id: str,
+    messages: list[dict[str, str]],
+    *,
+    agent_id: str | None = None,
+    channel: str | None = None,
+) -> Call[dict[str, Any]]:
+    """Record messages as one conversation, end it and extract now: the items it kept."""
+    body = _given(contact_id=contact_id, messages=messages, agent_id=agent_id, channel=channel)
+    return Call("POST", "/v1/memories", _raw, body)
+
+
 def recall(contact_id: str, request: str, limit: int | None = None) -> Call[dict[str, Any]]:
     body = _given(request=request, limit=limit)
     return Call("POST", f"/v1/contacts/{contact_id}/recall", _raw, body)

@@ -175,7 +175,7 @@ async def login(request: Request) -> Response:
     from memwise.api.auth import client_address
 
     origin = request.headers.get("origin") or request.headers.get("referer") or ""
-    if origin and urlsplit(origin).netloc != request.headers.get("host", ""):
+    if origin and (origin == "null" or urlsplit(origin).netloc != request.headers.get("host", "")):
         # A login posted from another site would log the browser into someone else's
         # workspace (login CSRF): only the console's own page may log in.
         return back("/console/login", error="Log in from this console's own page.")

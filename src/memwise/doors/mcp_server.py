@@ -330,6 +330,33 @@ def build_server(mw: Memwise, *, key: str | None = None, per_minute: int = 600) 
         return await call(ctx, "record_turn", args, work)
 
     @server.tool()
+    async def remember(
+        contact_id: str,
+        messages: list[dict[str, str]],
+        ctx: Context[Any, Any],
+        agent_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Record a finished exchange with a contact (``messages``: {role: user|assistant,
+        text}) as one conversation, end it and extract now; returns the items kept."""
+
+        def work(ws: str, actor: str) -> dict[str, Any]:
+            if len(messages) > 1000:
+                raise errors.LimitExceeded("at most 1,000 messages", code="too_many")
+            for m in messages:
+                check_args({"text": str(m.get("text", ""))})
+            done = mw.remember(ws, contact_id, list(messages), agent_id=agent_id)
+            return {
+                "conversation_id": done.conversation_id,
+                "status": done.status,
+                "reason": done.reason,
+                "items": [s.item.text for s in done.items],
+                "refused": done.refused,
+            }
+
+        args = {"contact_id": contact_id, "messages": len(messages), "agent_id": agent_id}
+        return await call(ctx, "remember", args, work)
+
+    @server.tool()
     async def end_conversation(conversation_id: str, ctx: Context[Any, Any]) -> dict[str, Any]:
         """End a conversation; extraction is queued when its gates allow. Idempotent."""
 

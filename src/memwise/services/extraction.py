@@ -124,6 +124,8 @@ class ExtractionRunner:
         self.extractor: Extractor = extractor or RuleExtractor()
         self.threshold = quote_threshold
         self.metering = Metering(rt)
+        self.last_error: str | None = None  # the extractor's (the model's) last failure
+        self.last_error_at: datetime | None = None
 
     def run(self, job: Job) -> Outcome:
         ws_id, conv_id = job.workspace_id, job.payload["conversation_id"]
@@ -149,6 +151,8 @@ class ExtractionRunner:
         try:
             extraction = self.extractor.extract(transcript, existing, pack)
         except Exception as exc:  # a model or network failure: retry with backoff, then fail
+            self.last_error = f"{type(exc).__name__}: {str(exc)[:200]}"
+            self.last_error_at = self.rt.clock.now()
             status = self.jobs.fail(job, f"{type(exc).__name__}: {exc}")
             return Outcome("failed" if status == "failed" else "retrying", reason=str(exc))
         verified = harness.verify(

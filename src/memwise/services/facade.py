@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from memwise import errors
 from memwise.accounts.policy import AccountPolicy
 from memwise.clock import Clock, SystemClock
 from memwise.extraction.types import Extractor
 from memwise.policies.compaction import Summariser
 from memwise.policies.limits import Limits
 from memwise.retrieval.embedders import Embedder
+from memwise.services import gates
 from memwise.services.accounts import Accounts
 from memwise.services.assistant import Assistant, Reply
 from memwise.services.audit import Audit
@@ -26,13 +31,41 @@ from memwise.services.notebook import Notebook
 from memwise.services.patterns import PROMOTE, Patterns
 from memwise.services.rebuild import Rebuilds
 from memwise.services.recall import Recaller
-from memwise.services.record import Record
+from memwise.services.record import NewTurn, Record
 from memwise.services.runtime import Runtime
 from memwise.services.teaching import Teaching, TicketAdapter, Tickets
 from memwise.services.tenancy import Tenancy
 from memwise.services.window import Windows
 from memwise.services.worker import Worker
 from memwise.storage.engine import Database
+
+
+@dataclass(frozen=True)
+class Remembered:
+    conversation_id: str
+    status: str  # applied | skipped | queued | waiting | failed | retrying
+    reason: str | None
+    items: list[Any]  # Served: the items this conversation wrote, with their trust
+    refused: dict[str, int]
+    discarded: int
+
+
+def _turn(m: NewTurn | dict[str, Any]) -> NewTurn:
+    if isinstance(m, NewTurn):
+        return m
+    if not isinstance(m, dict):
+        raise errors.Invalid("each message is {role, text, at?}", code="invalid_message")
+    role = {"user": "customer", "human": "customer"}.get(str(m.get("role")), str(m.get("role")))
+    at = m.get("at")
+    if isinstance(at, str):
+        given = at
+        try:
+            at = datetime.fromisoformat(given)
+        except ValueError as exc:
+            raise errors.Invalid(f"'at' is not an ISO 8601 time: {given[:40]!r}") from exc
+    if at is not None and not isinstance(at, datetime):
+        raise errors.Invalid("'at' is an ISO 8601 time", code="invalid_time")
+    return NewTurn(role, str(m.get("text") or m.get("content") or ""), at)
 
 
 class Memwise:
@@ -81,6 +114,60 @@ class Memwise:
         if self.model_assistant is not None:
             return self.model_assistant.chat(workspace_id, conversation_id, text, **kw)
         return self.assistant.chat(workspace_id, conversation_id, text, **kw)
+
+    def remember(
+        self,
+        workspace_id: str,
+        contact_id: str,
+        messages: Sequence[NewTurn | dict[str, Any]],
+        *,
+        agent_id: str | None = None,
+        channel: str = "api",
+    ) -> Remembered:
+        """One call for a finished exchange: record the messages as one conversation of the
+        contact, end it, and extract now (the same harness and boundary as the worker).
+
+        ``messages`` are turns or ``{"role", "text", "at"?}`` dicts; the role ``user`` is the
+        customer. Returns the conversation, the extraction outcome and the items it wrote.
+        """
+        turns = [_turn(m) for m in messages]
+        if not turns:
+            raise errors.Invalid("give at least one message", code="no_messages")
+        if len(turns) > 1000:
+            raise errors.LimitExceeded("at most 1,000 messages per call", code="too_many")
+        agent = agent_id or self._default_agent(workspace_id)
+        with self.rt.db.write():  # recorded and ended together, or not at all
+            conv, _ = self.record.start(workspace_id, agent, channel, contact_id=contact_id)
+            self.record.append_many(workspace_id, conv.id, turns)
+            self.record.end(workspace_id, conv.id)
+        job = self.jobs.by_key(workspace_id, f"extract:{conv.id}")
+        if job is None:  # a gate says no (memory off, a free plan, excluded)
+            with self.rt.db.read() as conn:
+                reason = gates.blocked(conn, workspace_id, conv.id)
+            return Remembered(conv.id, "skipped", reason, [], {}, 0)
+        claimed = self.jobs.claim(f"remember:{conv.id}", ["extract"], job_id=job.id)
+        if claimed is None:  # a worker took it first: it will be applied there, once
+            return Remembered(conv.id, "queued", "a worker is extracting it", [], {}, 0)
+        outcome = self.extraction.run(claimed)
+        written = [
+            s
+            for s in self.memory.items(workspace_id, contact_id)
+            if s.item.conversation_id == conv.id
+        ]
+        return Remembered(
+            conv.id,
+            outcome.status,
+            outcome.reason,
+            written,
+            dict(outcome.refused),
+            outcome.discarded,
+        )
+
+    def _default_agent(self, workspace_id: str) -> str:
+        agents = self.tenancy.agents(workspace_id)
+        if not agents:
+            raise errors.Conflict("create an agent first", code="no_agent")
+        return agents[0].id
 
     def worker(self, name: str | None = None) -> Worker:
         """A worker for every job kind memwise runs, with the scheduled sweeps."""

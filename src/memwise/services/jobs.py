@@ -159,6 +159,7 @@ class Jobs:
         kinds: list[str] | None = None,
         as_of: datetime | None = None,
         workspace_id: str | None = None,
+        job_id: str | None = None,
     ) -> Job | None:
         """Take the next due job (or one whose lease ran out) and hold it for ``lease``.
 
@@ -178,6 +179,8 @@ class Jobs:
             q = q.where(jobs.c.kind.in_(kinds))
         if workspace_id:
             q = q.where(jobs.c.workspace_id == workspace_id)
+        if job_id:
+            q = q.where(jobs.c.id == job_id)
         q = q.order_by(jobs.c.run_after, jobs.c.id).limit(1).with_for_update(skip_locked=True)
         with self.rt.db.write() as conn:
             row = conn.execute(q).first()
@@ -208,6 +211,32 @@ class Jobs:
                 )
             )
             return _job(conn.execute(sa.select(jobs).where(jobs.c.id == row.id)).one())
+
+    def by_key(self, workspace_id: str, key: str) -> Job | None:
+        with self.rt.db.read() as conn:
+            row = conn.execute(
+                sa.select(jobs).where(
+                    jobs.c.workspace_id == workspace_id, jobs.c.idempotency_key == key
+                )
+            ).first()
+        return _job(row) if row else None
+
+    def depth(self) -> dict[str, Any]:
+        """Across the server: jobs queued or running now, and how long the oldest due one
+        has waited (seconds)."""
+        now = self.rt.clock.now()
+        with self.rt.db.read() as conn:
+            waiting = conn.execute(
+                sa.select(sa.func.count(), sa.func.min(jobs.c.run_after)).where(
+                    jobs.c.status.in_((JobStatus.queued.value, JobStatus.running.value)),
+                    jobs.c.run_after <= now,
+                )
+            ).one()
+        oldest = waiting[1]
+        return {
+            "queue_depth": int(waiting[0] or 0),
+            "oldest_queued_age_s": round((now - oldest).total_seconds(), 1) if oldest else None,
+        }
 
     def finish_in(self, conn: Connection, job: Job, result: dict[str, Any]) -> None:
         """Mark done inside the caller's transaction, if this attempt still holds the lease."""

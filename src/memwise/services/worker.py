@@ -34,6 +34,9 @@ class Worker:
         self.name = name or f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
         self.sweep_every = sweep_every
         self._last_sweep: float | None = None
+        self.last_run_at: Any = None  # when run_once last finished (the clock's time)
+        self.last_counts: Counter[str] = Counter()
+        self.errors: list[str] = []  # the reasons of the last run's failed or retried jobs
 
     def run_once(
         self,
@@ -49,6 +52,7 @@ class Worker:
         one workspace's sweeps and jobs only.
         """
         counts: Counter[str] = Counter()
+        self.errors = []
         now = time.monotonic()
         if (
             force
@@ -72,12 +76,18 @@ class Worker:
             try:
                 outcome = self.handlers[job.kind](job)
                 status = getattr(outcome, "status", "done")
+                reason = getattr(outcome, "reason", None)
+                if status in ("failed", "retrying") and reason:
+                    self.errors.append(f"{job.kind} {job.id}: {str(reason)[:300]}")
             except Exception as exc:  # an unexpected error: the attempt fails, the job stays
                 status = f"error:{self.jobs.fail(job, f'{type(exc).__name__}: {exc}').value}"
+                self.errors.append(f"{job.kind} {job.id}: {type(exc).__name__}: {str(exc)[:300]}")
                 outcome = None
             counts[f"{job.kind}:{status}"] += 1
             if progress:
                 progress(job, outcome)
+        self.last_run_at = self.jobs.rt.clock.now()
+        self.last_counts = counts
         return counts
 
     def run_forever(self, poll_seconds: float = 2.0, stop: threading.Event | None = None) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Query
 
 from memwise.api.auth import MW, Admin, Operator, ws
-from memwise.api.schemas import MemoryNoteIn, MemoryPatch, RecallIn, out, page
+from memwise.api.schemas import MemoryNoteIn, MemoryPatch, RecallIn, RememberIn, out, page
 from memwise.services.memory import NewItem, Served
 
 router = APIRouter(prefix="/v1")
@@ -127,3 +127,24 @@ def export(contact_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
 @router.delete("/contacts/{contact_id}")
 def delete(contact_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
     return {"deleted": mw.data_requests.delete(ws(caller), contact_id, actor=caller.actor)}
+
+
+@router.post("/memories", status_code=201)
+def remember(body: RememberIn, caller: Operator, mw: MW) -> dict[str, Any]:
+    """The quick path: record these messages as one conversation of the contact, end it and
+    extract now (the same harness and write boundary as the worker)."""
+    done = mw.remember(
+        ws(caller),
+        body.contact_id,
+        [m.model_dump() for m in body.messages],
+        agent_id=body.agent_id,
+        channel=body.channel,
+    )
+    return {
+        "conversation_id": done.conversation_id,
+        "status": done.status,
+        "reason": done.reason,
+        "items": [served(s) for s in done.items],
+        "refused": done.refused,
+        "discarded": done.discarded,
+    }

@@ -23,10 +23,40 @@ router = APIRouter(prefix="/v1")
 
 
 @router.get("/health")
-def health(request: Request) -> dict[str, Any]:
+def health(request: Request, mw: MW) -> dict[str, Any]:
+    """Liveness and what needs attention: the database, the worker, the model."""
     from memwise import __version__
 
-    return {"status": "ok", "version": __version__}
+    state = request.app.state
+    database: dict[str, Any] = {"backend": mw.rt.db.name, "ok": True}
+    queue: dict[str, Any] = {}
+    try:
+        queue = mw.jobs.depth()
+    except Exception as exc:  # the database cannot be reached: say so, never a 500
+        database.update(ok=False, error=type(exc).__name__)
+    embedded = getattr(state, "worker", None)
+    last = embedded.worker.last_run_at if embedded is not None else None
+    worker = {
+        "embedded": bool(embedded and embedded.running),
+        "last_run": last.isoformat() if last else None,
+        "last_error": embedded.last_error if embedded is not None else None,
+        **queue,
+    }
+    runner = mw.extraction
+    model = {
+        "configured": runner.extractor.name != "rules",
+        "extractor": runner.extractor.name,
+        "last_error": runner.last_error,
+        "last_error_at": runner.last_error_at.isoformat() if runner.last_error_at else None,
+    }
+    status = "ok" if database["ok"] else "degraded"
+    return {
+        "status": status,
+        "version": __version__,
+        "database": database,
+        "worker": worker,
+        "model": model,
+    }
 
 
 @router.post("/workspaces", status_code=201)
