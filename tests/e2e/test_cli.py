@@ -19,12 +19,30 @@ def _memwise(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_demo_prints_the_record_and_a_search(tmp_path: Path) -> None:
-    out = _memwise("demo", "-q", "refund", cwd=tmp_path)
+def test_the_demo_tells_the_story_and_runs_again(tmp_path: Path) -> None:
+    out = _memwise("demo", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    assert "The record" in out.stdout and "Sofia Marino" in out.stdout
-    assert "Record search: 'refund' (2 hits)" in out.stdout
+    for seen in (
+        "Conversations end, the worker extracts",
+        'quote: "Please use email, not phone',
+        "Lives in Berlin: superseded",
+        "Lives in Hamburg now: current",
+        "in memory: nothing about discounts",
+        "I couldn't check just now",
+        'teach queue: "Do you repair tent poles?"',
+        "taught by Mira Keller",
+        "(taught: Do you repair tent poles?)",
+    ):
+        assert seen in out.stdout, (seen, out.stdout)
     assert (tmp_path / "memwise-demo.db").exists()
+    again = _memwise("demo", cwd=tmp_path)  # idempotent: the demo database starts anew
+    assert again.returncode == 0, again.stderr
+    reused = _memwise("demo", "--reuse", cwd=tmp_path)
+    assert reused.returncode == 0 and "reusing it" in reused.stdout, reused.stderr
+    from memwise import Memwise
+
+    with Memwise.open(f"sqlite:///{tmp_path / 'memwise-demo.db'}") as mw, mw.rt.db.read() as c:
+        assert c.exec_driver_sql("SELECT count(*) FROM workspaces").scalar() == 1
 
 
 def test_bad_database_url_is_a_clear_error(tmp_path: Path) -> None:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
 import typer
-from rich.table import Table
+from rich.markup import escape
 from rich.text import Text
+from sqlalchemy import make_url as sa_url
 
 from memwise.cli.main import DatabaseOption, app, console, handles_errors, settings
 from memwise.services import demo as demo_service
@@ -37,34 +39,47 @@ def migrate(database_url: str | None = DatabaseOption) -> None:
 @handles_errors
 def demo(
     database_url: str = typer.Option("sqlite:///memwise-demo.db", "--database-url"),
-    query: str = typer.Option("invoice", "--query", "-q", help="What to search the record for."),
+    serve_after: bool = typer.Option(
+        False, "--serve", help="Then serve the API and console on the demo data."
+    ),
+    port: int = typer.Option(8080, "--port", min=1, max=65535),
+    fresh: bool = typer.Option(
+        True, "--fresh/--reuse", help="Start the demo database anew (SQLite) or reuse it."
+    ),
 ) -> None:
-    """Create a sample business in a local SQLite file and show its record."""
+    """Watch memory at work on a sample business: extraction, recall, a correction, a refused
+    instruction, an honest failed lookup, and a question taught and answered."""
+    url = sa_url(database_url)
+    if fresh and url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{url.database}{suffix}").unlink(missing_ok=True)
     with Memwise.open(database_url) as mw:
         loaded = demo_service.load(mw)
         ws = mw.tenancy.get_workspace(loaded.workspace_id)
         console.print(f"[bold]{ws.name}[/] — workspace {ws.id} ({ws.timezone}, plan {ws.plan})")
-        console.print(f"owner API key (shown once): [cyan]{loaded.api_key}[/]\n")
-        table = Table(title="The record", show_lines=False)
-        for col in ("conversation", "channel", "contact", "when (local)", "role", "text"):
-            table.add_column(col, overflow="fold")
-        for conv_id in loaded.conversation_ids:
-            conv = mw.record.get(ws.id, conv_id)
-            contact = mw.tenancy.get_contact(ws.id, conv.contact_id or "")
-            for t in mw.record.turns(ws.id, conv_id):
-                when = t.at.astimezone(ws.zone).strftime("%d %b %Y %H:%M")
-                table.add_row(conv_id[-8:], t.channel, contact.name, when, t.role, t.text or "—")
-        console.print(table)
-        hits = mw.record.search(ws.id, query)
-        found = Table(title=f"Record search: {query!r} ({len(hits)} hits)")
-        for col in ("conversation", "when (local)", "role", "highlight"):
-            found.add_column(col, overflow="fold")
-        for h in hits:
-            text = marked_text(h.highlight)
-            when = h.at.astimezone(ws.zone).strftime("%d %b %Y %H:%M")
-            found.add_row(h.conversation_id[-8:], when, h.role, text)
-        console.print(found)
-        console.print(f"\nstored in {database_url}")
+        if loaded.reused:
+            console.print("the demo workspace was already here: reusing it")
+        for n, step in enumerate(demo_service.tell(mw, loaded), 1):
+            console.print(f"\n[bold]{n}. {escape(step.title)}[/]")
+            for line in step.lines:
+                console.print(line, markup=False, highlight=False, soft_wrap=True)
+        key = loaded.api_key or mw.tenancy.create_api_key(ws.id, "owner", "demo console")
+    console.print(f"\nstored in {database_url}", markup=False)
+    if serve_after:
+        console.print(
+            f"console: http://127.0.0.1:{port}/console/  — log in with {key}", markup=False
+        )
+        serve(
+            host="127.0.0.1",
+            port=port,
+            database_url=database_url,
+            test_clock=False,
+            workers=1,
+            run_worker=True,
+        )
+    else:
+        console.print(f"owner API key (shown once): {key}", markup=False)
+        console.print("`memwise demo --serve` opens the console on this data", markup=False)
 
 
 @app.command()

@@ -320,6 +320,17 @@ class Tenancy:
             ).first()
         return (row.workspace_id, Role(row.role)) if row else None
 
+    def workspace_named(self, name: str) -> str | None:
+        """The id of the oldest workspace with this exact name (the demo reuses its own)."""
+        with self.rt.db.read() as conn:
+            found = conn.execute(
+                sa.select(workspaces.c.id)
+                .where(workspaces.c.name == name)
+                .order_by(workspaces.c.created_at)
+                .limit(1)
+            ).scalar()
+        return str(found) if found else None
+
     def get_workspace(self, workspace_id: str) -> Workspace:
         with self.rt.db.read() as conn:
             return _workspace(self._require_workspace(conn, workspace_id))
