@@ -23,34 +23,78 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="MEMWISE_", env_nested_delimiter="__")
 
-    database_url: str = "sqlite:///memwise.db"
-    admin_token: str | None = None
-    test_clock: bool = False
-    embedded_worker: bool = False  # `memwise serve` turns it on (--no-worker turns it off)
-    worker_poll_s: float = Field(2.0, gt=0, le=3600)
-    max_request_bytes: int = 1_000_000
-    rate_limit_per_minute: int = 600
-    auth_failures_per_minute: int = Field(30, ge=1, le=100_000)  # per address, per key prefix
-    # The header a TLS-terminating proxy sets (e.g. X-Forwarded-For); trusted only when set,
-    # together with X-Forwarded-Proto for Secure console cookies.
-    forwarded_header: str | None = None
-    console_idle_minutes: float = Field(60, ge=1, le=7 * 24 * 60)
-    console_session_hours: float = Field(12, ge=1, le=24 * 30)
-    cors_origins: str = "*"  # origins whose pages may call the API (the web widget); "" = none
-    limits: Limits = Field(default_factory=Limits)
-    extractor: Literal["rules", "openai", "anthropic"] = "rules"
-    model: str | None = None
-    model_base_url: str | None = None
-    model_api_key: str | None = None
-    model_timeout_s: float = 60.0
-    embedder: Literal["none", "openai", "local"] = "none"
-    embedding_model: str = "text-embedding-3-small"
-    # Account sources a workspace may configure (comma-separated; "ws_…=URL" for one
-    # workspace). Empty: no sql or http source can be configured.
-    account_sql_urls: Annotated[list[str], NoDecode] = Field(default_factory=list)
-    account_http_bases: Annotated[list[str], NoDecode] = Field(default_factory=list)
-    account_allow_private: bool = False  # http sources on loopback/private addresses
-    account_timeout_s: float = Field(5.0, gt=0, le=60)
+    database_url: str = Field(
+        "sqlite:///memwise.db",
+        description="SQLite file (the embedded default) or postgresql+psycopg://… URL",
+    )
+    admin_token: str | None = Field(
+        None, description="The server admin token: creates workspaces, runs every queue"
+    )
+    test_clock: bool = Field(False, description="Enable POST /v1/test-clock (tests only)")
+    embedded_worker: bool = Field(
+        False,
+        description="Run the job worker inside the server (`memwise serve` turns it on; "
+        "`--no-worker` off)",
+    )
+    worker_poll_s: float = Field(
+        2.0, gt=0, le=3600, description="Seconds between polls of an idle worker"
+    )
+    max_request_bytes: int = Field(
+        1_000_000, ge=1_000, le=100_000_000, description="Largest request body (413 above)"
+    )
+    rate_limit_per_minute: int = Field(
+        600, ge=1, le=1_000_000, description="Requests per token per minute (429 above), MCP too"
+    )
+    auth_failures_per_minute: int = Field(
+        30, ge=1, le=100_000, description="Failed logins or bad keys per address and key prefix"
+    )
+    forwarded_header: str | None = Field(
+        None,
+        description="The client-address header a TLS-terminating proxy sets (X-Forwarded-For); "
+        "when set, X-Forwarded-Proto is trusted for Secure console cookies",
+    )
+    console_idle_minutes: float = Field(
+        60, ge=1, le=7 * 24 * 60, description="A console session ends after this long unused"
+    )
+    console_session_hours: float = Field(
+        12, ge=1, le=24 * 30, description="A console session ends after this long in all"
+    )
+    cors_origins: str = Field(
+        "*", description="Origins whose pages may call the API (the web widget); empty: none"
+    )
+    limits: Limits = Field(default_factory=Limits, description="Every limit: see docs/limits.md")
+    extractor: Literal["rules", "openai", "anthropic"] = Field(
+        "rules", description="The extractor (and chat model): offline rules, or a model"
+    )
+    model: str | None = Field(None, description="The model name for openai or anthropic")
+    model_base_url: str | None = Field(
+        None, description="An OpenAI-compatible endpoint (vLLM, Ollama, …)"
+    )
+    model_api_key: str | None = Field(None, description="The model provider's key")
+    model_timeout_s: float = Field(
+        60.0, gt=0, le=600, description="Seconds before a model call is given up"
+    )
+    embedder: Literal["none", "openai", "local"] = Field(
+        "none", description="Vectors for hybrid search: none (lexical), openai or local MiniLM"
+    )
+    embedding_model: str = Field(
+        "text-embedding-3-small", description="The embedding model for the openai embedder"
+    )
+    account_sql_urls: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Databases a workspace may use as an account source (comma-separated; "
+        "`ws_…=URL` for one workspace); empty: none",
+    )
+    account_http_bases: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Base URLs a workspace may use as an HTTP account source (as above)",
+    )
+    account_allow_private: bool = Field(
+        False, description="Let HTTP account sources reach loopback and private addresses"
+    )
+    account_timeout_s: float = Field(
+        5.0, gt=0, le=60, description="Statement timeout of SQL account lookups (seconds)"
+    )
 
     @field_validator("account_sql_urls", "account_http_bases", mode="before")
     @classmethod
@@ -58,6 +102,20 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [v.strip() for v in value.split(",") if v.strip()]
         return value
+
+    @classmethod
+    def reference(cls) -> str:
+        """Every MEMWISE_ variable with its default and meaning, as a Markdown table."""
+        lines = ["| variable | default | what it sets |", "|---|---|---|"]
+        for name, field in cls.model_fields.items():
+            if field.default_factory is not None:
+                default = "(see docs/limits.md)" if name == "limits" else "(empty)"
+            elif field.default is None:
+                default = "(unset)"
+            else:
+                default = f"`{field.default}`"
+            lines.append(f"| `MEMWISE_{name.upper()}` | {default} | {field.description or ''} |")
+        return "\n".join(lines) + "\n"
 
     def account_policy(self) -> AccountPolicy:
         return AccountPolicy(

@@ -97,3 +97,14 @@ def test_the_question_book_redaction_masks_cards_ibans_and_passwords() -> None:
     assert "4111" not in out and "DE89" not in out and "hunter22x" not in out
     assert "[card]" in out and "[iban]" in out and "[password]" in out
     assert out.startswith("My card [card] was charged twice")
+
+
+def test_the_deploy_page_lists_every_setting() -> None:
+    from pathlib import Path
+
+    from memwise.config import Settings
+
+    doc = (Path(__file__).parents[2] / "docs" / "deploy.md").read_text()
+    assert Settings.reference() in doc, "docs/deploy.md is stale: regenerate its table"
+    for name in Settings.model_fields:
+        assert f"MEMWISE_{name.upper()}" in doc
