@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
@@ -45,10 +46,12 @@ def test_streamable_http_needs_the_bearer_key(server: Server) -> None:
     assert not added.is_error and added.structured_content["duplicate"] is False
     assert [r["text"] for r in listed.structured_content["rules"]] == ["Use metric."]
 
-    refused, _ = asyncio.run(scenario("mw_wrong"))
-    assert refused.is_error and "unauthorized" in refused.content[0].text
+    with pytest.raises(BaseException):  # noqa: B017  refused at connect, before any tool
+        asyncio.run(scenario("mw_wrong"))
+    bare = httpx2.post(f"{server.url}/mcp/", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    assert bare.status_code == 401 and bare.json()["error"]["code"] == "unauthorized"
     with Http(server.url, key) as mw:
-        assert len(mw.notebook(user_id).items) == 1  # the refused call wrote nothing
+        assert len(mw.notebook(user_id).items) == 1  # the refused connection wrote nothing
         assert any(e.tool == "mcp.remember_rule" for e in mw.audit().items)
 
 

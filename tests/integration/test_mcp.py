@@ -22,6 +22,10 @@ TOOLS = {
     "record_turn",
     "end_conversation",
     "remember",
+    "whoami",
+    "find_contact",
+    "identify",
+    "start_conversation",
 }
 
 
@@ -155,3 +159,49 @@ def test_a_refused_secret_leaves_no_trace_in_the_audit_log(api: Api) -> None:
     assert result.is_error and "secret_refused" in result.content[0].text
     (entry,) = api.mw.audit.entries(ids["ws"], tool="mcp.remember_rule")
     assert entry.status.value == "refused" and "Zebra" not in str(entry.args)
+
+
+def test_a_desktop_user_can_work_with_the_tools_alone(api: Api) -> None:
+    """Find who they are, find or identify the customer, open a conversation, record it,
+    end it: every id the tools take comes from another tool."""
+    ws, key = api.workspace()
+    h = {"Authorization": f"Bearer {key}"}
+    api.client.post(
+        "/v1/agents", json={"name": "Desk", "memory_enabled": True, "domain": "retail"}, headers=h
+    )
+    api.client.post(
+        "/v1/contacts",
+        json={"name": "Ann Lee", "emails": ["ann@example.com"], "account_refs": ["ACC-1"]},
+        headers=h,
+    )
+    server = build_server(api.mw, key=key)
+
+    async def scenario() -> dict[str, Any]:
+        async with Client(server) as client:
+
+            async def call(name: str, **args: Any) -> Any:
+                result = await client.call_tool(name, args)
+                assert not result.is_error, result.content
+                return result.structured_content
+
+            me = await call("whoami")
+            found = await call("find_contact", query="ann")
+            who = await call("identify", kind="email", value="ANN@example.com")
+            conv = await call(
+                "start_conversation",
+                channel="api",
+                contact_id=who["contact_id"],
+                account_ref=who["account_ref"],
+            )
+            await call(
+                "record_turn", conversation_id=conv["id"], role="customer", text="I prefer email."
+            )
+            ended = await call("end_conversation", conversation_id=conv["id"])
+            return {"me": me, "found": found, "who": who, "ended": ended}
+
+    got = run(scenario)
+    assert got["me"]["workspace"]["id"] == ws and got["me"]["role"] == "owner"
+    assert [a["name"] for a in got["me"]["agents"]] == ["Desk"]
+    assert [c["name"] for c in got["found"]["contacts"]] == ["Ann Lee"]
+    assert got["who"]["status"] == "bound" and got["who"]["account_ref"] == "ACC-1"
+    assert got["ended"]["status"] == "ended"

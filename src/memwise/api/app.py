@@ -11,8 +11,9 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import FileResponse, RedirectResponse
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 
 from memwise import __version__
 from memwise.api import errors as api_errors
@@ -147,14 +148,60 @@ class EmbeddedWorker:
 
 
 def mount_mcp(app: FastAPI, sessions: list[Any]) -> None:
-    """The MCP tools over streamable HTTP at /mcp, when the ``mcp`` extra is installed."""
+    """The MCP tools over streamable HTTP at /mcp, when the ``mcp`` extra is installed; a
+    clear 501 with the install hint when it is not. A connection needs a valid workspace key
+    before any MCP message is read."""
     try:
         from memwise.doors.mcp_server import build_server
-    except ImportError:  # pragma: no cover - the optional extra is absent
+    except ImportError:  # the optional extra is absent
+        app.mount("/mcp", _mcp_missing)
         return
     server = build_server(app.state.mw, per_minute=app.state.settings.rate_limit_per_minute)
-    app.mount("/mcp", server.streamable_http_app(streamable_http_path="/", stateless_http=True))
+    inner = server.streamable_http_app(streamable_http_path="/", stateless_http=True)
+    app.mount("/mcp", KeyRequired(inner, app))
     sessions.append(server.session_manager)
+    log.info("MCP tools mounted at /mcp/")
+
+
+class KeyRequired:
+    """Authentication at connect: a request to /mcp without a valid workspace key is a 401
+    before the MCP server sees it (each tool call checks the key again)."""
+
+    def __init__(self, app: Any, host: FastAPI) -> None:
+        self.app = app
+        self.host = host
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        scheme, _, token = headers.get("authorization", "").partition(" ")
+        token = token.strip()
+        mw = self.host.state.mw
+        ok = scheme.lower() == "bearer" and bool(token) and not token.startswith("vt_")
+        if ok:
+            ok = await run_in_threadpool(mw.tenancy.authenticate_key, token) is not None
+        if not ok:
+            await JSONResponse(
+                api_errors.body(
+                    "unauthorized", "MCP needs 'Authorization: Bearer <workspace key>'"
+                ),
+                status_code=401,
+            )(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+async def _mcp_missing(scope: Any, receive: Any, send: Any) -> None:
+    if scope["type"] == "http":
+        await JSONResponse(
+            api_errors.body(
+                "mcp_not_installed",
+                "the MCP tools need the mcp extra: pip install 'memwise[mcp]'",
+            ),
+            status_code=501,
+        )(scope, receive, send)
 
 
 def mount_console(app: FastAPI) -> None:

@@ -114,6 +114,12 @@ def serve(
     os.environ["MEMWISE_EMBEDDED_WORKER"] = "true" if run_worker else "false"
     if run_worker:
         console.print("the worker runs in this process (--no-worker to leave jobs to others)")
+    try:
+        import mcp  # noqa: F401
+
+        console.print(f"MCP tools at http://{host}:{port}/mcp/ (streamable HTTP)")
+    except ImportError:
+        console.print("MCP is off: pip install 'memwise[mcp]' to serve it at /mcp/")
     uvicorn.run(
         "memwise.api.main:app",
         host=host,

@@ -34,7 +34,15 @@ INSTRUCTIONS = (
     "are saved only when that person asks."
 )
 
-READS = {"recall", "search_knowledge", "list_rules", "lookup_account"}
+READS = {
+    "recall",
+    "search_knowledge",
+    "list_rules",
+    "lookup_account",
+    "find_contact",
+    "identify",
+    "whoami",
+}
 
 # The same bounds as the REST bodies (api/schemas.py): longer arguments are refused.
 MAX_CHARS = {
@@ -328,6 +336,89 @@ def build_server(mw: Memwise, *, key: str | None = None, per_minute: int = 600) 
             "written_as_customer": role == "customer",
         }
         return await call(ctx, "record_turn", args, work)
+
+    @server.tool()
+    async def whoami(ctx: Context[Any, Any]) -> dict[str, Any]:
+        """Who this connection acts as: the workspace, the key's role, and the workspace's
+        agents and staff users (their ids are what the other tools take)."""
+
+        def work(ws: str, actor: str) -> dict[str, Any]:
+            workspace = mw.tenancy.get_workspace(ws)
+            return {
+                "workspace": {"id": workspace.id, "name": workspace.name, "tz": workspace.timezone},
+                "role": actor.split(":", 1)[1],
+                "agents": [{"id": a.id, "name": a.name} for a in mw.tenancy.agents(ws)],
+                "users": [
+                    {"id": u.id, "name": u.name, "role": u.role.value} for u in mw.tenancy.users(ws)
+                ],
+            }
+
+        return await call(ctx, "whoami", {}, work)
+
+    @server.tool()
+    async def find_contact(
+        ctx: Context[Any, Any],
+        query: str | None = None,
+        email: str | None = None,
+        phone: str | None = None,
+        limit: int = 10,
+    ) -> dict[str, Any]:
+        """Contacts by name (``query``: part of the name) or by a verified email or phone.
+        The ids it returns are the ``contact_id`` the other tools take."""
+
+        def work(ws: str, actor: str) -> dict[str, Any]:
+            if email or phone:
+                kind, value = ("email", email) if email else ("phone", phone)
+                ids = mw.tenancy.find_contacts(ws, kind, str(value))
+                found = [mw.tenancy.get_contact(ws, i) for i in ids[:limit]]
+            else:
+                found = mw.tenancy.contacts(ws, query or "", limit=min(limit, MAX_LIMIT))
+            return {"contacts": [{"id": c.id, "name": c.name, "emails": c.emails} for c in found]}
+
+        args = {"query": query, "email": email, "phone": phone, "limit": limit}
+        return await call(ctx, "find_contact", args, work)
+
+    @server.tool()
+    async def identify(
+        kind: Literal["email", "phone", "telegram"], value: str, ctx: Context[Any, Any]
+    ) -> dict[str, Any]:
+        """A returning customer by a verified channel identity: ``bound`` (one contact, and its
+        account), ``ambiguous`` (several could match: ask the question it gives, never
+        guess) or ``unbound``."""
+
+        def work(ws: str, actor: str) -> dict[str, Any]:
+            return vars(mw.accounts.identify(ws, kind, value))
+
+        return await call(ctx, "identify", {"kind": kind, "value": value}, work)
+
+    @server.tool()
+    async def start_conversation(
+        channel: Literal["web", "telegram", "email", "sms", "voice", "phone", "api"],
+        ctx: Context[Any, Any],
+        contact_id: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        account_ref: str | None = None,
+    ) -> dict[str, Any]:
+        """Open a conversation with one participant: a contact (from ``find_contact`` or
+        ``identify``) or a staff user (from ``whoami``). ``agent_id`` defaults to the
+        workspace's first agent; ``account_ref`` binds one of the contact's accounts for
+        ``lookup_account``. Returns its id for record_turn, lookup_account and
+        end_conversation."""
+
+        def work(ws: str, actor: str) -> dict[str, Any]:
+            conv, _ = mw.record.start(
+                ws,
+                agent_id or mw._default_agent(ws),
+                channel,
+                contact_id=contact_id,
+                user_id=user_id,
+                account_ref=account_ref,
+            )
+            return out(conv)
+
+        args = {"channel": channel, "contact_id": contact_id, "user_id": user_id}
+        return await call(ctx, "start_conversation", args, work)
 
     @server.tool()
     async def remember(
