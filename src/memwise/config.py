@@ -59,6 +59,12 @@ class Settings(BaseSettings):
     console_session_hours: float = Field(
         12, ge=1, le=24 * 30, description="A console session ends after this long in all"
     )
+    metrics_token: str | None = Field(
+        None, description="When set, GET /metrics needs 'Authorization: Bearer <token>'"
+    )
+    log_format: Literal["text", "json"] = Field(
+        "text", description="memwise's logs as text or as JSON lines, each with the request id"
+    )
     cors_origins: str = Field(
         "*", description="Origins whose pages may call the API (the web widget); empty: none"
     )

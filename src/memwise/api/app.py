@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from memwise import __version__
 from memwise.api import errors as api_errors
+from memwise.api import metrics as metrics_routes
 from memwise.api.limits import AuthThrottle, BodyLimit, RateLimiter, SecurityHeaders
 from memwise.api.routes import (
     accounts,
@@ -95,6 +96,7 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
     api_errors.install(app)
     for module in ROUTERS:
         app.include_router(module.router)
+    app.include_router(metrics_routes.router)
     mount_console(app)
     mount_mcp(app, sessions)
     if settings.cors_origins:
@@ -107,6 +109,7 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(api_errors.ErrorIds)
+    app.add_middleware(metrics_routes.Observed)
     return app
 
 

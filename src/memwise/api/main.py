@@ -6,7 +6,10 @@ from fastapi import FastAPI
 
 from memwise.api.app import create_app
 from memwise.config import Settings
+from memwise.observability import configure_logging
 
 
 def app() -> FastAPI:
-    return create_app(Settings())
+    settings = Settings()
+    configure_logging(settings.log_format)
+    return create_app(settings)

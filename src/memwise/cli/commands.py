@@ -12,6 +12,7 @@ from rich.text import Text
 from sqlalchemy import make_url as sa_url
 
 from memwise.cli.main import DatabaseOption, app, console, handles_errors, settings
+from memwise.observability import configure_logging
 from memwise.services import demo as demo_service
 from memwise.services.facade import Memwise
 
@@ -139,6 +140,7 @@ def worker(
 ) -> None:
     """Run due jobs: extraction, rebuilds and the scheduled sweeps."""
     s = settings(database_url)
+    configure_logging(s.log_format)
     with Memwise.open(s.database_url, extractor=s.make_extractor()) as mw:
         w = mw.worker()
         if once:

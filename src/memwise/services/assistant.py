@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 
-from memwise import errors
+from memwise import errors, observability
 from memwise.context import router
 from memwise.context.assemble import Context, Inputs, assemble
 from memwise.domain.access import Principal, require_staff
@@ -65,6 +65,20 @@ class Assistant:
         """The context for one turn. Staff only: it holds the system prompt, staff notes and
         the explain trace (a visitor gets answers through ``chat``, never the context)."""
         require_staff(by)
+        with (
+            observability.span("memwise.context", workspace=workspace_id),
+            observability.timed(observability.CONTEXT_SECONDS),
+        ):
+            return self._context(workspace_id, conversation_id, request, messages, page)
+
+    def _context(
+        self,
+        workspace_id: str,
+        conversation_id: str,
+        request: str,
+        messages: list[Message] | None,
+        page: dict[str, str] | None,
+    ) -> Context:
         if not isinstance(request, str) or not request.strip():
             raise errors.Invalid("the request needs some words", code="empty_request")
         with self.rt.db.read() as conn:

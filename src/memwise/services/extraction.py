@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from memwise import errors
+from memwise import errors, observability
 from memwise.domain.memory import Evidence
 from memwise.extraction import dates, harness
 from memwise.extraction import pack as packs
@@ -148,9 +148,15 @@ class ExtractionRunner:
             self.jobs.hold(job, why, next_month_start(self.rt.clock.now(), zone))
             return Outcome("waiting", reason=why)
         pack = packs.load(agent.domain or "general")
+        model = self.extractor.name != "rules"
         try:
-            extraction = self.extractor.extract(transcript, existing, pack)
+            with observability.span("memwise.extract", extractor=self.extractor.name):
+                extraction = self.extractor.extract(transcript, existing, pack)
+            if model:
+                observability.MODEL_CALLS.labels("extract", "ok").inc()
         except Exception as exc:  # a model or network failure: retry with backoff, then fail
+            if model:
+                observability.MODEL_CALLS.labels("extract", "error").inc()
             self.last_error = f"{type(exc).__name__}: {str(exc)[:200]}"
             self.last_error_at = self.rt.clock.now()
             status = self.jobs.fail(job, f"{type(exc).__name__}: {exc}")
@@ -164,9 +170,12 @@ class ExtractionRunner:
         )
         outcome = Outcome("applied", discarded=verified.discarded)
         try:
-            return self._apply(
+            applied = self._apply(
                 job, verified, outcome, ws_id, contact_id, conv_id, zone, month, allowance
             )
+            kept = sum(n for action, n in applied.written.items() if action != "skipped")
+            observability.extraction_outcome(kept, applied.discarded, applied.refused)
+            return applied
         except _OverAllowance:
             why = (
                 f"the monthly allowance of {allowance} interactions is used up for {month}; "

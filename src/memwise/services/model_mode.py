@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from memwise import errors
+from memwise import errors, observability
 from memwise.context import blocks
 from memwise.context.assemble import TOOLS
 from memwise.policies.window import Message
@@ -96,8 +96,11 @@ class ModelAssistant:
         content = ""
         for _ in range(MAX_ROUNDS):
             try:
-                out = self.complete(convo, tools)
+                with observability.span("memwise.model.chat"):
+                    out = self.complete(convo, tools)
+                observability.MODEL_CALLS.labels("chat", "ok").inc()
             except Exception as exc:  # the model could not be asked: say so, never a 500
+                observability.MODEL_CALLS.labels("chat", "error").inc()
                 raise errors.Unavailable(
                     "the assistant's model could not be reached; the message is recorded",
                     code="model_unavailable",

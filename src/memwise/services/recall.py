@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 import sqlalchemy as sa
 
-from memwise import errors
+from memwise import errors, observability
 from memwise.domain.memory import (
     DURABLE_KINDS,
     Item,
@@ -65,6 +65,16 @@ class Recaller:
         self.memory = memory
 
     def recall(
+        self, workspace_id: str, contact_id: str, request: str, *, limit: int | None = None
+    ) -> Recall:
+        """The contact's profile and the dated notes that matter for ``request``."""
+        with (
+            observability.span("memwise.recall", workspace=workspace_id),
+            observability.timed(observability.RECALL_SECONDS),
+        ):
+            return self._recall(workspace_id, contact_id, request, limit=limit)
+
+    def _recall(
         self, workspace_id: str, contact_id: str, request: str, *, limit: int | None = None
     ) -> Recall:
         limits = self.rt.limits.memory

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+from memwise import observability
 from memwise.services.jobs import Job, Jobs
 
 Handler = Callable[[Job], Any]
@@ -74,7 +75,8 @@ class Worker:
             if job is None:
                 break
             try:
-                outcome = self.handlers[job.kind](job)
+                with observability.span("memwise.job", kind=job.kind, job=job.id):
+                    outcome = self.handlers[job.kind](job)
                 status = getattr(outcome, "status", "done")
                 reason = getattr(outcome, "reason", None)
                 if status in ("failed", "retrying") and reason:
@@ -84,6 +86,7 @@ class Worker:
                 self.errors.append(f"{job.kind} {job.id}: {type(exc).__name__}: {str(exc)[:300]}")
                 outcome = None
             counts[f"{job.kind}:{status}"] += 1
+            observability.JOB_RUNS.labels(job.kind, str(status).split(":")[0]).inc()
             if progress:
                 progress(job, outcome)
         self.last_run_at = self.jobs.rt.clock.now()
