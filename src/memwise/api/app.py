@@ -24,6 +24,7 @@ from memwise.api.routes import (
     admin,
     assistant,
     conversations,
+    events,
     jobs,
     knowledge,
     memory,
@@ -47,6 +48,7 @@ ROUTERS = (
     accounts,
     assistant,
     webhooks,
+    events,
     admin,
 )
 

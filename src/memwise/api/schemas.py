@@ -171,6 +171,11 @@ class AccountSourceIn(Body):
     failing: bool | None = None
 
 
+class EventEndpointIn(Body):
+    url: str = Field(min_length=8, max_length=1000)
+    events: list[str] | None = Field(None, max_length=20)
+
+
 class LookupIn(Body):
     conversation_id: str = Field(max_length=64)
     kind: Literal["order", "invoice", "shipment", "balance", "card"]

@@ -501,6 +501,48 @@ def reject_document(request: Request, who: Operator, data: dict[str, str]) -> Re
     return back("/console/knowledge", note=f"{receipt.title} draft rejected.")
 
 
+# -- events out ----------------------------------------------------------------------------
+@get("/events")
+def events_page(request: Request, who: Operator) -> Response:
+    from memwise.services.events import TYPES
+
+    mw = mw_of(request)
+    return render(
+        request,
+        who,
+        "events.html",
+        endpoints=mw.events.endpoints(who.workspace_id) if who.is_admin else [],
+        deliveries=mw.events.deliveries(who.workspace_id),
+        types=TYPES,
+    )
+
+
+@post("/events")
+def add_event_endpoint(request: Request, who: Operator, data: dict[str, str]) -> Response:
+    from memwise.services.events import TYPES
+
+    require_staff(who.principal, Role.admin)
+    mw = mw_of(request)
+    chosen = [t for t in TYPES if data.get(f"event_{t}")]
+    _, secret = mw.events.add_endpoint(who.workspace_id, data.get("url", ""), chosen)
+    return render(
+        request,
+        who,
+        "events.html",
+        endpoints=mw.events.endpoints(who.workspace_id),
+        deliveries=mw.events.deliveries(who.workspace_id),
+        types=TYPES,
+        secret=secret,
+    )
+
+
+@post("/events/{endpoint_id}/remove")
+def remove_event_endpoint(request: Request, who: Operator, data: dict[str, str]) -> Response:
+    require_staff(who.principal, Role.admin)
+    mw_of(request).events.remove_endpoint(who.workspace_id, arg(request, "endpoint_id"))
+    return back("/console/events", note="Endpoint removed.")
+
+
 # -- API keys ------------------------------------------------------------------------------
 @get("/keys")
 def keys(request: Request, who: Operator) -> Response:

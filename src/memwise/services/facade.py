@@ -19,6 +19,7 @@ from memwise.services.accounts import Accounts
 from memwise.services.assistant import Assistant, Reply
 from memwise.services.audit import Audit
 from memwise.services.data_request import DataRequests
+from memwise.services.events import DELIVER, Events
 from memwise.services.extraction import ExtractionRunner, Metering
 from memwise.services.history import History
 from memwise.services.inbound import Inbound
@@ -106,6 +107,7 @@ class Memwise:
         self.learning = Learning(self.rt, self.knowledge, Judge(chat_model) if chat_model else None)
         self.inbound = Inbound(self.rt, self)
         self.accounts = Accounts(self.rt, self.tenancy, account_policy)
+        self.events = Events(self.rt, self.jobs, self.accounts)
         self.assistant = Assistant(self.rt, self)
         self.model_assistant = ModelAssistant(self, chat_model) if chat_model else None
 
@@ -173,7 +175,12 @@ class Memwise:
         """A worker for every job kind memwise runs, with the scheduled sweeps."""
         return Worker(
             self.jobs,
-            {"extract": self.extraction.run, PROMOTE: self._promote, FOLD: self._fold},
+            {
+                "extract": self.extraction.run,
+                PROMOTE: self._promote,
+                FOLD: self._fold,
+                DELIVER: self.events.deliver,
+            },
             sweeps=[
                 lambda force, ws: self.windows.expire_idle(ws),
                 self.patterns.schedule,

@@ -32,7 +32,7 @@ from memwise.policies.notebook import normalize
 from memwise.retrieval import embedders
 from memwise.retrieval.embedders import Embedder
 from memwise.safety import guards
-from memwise.services import rows
+from memwise.services import events, rows
 from memwise.services.runtime import Runtime
 from memwise.storage.schema import contacts, conversations, memory_items, turns, workspaces
 
@@ -283,6 +283,22 @@ class Memory:
         self._embed(conn, candidate.id, text)
         self._settle_conflicts(conn, workspace_id, contact_id, key)
         stored = self._get(conn, workspace_id, candidate.id)
+        if action in ("created", "superseded", "conflicted"):
+            events.emit_in(
+                conn,
+                workspace_id,
+                "memory.superseded" if action == "superseded" else "memory.created",
+                {
+                    "item_id": candidate.id,
+                    "contact_id": contact_id,
+                    "kind": kind.value,
+                    "key": key,
+                    "text": text,
+                    "supersedes": affected if action == "superseded" else [],
+                    "conflicted": action == "conflicted",
+                },
+                now,
+            )
         return Written(stored, action, affected)
 
     def _check_evidence(
@@ -538,6 +554,13 @@ class Memory:
                     )
                 )
                 self._settle_conflicts(conn, workspace_id, row.contact_id, row.key)
+                events.emit_in(
+                    conn,
+                    workspace_id,
+                    "memory.archived",
+                    {"item_id": item_id, "contact_id": row.contact_id, "key": row.key},
+                    self.rt.clock.now(),
+                )
         return self.get(workspace_id, item_id)
 
     def relations(self, workspace_id: str, contact_id: str) -> dict[str, Any]:

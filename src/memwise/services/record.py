@@ -23,7 +23,7 @@ from memwise.domain.record import (
 )
 from memwise.domain.tenancy import Channel, Conversation, ConversationStatus, RecordPolicy
 from memwise.ids import new_id, new_secret
-from memwise.services import gates, identity, rows
+from memwise.services import events, gates, identity, rows
 from memwise.services.runtime import Runtime
 from memwise.services.tenancy import hash_secret
 from memwise.storage import search
@@ -344,4 +344,11 @@ def close(
     ).rowcount
     if done:
         gates.queue_extraction_in(conn, workspace_id, conversation_id, at)
+        events.emit_in(
+            conn,
+            workspace_id,
+            "conversation.ended",
+            {"conversation_id": conversation_id, "status": status},
+            at,
+        )
     return bool(done)

@@ -24,7 +24,7 @@ from memwise.ids import new_id
 from memwise.policies.notebook import normalize
 from memwise.retrieval import lexical
 from memwise.safety import pii
-from memwise.services import audit, rows
+from memwise.services import audit, events, rows
 from memwise.services.knowledge import Knowledge
 from memwise.services.runtime import Runtime
 from memwise.storage.schema import (
@@ -300,6 +300,18 @@ class Teaching:
                 )
             )
             receipt = self._receipt(conn, workspace_id, row, approved_by, now, "published", digest)
+            events.emit_in(
+                conn,
+                workspace_id,
+                "lesson.published",
+                {
+                    "lesson_id": lesson_id,
+                    "question": row.question,
+                    "receipt_id": receipt.id,
+                    "approved_by": approved_by[:200],
+                },
+                now,
+            )
             if (row.question, row.answer) != (draft.question, draft.answer):
                 raise errors.Conflict(
                     "the draft changed while it was being approved", code="draft_changed"
@@ -455,6 +467,13 @@ class Teaching:
                     last_asked_at=now,
                 )
             )
+            events.emit_in(
+                conn,
+                workspace_id,
+                "unanswered.created",
+                {"unanswered_id": item_id, "question": text, "contact_id": contact_id},
+                now,
+            )
             return _unanswered(
                 conn.execute(sa.select(unanswered).where(unanswered.c.id == item_id)).one()
             ), True
@@ -604,6 +623,16 @@ class Tickets:
                     status=status, external_ref=ref, error=error, updated_at=self.rt.clock.now()
                 )
             )
+            info = {"ticket_id": ticket_id, "subject": subject_text, "contact_id": contact_id}
+            events.emit_in(conn, workspace_id, "ticket.created", info, self.rt.clock.now())
+            if status == "accepted":
+                events.emit_in(
+                    conn,
+                    workspace_id,
+                    "ticket.accepted",
+                    {**info, "external_ref": ref},
+                    self.rt.clock.now(),
+                )
             audit.log(
                 conn,
                 workspace_id=workspace_id,

@@ -512,3 +512,16 @@ document_receipts = sa.Table(
     sa.Column("version", sa.String(60), nullable=False),
     sa.Column("content_hash", sa.String(64), nullable=False),
 )
+
+# Where a workspace's events go: signed webhooks, delivered by the worker as jobs.
+event_endpoints = sa.Table(
+    "event_endpoints",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("url", sa.String(1000), nullable=False),
+    sa.Column("secret", sa.String(200), nullable=False),
+    sa.Column("events", JSONType, nullable=False),
+    sa.Column("active", sa.Boolean, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)

@@ -1,0 +1,37 @@
+"""Events out: the workspace's webhook endpoints and the delivery log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query
+
+from memwise.api.auth import MW, Admin, Operator, ws
+from memwise.api.schemas import EventEndpointIn, out, page
+from memwise.services.events import TYPES
+
+router = APIRouter(prefix="/v1")
+
+
+@router.post("/event-endpoints", status_code=201)
+def add_endpoint(body: EventEndpointIn, caller: Admin, mw: MW) -> dict[str, Any]:
+    """Subscribe a URL to events (every type, or ``events``); the signing secret, shown once."""
+    endpoint, secret = mw.events.add_endpoint(ws(caller), body.url, body.events)
+    return out(endpoint, secret=secret, types=list(TYPES))
+
+
+@router.get("/event-endpoints")
+def endpoints(caller: Admin, mw: MW) -> dict[str, Any]:
+    return page([out(e) for e in mw.events.endpoints(ws(caller))], None)
+
+
+@router.delete("/event-endpoints/{endpoint_id}")
+def remove_endpoint(endpoint_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
+    mw.events.remove_endpoint(ws(caller), endpoint_id)
+    return {"removed": True}
+
+
+@router.get("/event-deliveries")
+def deliveries(caller: Operator, mw: MW, limit: int = Query(100, ge=1, le=500)) -> dict[str, Any]:
+    """The delivery log, newest first: status, attempts and the last error of each."""
+    return page([out(d) for d in mw.events.deliveries(ws(caller), limit)], None)

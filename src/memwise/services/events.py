@@ -1,0 +1,298 @@
+"""Events out: signed webhooks to the workspace's own endpoints, delivered by the worker.
+
+An event is written in the same transaction as the change it reports (an outbox): one
+``deliver_event`` job per subscribed endpoint, so a change and its events commit together
+or not at all, and the worker delivers each at least once, with retries and exponential
+backoff (the job's attempts). Types: ``memory.created``, ``memory.superseded``,
+``memory.archived``, ``unanswered.created``, ``ticket.created``, ``ticket.accepted``,
+``lesson.published``, ``conversation.ended``.
+
+Each delivery is ``POST <url>`` with a JSON body ``{id, type, workspace_id, created_at,
+data}`` and the headers ``X-Memwise-Event``, ``X-Memwise-Delivery`` (the event id: receivers
+de-duplicate by it), ``X-Memwise-Timestamp`` and ``X-Memwise-Signature: sha256=<hex>``, the
+HMAC-SHA256 with the endpoint's secret of ``"{timestamp}.{type}." + body`` — the same scheme
+as inbound webhooks. Endpoints are tenant input: the URL must be http(s), and it never
+reaches an internal address unless the server operator allows private addresses (the
+account-source setting); the checked address is the one connected.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets as pysecrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise import errors
+from memwise.accounts.policy import AccountPolicy, PolicyRefused
+from memwise.ids import new_id
+from memwise.services import rows
+from memwise.services.jobs import Job, Jobs, enqueue_in
+from memwise.services.runtime import Runtime
+from memwise.storage.schema import event_endpoints, jobs
+
+DELIVER = "deliver_event"
+TYPES = (
+    "memory.created",
+    "memory.superseded",
+    "memory.archived",
+    "unanswered.created",
+    "ticket.created",
+    "ticket.accepted",
+    "lesson.published",
+    "conversation.ended",
+)
+MAX_ATTEMPTS = 8
+TIMEOUT_S = 10.0
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    id: str
+    url: str
+    events: list[str]
+    active: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Delivered:
+    status: str  # done | retrying | failed
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Delivery:
+    job_id: str
+    event_id: str
+    type: str
+    endpoint_id: str
+    status: str  # queued | running | done | failed
+    attempts: int
+    last_error: str | None
+    created_at: datetime
+    finished_at: datetime | None
+
+
+def emit_in(
+    conn: Connection, workspace_id: str, type_: str, data: dict[str, Any], now: datetime
+) -> int:
+    """Queue ``type_`` for every active endpoint of the workspace that takes it; how many."""
+    queued = 0
+    for row in conn.execute(
+        sa.select(event_endpoints.c.id, event_endpoints.c.events).where(
+            event_endpoints.c.workspace_id == workspace_id, event_endpoints.c.active.is_(True)
+        )
+    ):
+        if row.events and type_ not in row.events:
+            continue
+        event_id = new_id("evt")
+        event = {
+            "id": event_id,
+            "type": type_,
+            "workspace_id": workspace_id,
+            "created_at": now.isoformat(),
+            "data": data,
+        }
+        enqueue_in(
+            conn,
+            workspace_id,
+            DELIVER,
+            f"{DELIVER}:{event_id}:{row.id}",
+            {"endpoint_id": row.id, "event": event},
+            now,
+            max_attempts=MAX_ATTEMPTS,
+        )
+        queued += 1
+    return queued
+
+
+def sign(secret: str, body: bytes, timestamp: int | str, type_: str) -> str:
+    signed = f"{timestamp}.{type_}.".encode() + body
+    return "sha256=" + hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
+
+
+def check_url(url: str) -> str:
+    parts = urlsplit(str(url or "").strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise errors.Invalid("an endpoint is an http(s) URL", code="invalid_url")
+    if parts.username or parts.password or len(url) > 1000:
+        raise errors.Invalid("an endpoint URL has no credentials in it", code="invalid_url")
+    return urlunsplit(parts)
+
+
+class Events:
+    def __init__(
+        self,
+        rt: Runtime,
+        jobs_: Jobs,
+        policy: AccountPolicy | Any | None = None,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        """``policy``: an AccountPolicy, or an object with a ``policy`` (the accounts
+        service), read at each delivery so a changed policy applies at once."""
+        self.rt = rt
+        self.jobs = jobs_
+        self._policy = policy or AccountPolicy()
+        self.transport = transport
+
+    @property
+    def policy(self) -> AccountPolicy:
+        found = self._policy if isinstance(self._policy, AccountPolicy) else self._policy.policy
+        return found
+
+    # -- endpoints -------------------------------------------------------------------------
+    def add_endpoint(
+        self, workspace_id: str, url: str, events: list[str] | None = None
+    ) -> tuple[Endpoint, str]:
+        """Subscribe a URL (to every type, or to ``events``); its signing secret, shown once."""
+        clean = check_url(url)
+        wanted = sorted(set(events or []))
+        unknown = set(wanted) - set(TYPES)
+        if unknown:
+            raise errors.Invalid(
+                f"unknown event types {sorted(unknown)}: use {', '.join(TYPES)}",
+                code="invalid_event_type",
+            )
+        secret = "whsec_" + pysecrets.token_urlsafe(32)
+        endpoint_id = new_id("ep")
+        with self.rt.db.write() as conn:
+            count = conn.execute(
+                sa.select(sa.func.count())
+                .select_from(event_endpoints)
+                .where(event_endpoints.c.workspace_id == workspace_id)
+            ).scalar_one()
+            if count >= 20:
+                raise errors.LimitExceeded("at most 20 endpoints", code="too_many_endpoints")
+            conn.execute(
+                event_endpoints.insert().values(
+                    id=endpoint_id,
+                    workspace_id=workspace_id,
+                    url=clean,
+                    secret=secret,
+                    events=wanted,
+                    active=True,
+                    created_at=self.rt.clock.now(),
+                )
+            )
+        return self.endpoint(workspace_id, endpoint_id), secret
+
+    def endpoint(self, workspace_id: str, endpoint_id: str) -> Endpoint:
+        with self.rt.db.read() as conn:
+            r = rows.require(conn, event_endpoints, workspace_id, endpoint_id, "endpoint")
+        return Endpoint(r.id, r.url, list(r.events or []), r.active, r.created_at)
+
+    def endpoints(self, workspace_id: str) -> list[Endpoint]:
+        with self.rt.db.read() as conn:
+            found = conn.execute(
+                sa.select(event_endpoints)
+                .where(event_endpoints.c.workspace_id == workspace_id)
+                .order_by(event_endpoints.c.created_at)
+            ).all()
+        return [Endpoint(r.id, r.url, list(r.events or []), r.active, r.created_at) for r in found]
+
+    def remove_endpoint(self, workspace_id: str, endpoint_id: str) -> None:
+        """Stop delivering to it (deliveries already queued fail as 'endpoint removed')."""
+        with self.rt.db.write() as conn:
+            rows.require(conn, event_endpoints, workspace_id, endpoint_id, "endpoint")
+            conn.execute(
+                event_endpoints.update()
+                .where(event_endpoints.c.id == endpoint_id)
+                .values(active=False)
+            )
+
+    def deliveries(self, workspace_id: str, limit: int = 100) -> list[Delivery]:
+        """The delivery log, newest first."""
+        with self.rt.db.read() as conn:
+            found = conn.execute(
+                sa.select(jobs)
+                .where(jobs.c.workspace_id == workspace_id, jobs.c.kind == DELIVER)
+                .order_by(jobs.c.created_at.desc(), jobs.c.id.desc())
+                .limit(max(1, min(limit, 500)))
+            ).all()
+        return [
+            Delivery(
+                r.id,
+                r.payload["event"]["id"],
+                r.payload["event"]["type"],
+                r.payload["endpoint_id"],
+                r.status,
+                r.attempts,
+                r.last_error,
+                r.created_at,
+                r.finished_at,
+            )
+            for r in found
+        ]
+
+    # -- delivery (the worker) -------------------------------------------------------------
+    def deliver(self, job: Job) -> Delivered:
+        event = job.payload["event"]
+        with self.rt.db.read() as conn:
+            ep = conn.execute(
+                sa.select(event_endpoints).where(
+                    event_endpoints.c.id == job.payload["endpoint_id"],
+                    event_endpoints.c.workspace_id == job.workspace_id,
+                )
+            ).first()
+        if ep is None or not ep.active:
+            self._give_up(job, "the endpoint was removed")
+            return Delivered("failed", "the endpoint was removed")
+        body = json.dumps(event, separators=(",", ":")).encode()
+        stamp = str(int(self.rt.clock.now().timestamp()))
+        headers = {
+            "content-type": "application/json",
+            "x-memwise-event": event["type"],
+            "x-memwise-delivery": event["id"],
+            "x-memwise-timestamp": stamp,
+            "x-memwise-signature": sign(ep.secret, body, stamp, event["type"]),
+        }
+        target, extensions = ep.url, {}
+        try:
+            pinned = self.policy.check_host(ep.url)
+        except (PolicyRefused, errors.Unavailable) as exc:
+            return self._retry(job, exc.message)
+        if pinned is not None:
+            parts = urlsplit(ep.url)
+            shown = f"[{pinned}]" if ":" in pinned else pinned
+            netloc = shown + (f":{parts.port}" if parts.port else "")
+            target = urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+            headers["host"] = parts.netloc
+            extensions = {"sni_hostname": parts.hostname or ""}
+        try:
+            with httpx.Client(
+                timeout=TIMEOUT_S, follow_redirects=False, transport=self.transport
+            ) as client:
+                r = client.post(target, content=body, headers=headers, extensions=extensions)
+        except httpx.HTTPError as exc:
+            return self._retry(job, type(exc).__name__)
+        if not 200 <= r.status_code < 300:
+            return self._retry(job, f"the endpoint answered {r.status_code}")
+        with self.rt.db.write() as conn:
+            self.jobs.finish_in(conn, job, {"status": r.status_code})
+        return Delivered("done")
+
+    def _retry(self, job: Job, reason: str) -> Delivered:
+        status = self.jobs.fail(job, reason)
+        return Delivered("failed" if status.value == "failed" else "retrying", reason)
+
+    def _give_up(self, job: Job, reason: str) -> None:
+        with self.rt.db.write() as conn:
+            conn.execute(
+                jobs.update()
+                .where(jobs.c.id == job.id)
+                .values(
+                    status="failed",
+                    last_error=reason,
+                    lease_until=None,
+                    finished_at=self.rt.clock.now(),
+                )
+            )

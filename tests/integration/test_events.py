@@ -1,0 +1,124 @@
+"""Events out: signed, delivered by the worker with retries, logged; never to internal hosts
+unless the server operator allows it."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from memwise import FixedClock
+from memwise.accounts.policy import AccountPolicy
+from tests.integration.conftest import Api
+
+
+class Receiver(BaseHTTPRequestHandler):
+    got: list[dict[str, Any]]
+    fail_first: list[int]
+
+    def log_message(self, *a: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers["content-length"]))
+        if type(self).fail_first and type(self).fail_first[0] > 0:
+            type(self).fail_first[0] -= 1
+            self.send_response(503)
+            self.end_headers()
+            return
+        type(self).got.append({"headers": dict(self.headers), "body": body})
+        self.send_response(204)
+        self.end_headers()
+
+
+@pytest.fixture
+def receiver() -> Iterator[tuple[str, type[Receiver]]]:
+    handler = type("R", (Receiver,), {"got": [], "fail_first": [0]})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/hooks", handler
+    server.shutdown()
+    server.server_close()
+
+
+def _workspace(api: Api) -> tuple[str, str, str]:
+    _, key = api.workspace()
+    agent = api.call(
+        "POST", "/v1/agents", key, json={"name": "Eve", "memory_enabled": True, "domain": "retail"}
+    ).json()["id"]
+    contact = api.call("POST", "/v1/contacts", key, json={"name": "Ann"}).json()["id"]
+    return key, agent, contact
+
+
+def test_events_are_signed_delivered_and_logged(
+    api: Api, receiver: tuple[str, type[Receiver]], clock: FixedClock
+) -> None:
+    url, handler = receiver
+    key, agent, contact = _workspace(api)
+    api.mw.accounts.allow(AccountPolicy(allow_private=True))  # the receiver is on loopback
+    made = api.call("POST", "/v1/event-endpoints", key, json={"url": url}).json()
+    secret = made["secret"]
+    assert "secret" not in str(api.call("GET", "/v1/event-endpoints", key).json())
+    conv = api.call(
+        "POST",
+        "/v1/conversations",
+        key,
+        json={"agent_id": agent, "channel": "web", "contact_id": contact},
+    ).json()["id"]
+    api.call(
+        "POST",
+        f"/v1/conversations/{conv}/turns",
+        key,
+        json={"role": "customer", "text": "I prefer email, please."},
+    )
+    api.call("POST", f"/v1/conversations/{conv}/end", key)
+    handler.fail_first[0] = 1  # the first delivery meets a 503: retried later
+    api.call("POST", "/v1/jobs/run", key)
+    clock.advance(minutes=5)
+    api.call("POST", "/v1/jobs/run", key)
+    types = [json.loads(g["body"])["type"] for g in handler.got]
+    assert "conversation.ended" in types and "memory.created" in types
+    for g in handler.got:
+        h = {k.lower(): v for k, v in g["headers"].items()}
+        signed = f"{h['x-memwise-timestamp']}.{h['x-memwise-event']}.".encode() + g["body"]
+        expected = "sha256=" + hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
+        assert h["x-memwise-signature"] == expected
+        assert h["x-memwise-delivery"] == json.loads(g["body"])["id"]
+    log = api.call("GET", "/v1/event-deliveries", key).json()["items"]
+    assert {d["status"] for d in log} == {"done"}
+    assert max(d["attempts"] for d in log) == 2  # the one that met the 503
+
+
+def test_an_endpoint_on_an_internal_address_is_never_called(
+    api: Api, receiver: tuple[str, type[Receiver]]
+) -> None:
+    url, handler = receiver
+    key, _, contact = _workspace(api)
+    api.call("POST", "/v1/event-endpoints", key, json={"url": url, "events": ["memory.created"]})
+    api.mw.remember(
+        api.mw.tenancy.authenticate_key(key)[0],  # type: ignore[index]
+        contact,
+        [{"role": "user", "text": "I prefer email."}],
+    )
+    api.call("POST", "/v1/jobs/run", key)
+    assert handler.got == []
+    log = api.call("GET", "/v1/event-deliveries", key).json()["items"]
+    assert log and all("internal address" in (d["last_error"] or "") for d in log)
+    assert (
+        api.call(
+            "POST", "/v1/event-endpoints", key, json={"url": "javascript:alert(1)"}
+        ).status_code
+        == 422
+    )
+    assert (
+        api.call(
+            "POST", "/v1/event-endpoints", key, json={"url": url, "events": ["memory.deleted"]}
+        ).status_code
+        == 422
+    )
