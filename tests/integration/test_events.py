@@ -122,3 +122,28 @@ def test_an_endpoint_on_an_internal_address_is_never_called(
         ).status_code
         == 422
     )
+
+
+def test_tickets_go_to_the_workspaces_helpdesk(
+    api: Api, receiver: tuple[str, type[Receiver]]
+) -> None:
+    url, handler = receiver
+    key, _, _ = _workspace(api)
+    assert api.call("GET", "/v1/ticket-adapter", key).json() == {"type": "local"}
+    set_ = api.call(
+        "PUT",
+        "/v1/ticket-adapter",
+        key,
+        json={"url": url, "headers": {"Authorization": "Bearer helpdesk-secret"}},
+    )
+    assert set_.status_code == 200 and "helpdesk-secret" not in set_.text
+    assert "helpdesk-secret" not in api.call("GET", "/v1/ticket-adapter", key).text
+    blocked = api.call("POST", "/v1/tickets", key, json={"subject": "S", "body": "B"}).json()
+    assert blocked["status"] == "failed" and handler.got == []  # loopback: not allowed
+    api.mw.accounts.allow(AccountPolicy(allow_private=True))
+    sent = api.call("POST", "/v1/tickets", key, json={"subject": "Call back", "body": "B"})
+    assert sent.json()["status"] == "accepted" and len(handler.got) == 1
+    h = {k.lower(): v for k, v in handler.got[0]["headers"].items()}
+    assert h["authorization"] == "Bearer helpdesk-secret"
+    back = api.call("DELETE", "/v1/ticket-adapter", key).json()
+    assert back == {"type": "local"}

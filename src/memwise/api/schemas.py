@@ -176,6 +176,11 @@ class EventEndpointIn(Body):
     events: list[str] | None = Field(None, max_length=20)
 
 
+class TicketAdapterIn(Body):
+    url: str = Field(min_length=8, max_length=1000)
+    headers: dict[str, str] | None = Field(None, max_length=20)
+
+
 class LookupIn(Body):
     conversation_id: str = Field(max_length=64)
     kind: Literal["order", "invoice", "shipment", "balance", "card"]

@@ -514,6 +514,7 @@ def events_page(request: Request, who: Operator) -> Response:
         endpoints=mw.events.endpoints(who.workspace_id) if who.is_admin else [],
         deliveries=mw.events.deliveries(who.workspace_id),
         types=TYPES,
+        adapter=mw.tickets.configured(who.workspace_id),
     )
 
 
@@ -533,7 +534,18 @@ def add_event_endpoint(request: Request, who: Operator, data: dict[str, str]) ->
         deliveries=mw.events.deliveries(who.workspace_id),
         types=TYPES,
         secret=secret,
+        adapter=mw.tickets.configured(who.workspace_id),
     )
+
+
+@post("/ticket-adapter")
+def set_ticket_adapter(request: Request, who: Operator, data: dict[str, str]) -> Response:
+    require_staff(who.principal, Role.admin)
+    auth = (data.get("authorization") or "").strip()
+    mw_of(request).tickets.configure(
+        who.workspace_id, data.get("url", ""), {"Authorization": auth} if auth else None
+    )
+    return back("/console/events", note="Tickets now go to the helpdesk webhook.")
 
 
 @post("/events/{endpoint_id}/remove")

@@ -103,11 +103,12 @@ class Memwise:
         self.patterns = Patterns(self.rt, self.memory)
         self.knowledge = Knowledge(self.rt, embedder)
         self.teaching = Teaching(self.rt, self.knowledge)
-        self.tickets = Tickets(self.rt, tickets)
+        self.tickets = Tickets(self.rt, tickets)  # its policy: the accounts' (set below)
         self.learning = Learning(self.rt, self.knowledge, Judge(chat_model) if chat_model else None)
         self.inbound = Inbound(self.rt, self)
         self.accounts = Accounts(self.rt, self.tenancy, account_policy)
         self.events = Events(self.rt, self.jobs, self.accounts)
+        self.tickets.policy = self.accounts
         self.assistant = Assistant(self.rt, self)
         self.model_assistant = ModelAssistant(self, chat_model) if chat_model else None
 

@@ -33,6 +33,7 @@ from memwise.storage.schema import (
     knowledge_chunks,
     lessons,
     receipts,
+    ticket_adapters,
     tickets,
     unanswered,
 )
@@ -545,10 +546,120 @@ class WebhookTickets:
         return "failed", None, f"the ticket system answered {r.status_code}"
 
 
+class _GuardedWebhook(WebhookTickets):
+    """A workspace's helpdesk URL: never an internal address unless the server allows it,
+    and the checked address is the one connected."""
+
+    def __init__(self, url: str, headers: dict[str, str], policy: Any) -> None:
+        super().__init__(url, headers)
+        self.policy = policy
+
+    def submit(self, ticket: Ticket) -> tuple[str, str | None, str | None]:
+        from urllib.parse import urlsplit, urlunsplit
+
+        from memwise.accounts.policy import PolicyRefused
+
+        policy = getattr(self.policy, "policy", self.policy)
+        try:
+            pinned = policy.check_host(self.url) if policy is not None else None
+        except (PolicyRefused, errors.Unavailable) as exc:
+            return "failed", None, exc.message
+        if pinned is None:
+            return super().submit(ticket)
+        parts = urlsplit(self.url)
+        shown = f"[{pinned}]" if ":" in pinned else pinned
+        target = urlunsplit(
+            (
+                parts.scheme,
+                shown + (f":{parts.port}" if parts.port else ""),
+                parts.path,
+                parts.query,
+                "",
+            )
+        )
+        payload = {
+            "id": ticket.id,
+            "subject": ticket.subject,
+            "body": ticket.body,
+            "contact_id": ticket.contact_id,
+            "conversation_id": ticket.conversation_id,
+        }
+        try:
+            r = self.client.post(
+                target,
+                json=payload,
+                headers={**self.headers, "host": parts.netloc},
+                extensions={"sni_hostname": parts.hostname or ""},
+            )
+        except httpx.HTTPError as exc:
+            return "failed", None, f"{type(exc).__name__}"
+        if 200 <= r.status_code < 300:
+            try:
+                ref = str(r.json().get("id") or ticket.id)
+            except ValueError:
+                ref = ticket.id
+            return "accepted", ref, None
+        return "failed", None, f"the ticket system answered {r.status_code}"
+
+
 class Tickets:
-    def __init__(self, rt: Runtime, adapter: TicketAdapter | None = None) -> None:
+    def __init__(
+        self, rt: Runtime, adapter: TicketAdapter | None = None, policy: Any = None
+    ) -> None:
+        """``adapter``: the server's default (memwise itself); a workspace may configure its
+        helpdesk's webhook (``configure``). ``policy``: what decides which hosts a
+        workspace's URL may reach (the accounts service's policy)."""
         self.rt = rt
         self.adapter: TicketAdapter = adapter or LocalTickets()
+        self.policy = policy
+
+    def configure(
+        self, workspace_id: str, url: str, headers: dict[str, str] | None = None
+    ) -> dict[str, Any]:
+        """Send this workspace's tickets to its helpdesk: POST url with the ticket as JSON
+        (accepted on a 2xx). Header values are write-only (shown as •••)."""
+        from memwise.accounts.policy import check_headers
+        from memwise.services.events import check_url
+
+        clean = check_url(url)
+        check_headers(dict(headers or {}))
+        with self.rt.db.write() as conn:
+            conn.execute(
+                ticket_adapters.delete().where(ticket_adapters.c.workspace_id == workspace_id)
+            )
+            conn.execute(
+                ticket_adapters.insert().values(
+                    workspace_id=workspace_id,
+                    url=clean,
+                    headers=dict(headers or {}),
+                    updated_at=self.rt.clock.now(),
+                )
+            )
+        return {"type": "webhook", "url": clean, "headers": {k: "•••" for k in headers or {}}}
+
+    def configured(self, workspace_id: str) -> dict[str, Any]:
+        with self.rt.db.read() as conn:
+            row = conn.execute(
+                sa.select(ticket_adapters).where(ticket_adapters.c.workspace_id == workspace_id)
+            ).first()
+        if row is None:
+            return {"type": self.adapter.name}
+        return {"type": "webhook", "url": row.url, "headers": {k: "•••" for k in row.headers}}
+
+    def unconfigure(self, workspace_id: str) -> None:
+        with self.rt.db.write() as conn:
+            conn.execute(
+                ticket_adapters.delete().where(ticket_adapters.c.workspace_id == workspace_id)
+            )
+
+    def _adapter(self, workspace_id: str) -> TicketAdapter:
+        with self.rt.db.read() as conn:
+            row = conn.execute(
+                sa.select(ticket_adapters).where(ticket_adapters.c.workspace_id == workspace_id)
+            ).first()
+        if row is None:
+            return self.adapter
+        return _GuardedWebhook(row.url, dict(row.headers), self.policy)
 
     def open(
         self,
@@ -606,7 +717,7 @@ class Tickets:
                     subject=subject_text,
                     body=_text(body, "body", 20000),
                     status="pending",
-                    adapter=self.adapter.name,
+                    adapter=self._adapter(workspace_id).name,
                     created_at=now,
                     updated_at=now,
                 )
@@ -614,7 +725,8 @@ class Tickets:
             pending = _ticket(
                 conn.execute(sa.select(tickets).where(tickets.c.id == ticket_id)).one()
             )
-        status, ref, error = self.adapter.submit(pending)
+        adapter = self._adapter(workspace_id)
+        status, ref, error = adapter.submit(pending)
         with self.rt.db.write() as conn:
             conn.execute(
                 tickets.update()

@@ -525,3 +525,13 @@ event_endpoints = sa.Table(
     sa.Column("active", sa.Boolean, nullable=False),
     sa.Column("created_at", UTCDateTime, nullable=False),
 )
+
+# Where a workspace's tickets go (a helpdesk's webhook); none: kept in memwise.
+ticket_adapters = sa.Table(
+    "ticket_adapters",
+    metadata,
+    sa.Column("workspace_id", sa.String(40), sa.ForeignKey("workspaces.id"), primary_key=True),
+    sa.Column("url", sa.String(1000), nullable=False),
+    sa.Column("headers", JSONType, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
+)

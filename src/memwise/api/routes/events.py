@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Query
 
 from memwise.api.auth import MW, Admin, Operator, ws
-from memwise.api.schemas import EventEndpointIn, out, page
+from memwise.api.schemas import EventEndpointIn, TicketAdapterIn, out, page
 from memwise.services.events import TYPES
 
 router = APIRouter(prefix="/v1")
@@ -35,3 +35,20 @@ def remove_endpoint(endpoint_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
 def deliveries(caller: Operator, mw: MW, limit: int = Query(100, ge=1, le=500)) -> dict[str, Any]:
     """The delivery log, newest first: status, attempts and the last error of each."""
     return page([out(d) for d in mw.events.deliveries(ws(caller), limit)], None)
+
+
+@router.put("/ticket-adapter")
+def put_ticket_adapter(body: TicketAdapterIn, caller: Admin, mw: MW) -> dict[str, Any]:
+    """Send this workspace's tickets to its helpdesk's webhook (header values write-only)."""
+    return mw.tickets.configure(ws(caller), body.url, body.headers)
+
+
+@router.get("/ticket-adapter")
+def get_ticket_adapter(caller: Operator, mw: MW) -> dict[str, Any]:
+    return mw.tickets.configured(ws(caller))
+
+
+@router.delete("/ticket-adapter")
+def delete_ticket_adapter(caller: Admin, mw: MW) -> dict[str, Any]:
+    mw.tickets.unconfigure(ws(caller))
+    return mw.tickets.configured(ws(caller))
