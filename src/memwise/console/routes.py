@@ -271,6 +271,16 @@ def conversation(request: Request, who: Operator) -> Response:
         contact=contact,
         user=user,
         agent=mw.tenancy.get_agent(ws, conv.agent_id),
+        remembered=[
+            s.item
+            for s in (
+                mw.memory.items(ws, contact.id, include=("superseded", "archived"))
+                if contact
+                else []
+            )
+            if s.item.conversation_id == conv.id
+        ],
+        extraction=mw.jobs.by_key(ws, f"extract:{conv.id}"),
     )
 
 
