@@ -24,7 +24,7 @@ import socket
 import string
 from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import sqlalchemy as sa
 from sqlalchemy.engine import URL
@@ -171,6 +171,18 @@ def check_headers(headers: dict[str, str]) -> None:
             raise PolicyRefused(
                 f"the value of {name} must be printable ASCII of at most 4,000 characters"
             )
+
+
+def pinned(url: str, address: str | None) -> tuple[str, dict[str, str], dict[str, str]]:
+    """The request for ``url`` sent to ``address`` (the one ``check_host`` approved): the
+    URL with that address, and the Host header and TLS name of the original host."""
+    if address is None:
+        return url, {}, {}
+    parts = urlsplit(url)
+    shown = f"[{address}]" if ":" in address else address
+    netloc = shown + (f":{parts.port}" if parts.port else "")
+    target = urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+    return target, {"host": parts.netloc.rpartition("@")[2]}, {"sni_hostname": parts.hostname or ""}
 
 
 def check_query(kind: str, query: str) -> str:

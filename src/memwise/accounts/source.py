@@ -14,14 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import quote
 
 import httpx
 import sqlalchemy as sa
 from sqlalchemy.pool import NullPool
 
 from memwise import errors
-from memwise.accounts.policy import AccountPolicy, PolicyRefused
+from memwise.accounts.policy import AccountPolicy, PolicyRefused, pinned
 from memwise.clock import Clock
 
 KINDS = ("order", "invoice", "shipment", "balance", "card")
@@ -87,20 +87,16 @@ class HTTPAccountSource:
         if template is None:
             return Result("unavailable", kind, reason=f"no {kind} lookup is configured")
         path = template.format(account=_seg(account), id=_seg(item_id or ""))
-        target, headers, extensions = self.base_url + path, {}, {}
+        target = self.base_url + path
+        headers: dict[str, str] = {}
+        extensions: dict[str, str] = {}
         if self.policy is not None:  # configured through the API: the server's rules hold
             try:
-                pinned = self.policy.check_host(self.base_url)
+                address = self.policy.check_host(self.base_url)
             except (PolicyRefused, errors.Unavailable) as exc:
                 return Result("unavailable", kind, reason=exc.message)
-            if pinned is not None:  # connect to the address that was checked (no rebinding)
-                parts = urlsplit(self.base_url)
-                host = parts.hostname or ""
-                shown = f"[{pinned}]" if ":" in pinned else pinned
-                netloc = shown + (f":{parts.port}" if parts.port else "")
-                target = urlunsplit((parts.scheme, netloc, parts.path, "", "")) + path
-                headers = {"Host": host + (f":{parts.port}" if parts.port else "")}
-                extensions = {"sni_hostname": host}
+            base, headers, extensions = pinned(self.base_url, address)  # no rebinding
+            target = base + path
         last = "no answer"
         for attempt in range(self.retries + 1):
             deadline = time.monotonic() + self.timeout_s

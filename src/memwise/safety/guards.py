@@ -16,20 +16,8 @@ import re
 
 from memwise import errors
 from memwise.safety import boundary, instructions
+from memwise.safety.boundary import OPERATIONAL_KEYS
 
-OPERATIONAL_KEYS = (
-    "order",
-    "invoice",
-    "shipment",
-    "shipping",
-    "delivery_status",
-    "balance",
-    "payment",
-    "refund",
-    "tracking",
-    "account_balance",
-    "credit",
-)
 _OPERATIONAL = re.compile(
     r"\b(?:order|invoice|shipment|parcel|package|refund|payment|balance|credit note)\b"
     r"[^.]{0,40}?\b(?:#?\d[\w-]{2,}|shipped|dispatched|delivered|in transit|out for delivery|"

@@ -32,7 +32,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
-from memwise.accounts.policy import AccountPolicy, PolicyRefused
+from memwise.accounts.policy import AccountPolicy, PolicyRefused, pinned
 from memwise.ids import new_id
 from memwise.services import rows
 from memwise.services.jobs import Job, Jobs, enqueue_in
@@ -255,18 +255,12 @@ class Events:
             "x-memwise-timestamp": stamp,
             "x-memwise-signature": sign(ep.secret, body, stamp, event["type"]),
         }
-        target, extensions = ep.url, {}
         try:
-            pinned = self.policy.check_host(ep.url)
+            address = self.policy.check_host(ep.url)
         except (PolicyRefused, errors.Unavailable) as exc:
             return self._retry(job, exc.message)
-        if pinned is not None:
-            parts = urlsplit(ep.url)
-            shown = f"[{pinned}]" if ":" in pinned else pinned
-            netloc = shown + (f":{parts.port}" if parts.port else "")
-            target = urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
-            headers["host"] = parts.netloc
-            extensions = {"sni_hostname": parts.hostname or ""}
+        target, host, extensions = pinned(ep.url, address)  # the checked address, no rebinding
+        headers.update(host)
         try:
             with httpx.Client(
                 timeout=TIMEOUT_S, follow_redirects=False, transport=self.transport

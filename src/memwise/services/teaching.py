@@ -526,6 +526,11 @@ class WebhookTickets:
         self.client = httpx.Client(timeout=timeout, transport=transport)
 
     def submit(self, ticket: Ticket) -> tuple[str, str | None, str | None]:
+        return self.post(ticket, self.url, {}, {})
+
+    def post(
+        self, ticket: Ticket, target: str, headers: dict[str, str], extensions: dict[str, str]
+    ) -> tuple[str, str | None, str | None]:
         payload = {
             "id": ticket.id,
             "subject": ticket.subject,
@@ -534,9 +539,11 @@ class WebhookTickets:
             "conversation_id": ticket.conversation_id,
         }
         try:
-            r = self.client.post(self.url, json=payload, headers=self.headers)
+            r = self.client.post(
+                target, json=payload, headers={**self.headers, **headers}, extensions=extensions
+            )
         except httpx.HTTPError as exc:
-            return "failed", None, f"{type(exc).__name__}: {exc}"[:500]
+            return "failed", None, f"{type(exc).__name__}"
         if 200 <= r.status_code < 300:
             try:
                 ref = str(r.json().get("id") or ticket.id)
@@ -555,51 +562,14 @@ class _GuardedWebhook(WebhookTickets):
         self.policy = policy
 
     def submit(self, ticket: Ticket) -> tuple[str, str | None, str | None]:
-        from urllib.parse import urlsplit, urlunsplit
-
-        from memwise.accounts.policy import PolicyRefused
+        from memwise.accounts.policy import PolicyRefused, pinned
 
         policy = getattr(self.policy, "policy", self.policy)
         try:
-            pinned = policy.check_host(self.url) if policy is not None else None
+            address = policy.check_host(self.url) if policy is not None else None
         except (PolicyRefused, errors.Unavailable) as exc:
             return "failed", None, exc.message
-        if pinned is None:
-            return super().submit(ticket)
-        parts = urlsplit(self.url)
-        shown = f"[{pinned}]" if ":" in pinned else pinned
-        target = urlunsplit(
-            (
-                parts.scheme,
-                shown + (f":{parts.port}" if parts.port else ""),
-                parts.path,
-                parts.query,
-                "",
-            )
-        )
-        payload = {
-            "id": ticket.id,
-            "subject": ticket.subject,
-            "body": ticket.body,
-            "contact_id": ticket.contact_id,
-            "conversation_id": ticket.conversation_id,
-        }
-        try:
-            r = self.client.post(
-                target,
-                json=payload,
-                headers={**self.headers, "host": parts.netloc},
-                extensions={"sni_hostname": parts.hostname or ""},
-            )
-        except httpx.HTTPError as exc:
-            return "failed", None, f"{type(exc).__name__}"
-        if 200 <= r.status_code < 300:
-            try:
-                ref = str(r.json().get("id") or ticket.id)
-            except ValueError:
-                ref = ticket.id
-            return "accepted", ref, None
-        return "failed", None, f"the ticket system answered {r.status_code}"
+        return self.post(ticket, *pinned(self.url, address))
 
 
 class Tickets:
