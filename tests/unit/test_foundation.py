@@ -18,10 +18,16 @@ from memwise.storage.highlight import START, STOP, to_html
 
 def test_public_surface_is_curated() -> None:
     assert sorted(memwise.__all__) == [
+        "AccountPolicy",
         "Clock",
+        "Evidence",
         "FixedClock",
         "Limits",
         "Memwise",
+        "Message",
+        "NewItem",
+        "NewTurn",
+        "Principal",
         "SystemClock",
         "__version__",
         "errors",
@@ -108,3 +114,20 @@ def test_the_deploy_page_lists_every_setting() -> None:
     assert Settings.reference() in doc, "docs/deploy.md is stale: regenerate its table"
     for name in Settings.model_fields:
         assert f"MEMWISE_{name.upper()}" in doc
+
+
+def test_the_public_surface_is_exported_and_the_client_stays_light() -> None:
+    import subprocess
+    import sys
+
+    import memwise
+
+    for name in memwise.__all__:
+        assert getattr(memwise, name) is not None, name
+    assert set(dir(memwise)) == set(memwise.__all__)
+    probe = (
+        "import sys, memwise.client; "
+        "print(int('sqlalchemy' in sys.modules), int('numpy' in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0", "0"]  # the HTTP client needs no database layer
