@@ -72,6 +72,9 @@ class Settings(BaseSettings):
     extractor: Literal["rules", "openai", "anthropic"] = Field(
         "rules", description="The extractor (and chat model): offline rules, or a model"
     )
+    packs_dir: str | None = Field(
+        None, description="A folder of custom business domain packs (NAME.yaml)"
+    )
     model: str | None = Field(None, description="The model name for openai or anthropic")
     model_base_url: str | None = Field(
         None, description="An OpenAI-compatible endpoint (vLLM, Ollama, …)"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -132,3 +133,26 @@ def test_items_must_be_grounded_in_their_quotes() -> None:
     assert (
         harness.grounded("Does not want to be called", [], {"x": "Please don't ring me"}) is False
     )
+
+
+def test_a_custom_pack_is_validated_with_clear_errors(tmp_path: Path) -> None:
+    from memwise import errors
+    from memwise.extraction import pack
+
+    example = Path(__file__).parents[2] / "examples" / "packs" / "bike-workshop.yaml"
+    found = pack.validate_text(example.read_text())
+    assert found.name == "bike-workshop" and "bike" in found.keys
+    bad = "name: Bad Name\ndescription: x\nkinds: [preference, gossip]\nkeys: {'Bike!': ''}\n"
+    with pytest.raises(errors.Invalid) as refused:
+        pack.validate_text(bad, "bad.yaml")
+    problems = refused.value.details["problems"]
+    assert any(p.startswith("name:") for p in problems)
+    assert any(p.startswith("kinds.1:") for p in problems)
+    assert any("keys" in p for p in problems)
+    with pytest.raises(errors.Invalid):
+        pack.validate_text("- just\n- a list\n")
+    folder = tmp_path / "packs"
+    folder.mkdir()
+    (folder / "bike-workshop.yaml").write_text(example.read_text())
+    pack.use_dir(folder)
+    assert "bike-workshop" in pack.names() and pack.load("bike-workshop").events

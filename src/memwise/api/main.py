@@ -12,4 +12,8 @@ from memwise.observability import configure_logging
 def app() -> FastAPI:
     settings = Settings()
     configure_logging(settings.log_format)
+    if settings.packs_dir:
+        from memwise.extraction import pack
+
+        pack.use_dir(settings.packs_dir)
     return create_app(settings)

@@ -68,7 +68,11 @@ def settings(database_url: str | None = None) -> Settings:
         raise errors.Invalid(f"{name}: {first.get('msg', 'invalid')}", code="bad_setting") from exc
     if database_url:
         s.database_url = database_url
+    if s.packs_dir:
+        from memwise.extraction import pack
+
+        pack.use_dir(s.packs_dir)
     return s
 
 
-from memwise.cli import bench, commands, doors, evals, importer, keys  # noqa: E402,F401
+from memwise.cli import bench, commands, doors, evals, importer, keys, packs  # noqa: E402,F401
