@@ -196,6 +196,10 @@ def test_the_relations_graph_searches_and_filters_by_kind(
     page = browser.new_page()  # type: ignore[attr-defined]
     login(page, shop)
     page.goto(f"{shop['url']}/console/contacts/{shop['ann']}?view=graph")
+    assert "Not linked to anything (1)" in str(page.locator("#graph").text_content())
+    alone = page.locator("g.node", has_text="Prefers email")
+    box, svg = alone.bounding_box(), page.locator("#graph").bounding_box()
+    assert box and svg and box["y"] > svg["y"] + svg["height"] * 0.8  # below the rings
     page.fill("#graph-search", "trek")
     assert page.locator("g.node.match").count() == 2  # the item and the entity
     shot(page, "graph-search")

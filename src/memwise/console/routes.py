@@ -318,10 +318,13 @@ def contact(request: Request, who: Operator) -> Response:
 
 
 def layout(graph: dict[str, Any], size: int = 640) -> dict[str, Any]:
-    """Nodes on two rings (items outside, entities inside) — readable without a physics engine."""
+    """Linked nodes on two rings (items outside, entities inside) — readable without a
+    physics engine; nodes linked to nothing in a labelled row below, not among the rings."""
     nodes = graph["nodes"]
-    items = [n for n in nodes if n["type"] == "item"]
-    entities = [n for n in nodes if n["type"] != "item"]
+    linked = {e["from"] for e in graph["edges"]} | {e["to"] for e in graph["edges"]}
+    items = [n for n in nodes if n["type"] == "item" and n["id"] in linked]
+    entities = [n for n in nodes if n["type"] != "item" and n["id"] in linked]
+    alone = [n for n in nodes if n["id"] not in linked]
     centre = size / 2
     placed: dict[str, dict[str, Any]] = {}
     for ring, radius in ((items, size * 0.40), (entities, size * 0.18)):
@@ -329,13 +332,27 @@ def layout(graph: dict[str, Any], size: int = 640) -> dict[str, Any]:
             angle = 2 * math.pi * i / max(1, len(ring)) - math.pi / 2
             x, y = centre + radius * math.cos(angle), centre + radius * math.sin(angle)
             placed[node["id"]] = {**node, "x": round(x, 1), "y": round(y, 1)}
+    per_row = 3
+    for i, node in enumerate(alone):
+        x = 24 + (i % per_row) * (size - 48) / per_row
+        y = size + 40 + (i // per_row) * 28
+        placed[node["id"]] = {**node, "x": round(x, 1), "y": round(y, 1), "alone": True}
     edges = [
         {**e, "a": placed[e["from"]], "b": placed[e["to"]]}
         for e in graph["edges"]
         if e["from"] in placed and e["to"] in placed
     ]
     kinds = sorted({n["kind"] for n in nodes})
-    return {"nodes": list(placed.values()), "edges": edges, "kinds": kinds, "size": size}
+    rows = (len(alone) + per_row - 1) // per_row
+    height = size + (28 + rows * 28 if alone else 0)
+    return {
+        "nodes": list(placed.values()),
+        "edges": edges,
+        "kinds": kinds,
+        "size": size,
+        "height": height,
+        "alone": len(alone),
+    }
 
 
 @post("/memory/{item_id}/occurs-on")
