@@ -201,3 +201,16 @@ def test_keys_and_import_from_the_command_line(tmp_path: Path) -> None:
     assert rotated.returncode == 0 and "mw_" in rotated.stdout
     again = _memwise("keys", "revoke", ws.id, key_id, "--database-url", db, cwd=tmp_path)
     assert again.returncode == 0, again.stderr  # revoking a revoked key changes nothing
+
+
+def test_the_demo_never_deletes_another_database(tmp_path: Path) -> None:
+    from memwise import Memwise
+
+    db = f"sqlite:///{tmp_path / 'mine.db'}"
+    with Memwise.open(db) as mw:
+        mw.tenancy.create_workspace("My real shop")
+    out = _memwise("demo", "--database-url", db, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "holds other workspaces" in out.stdout
+    with Memwise.open(db) as mw:
+        assert mw.tenancy.workspace_named("My real shop") is not None

@@ -36,6 +36,22 @@ def migrate(database_url: str | None = DatabaseOption) -> None:
         )
 
 
+def _only_the_demo(path: Path) -> bool:
+    """Whether this SQLite file is absent or holds no workspace but the demo's."""
+    import sqlite3
+
+    if not path.exists():
+        return True
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            others = db.execute(
+                "SELECT count(*) FROM workspaces WHERE name != ?", (demo_service.NAME,)
+            ).fetchone()[0]
+    except sqlite3.Error:
+        return False  # not a memwise database (or unreadable): leave it alone
+    return int(others) == 0
+
+
 @app.command()
 @handles_errors
 def demo(
@@ -52,8 +68,14 @@ def demo(
     instruction, an honest failed lookup, and a question taught and answered."""
     url = sa_url(database_url)
     if fresh and url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{url.database}{suffix}").unlink(missing_ok=True)
+        if _only_the_demo(Path(str(url.database))):
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{url.database}{suffix}").unlink(missing_ok=True)
+        else:  # never delete a database that holds anything but the demo
+            console.print(
+                f"{url.database} holds other workspaces: the demo is added to it, not made anew",
+                markup=False,
+            )
     with Memwise.open(database_url) as mw:
         loaded = demo_service.load(mw)
         ws = mw.tenancy.get_workspace(loaded.workspace_id)
