@@ -93,6 +93,16 @@ def _masked_query(path: str) -> str:
     return head + "?" + "&".join(f"{k}={SET}" for k in keys)
 
 
+def _close(source: AccountSource) -> None:
+    """Close what an adapter holds open (an HTTP client, a database engine)."""
+    client = getattr(source, "client", None)
+    if client is not None:
+        client.close()
+    engine = getattr(source, "engine", None)
+    if engine is not None:
+        engine.dispose()
+
+
 class Accounts:
     def __init__(self, rt: Runtime, tenancy: Tenancy, policy: AccountPolicy | None = None) -> None:
         self.rt = rt
@@ -251,6 +261,9 @@ class Accounts:
                 result = source.lookup(kind, bound, item_id)
             except Exception as exc:  # an adapter bug is still "could not check", never "none"
                 result = Result("unavailable", kind, reason=type(exc).__name__)
+            finally:
+                if workspace_id not in self._overrides:  # built for this lookup: let it go
+                    _close(source)
         status = {"found": "read", "not_found": "read"}.get(result.status, "failed")
         return self._done(workspace_id, conv, actor, args, result, item_id, zone, status)
 

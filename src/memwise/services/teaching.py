@@ -677,6 +677,7 @@ class Tickets:
                     raise errors.LimitExceeded(
                         f"this contact already has {cap} open tickets", code="too_many_tickets"
                     )
+            adapter = self._adapter(workspace_id)  # read inside the transaction, closed below
             conn.execute(
                 tickets.insert().values(
                     id=ticket_id,
@@ -687,7 +688,7 @@ class Tickets:
                     subject=subject_text,
                     body=_text(body, "body", 20000),
                     status="pending",
-                    adapter=self._adapter(workspace_id).name,
+                    adapter=adapter.name,
                     created_at=now,
                     updated_at=now,
                 )
@@ -695,8 +696,11 @@ class Tickets:
             pending = _ticket(
                 conn.execute(sa.select(tickets).where(tickets.c.id == ticket_id)).one()
             )
-        adapter = self._adapter(workspace_id)
-        status, ref, error = adapter.submit(pending)
+        try:
+            status, ref, error = adapter.submit(pending)
+        finally:
+            if isinstance(adapter, _GuardedWebhook):  # made for this ticket
+                adapter.client.close()
         with self.rt.db.write() as conn:
             conn.execute(
                 tickets.update()
