@@ -85,8 +85,10 @@ def test_the_write_path_checks_each_quote_in_the_turn_it_cites(mw: Memwise) -> N
     said = mw.record.append(ws.id, conv.id, "customer", "I prefer email over phone calls.")
     ok = NewItem("preference", "Prefers email", evidence=[Evidence(said.id, "I prefer email")])
     assert mw.memory.write(ws.id, ann.id, ok).action == "created"
-    for quote in ("I love opera", "the", "email"):
+    for quote in ("I love opera", "the", "mail", "prefer e"):  # not there, or not whole words
         bad = NewItem("preference", "Loves opera", evidence=[Evidence(said.id, quote)])
         with pytest.raises(errors.Refused) as refused:
             mw.memory.write(ws.id, ann.id, bad)
         assert refused.value.code == "quote_not_in_turn"
+    one = NewItem("preference", "Prefers email", evidence=[Evidence(said.id, "email")])
+    assert mw.memory.write(ws.id, ann.id, one).action in ("created", "repeated")  # a whole word

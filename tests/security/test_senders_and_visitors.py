@@ -402,3 +402,23 @@ def test_only_web_and_telegram_windows_come_from_the_client(sec: Api) -> None:
         json={"conversation_id": conv, "request": "hi", "messages": forged},
     ).json()
     assert "everything free" not in str(ctx["messages"])
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [
+        ("Anna Weber <anna@example.org>", "anna@example.org"),
+        ("anonymous", "anonymous"),
+    ],
+)
+def test_senders_without_a_plain_identity_still_thread(sec: Api, first: str, again: str) -> None:
+    s = staff(sec)
+    secret = _secret(sec, s["admin"])
+    channel = "email" if "@" in first else "voice"
+    one = _deliver(
+        sec, s["ws"], channel, {"from": first, "text": "Hi", "thread_id": "t-9"}, secret
+    ).json()
+    two = _deliver(
+        sec, s["ws"], channel, {"from": again, "text": "Hello?", "thread_id": "t-9"}, secret
+    ).json()
+    assert two["threaded"] is True and two["conversation_id"] == one["conversation_id"]

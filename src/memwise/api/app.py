@@ -101,17 +101,17 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
     app.include_router(metrics_routes.router)
     mount_console(app)
     mount_mcp(app, sessions)
-    if settings.cors_origins:
+    app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(api_errors.ErrorIds)
+    app.add_middleware(metrics_routes.Observed)
+    if settings.cors_origins:  # outermost: error answers (413, 422, 429, 500) carry it too
         app.add_middleware(
             CORSMiddleware,
             allow_origins=[o.strip() for o in settings.cors_origins.split(",") if o.strip()],
             allow_methods=["GET", "POST", "PATCH", "PUT", "DELETE"],
             allow_headers=["Authorization", "Content-Type"],
         )
-    app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
-    app.add_middleware(SecurityHeaders)
-    app.add_middleware(api_errors.ErrorIds)
-    app.add_middleware(metrics_routes.Observed)
     return app
 
 
@@ -136,7 +136,7 @@ class EmbeddedWorker:
     def _loop(self) -> None:
         while not self._stop.is_set():
             try:
-                ran = self.worker.run_once()
+                ran = self.worker.run_once(max_jobs=1)  # a stop is seen between jobs
                 self.last_error = self.worker.errors[-1] if self.worker.errors else None
             except Exception as exc:  # the database went away a moment: try again later
                 self.last_error = f"{type(exc).__name__}"

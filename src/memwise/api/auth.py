@@ -37,8 +37,8 @@ def client_address(request: Request) -> str:
     header = settings.forwarded_header
     if header:
         forwarded = request.headers.get(header, "")
-        if forwarded:
-            return forwarded.split(",")[0].strip()[:64]
+        if forwarded:  # the address the trusted proxy saw: the rightmost, not the client's
+            return forwarded.split(",")[-1].strip()[:64]
     return request.client.host if request.client else "unknown"
 
 
@@ -48,7 +48,6 @@ async def authenticate(request: Request, mw: Annotated[Memwise, Depends(get_mw)]
     Failed attempts are throttled per client address and per token prefix (429)."""
     throttle = request.app.state.auth_throttle
     address = client_address(request)
-    throttle.refuse_if_blocked(address)
     token = _bearer(request)
     admin = request.app.state.settings.admin_token
     principal: Principal | None = None
@@ -64,7 +63,8 @@ async def authenticate(request: Request, mw: Annotated[Memwise, Depends(get_mw)]
         found = await run_in_threadpool(mw.tenancy.authenticate_key, token)
         if found:
             principal = Principal(Kind.key, found[0], found[1], token_id=token[-12:])
-    if principal is None:
+    if principal is None:  # a valid key always passes; failures are counted and throttled
+        throttle.refuse_if_blocked(address)
         throttle.failed(address, token[:10])
         raise errors.Unauthorized("that token is not valid", code="unauthorized")
     request.app.state.rate_limiter.check(principal.token_id)

@@ -19,8 +19,8 @@ _JSON_ESCAPE = re.compile(rb"(?:^|[^\\])(?:\\\\)*\\u00(?:0[0-8bBeEfF]|1[0-9a-fA-
 _PERCENT = re.compile(rb"%(?:0[0-8bBeEfF]|1[0-9a-fA-F]|7[fF])")
 # A UTF-16 surrogate half without its partner cannot be stored as text anywhere.
 _LONE_SURROGATE = re.compile(
-    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+    rb"(?:^|[^\\])(?:\\\\)*(?:\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2})"
 )
 MAX_BUCKETS = 100_000
 _CHECKED_TYPES = (b"application/json", b"application/x-www-form-urlencoded", b"text/")

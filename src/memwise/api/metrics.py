@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import time
 import uuid
 from typing import Any
@@ -90,7 +91,9 @@ def metrics(request: Request) -> Response:
     expected = request.app.state.settings.metrics_token
     if expected:
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or token.strip() != expected:
+        if scheme.lower() != "bearer" or not hmac.compare_digest(
+            token.strip().encode(), expected.encode()
+        ):
             raise errors.Unauthorized("send 'Authorization: Bearer <metrics token>'")
     collector = JobsCollector(request.app.state.mw)
     body = generate_latest(observability.REGISTRY)

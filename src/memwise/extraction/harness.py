@@ -142,13 +142,13 @@ class QuoteChecker:
         self.customer = [(line, norm(line.text)) for line in transcript if line.role == "customer"]
         self.threshold = threshold
 
-    def find(self, quote: str) -> Evidence | None:
+    def find(self, quote: str, min_words: int = MIN_CONTENT_WORDS) -> Evidence | None:
         q = norm(quote)
         words = content_words(q)
         if not words:
             return None
         for line, text in self.customer:
-            if f" {q} " in f" {text} " and (len(words) >= MIN_CONTENT_WORDS or q == text):
+            if f" {q} " in f" {text} " and (len(words) >= min_words or q == text):
                 return Evidence(line.turn_id, quote.strip(), line.at)
         if len(words) < MIN_CONTENT_WORDS or len(q) < 8:
             return None

@@ -58,9 +58,9 @@ _LOOKUP = (
     r"\bidentif(?:y|ied)\b|\bsee\b|\bshows?\b|\bstatus\b|\bpulled up\b|\bcome up\b|"
     r"\bunder (?:her|his|their|that|this) name\b|\bwith us\b|\bfrom us\b|\bin our\b|\bour end\b|"
     r"\bregistrations?\b|\binformation\b|\binfo\b|\bdetails\b|\bdata\b|\bentr(?:y|ies)\b|"
-    r"\bvalidated?\b|\brecogni[sz]ed\b|\bmatched\b|\bavailable\b|\breturned\b|\bresults?\b|"
+    r"\bvalidated?\b|\brecogni[sz]ed\b|\bmatched\b|\breturned\b|\bresults?\b|"
     r"\bverification\b|\bidentification\b|\bvalidation\b|\bdetermined?\b|\bestablished\b|"
-    r"\bids?\b|\btranscripts?\b|\bnumbers?\b|\bemail address\b|\baddress\b|\blocation\b)"
+    r"\bids?\b|\btranscripts?\b|\bon our (?:side|end)\b)"
 )
 _ABSENCE_NEAR = _rx(
     rf"{_NEGATION}(?:\W+\w+){{0,7}}?\W+{_LOOKUP}|{_LOOKUP}(?:\W+\w+){{0,8}}?\W+{_NEGATION}"
@@ -86,7 +86,7 @@ _TXN = (
     r"packages?|deliver(?:y|ies)|"
     r"couriers?|tracking|refunds?|payments?|paid|pay|charges?|balance|credits?|subscriptions?|"
     r"transactions?|returns?|returned|exchange|replacement|consignment|customs|purchase|"
-    r"receipt|direct debit|bank transfer|instal?ments?|fees?|debt|arrears|account)"
+    r"receipt|direct debit|bank transfer|instal?ments?|fees?|debt|arrears)"
 )
 _STATE = (
     r"(?:shipped|dispatched|delivered|arrived|arriving|lost|stuck|delayed|held|in transit|"
@@ -269,7 +269,8 @@ _IMPERATIVE_VERBS = (
 )
 _IMPERATIVE = _rx(
     rf"^(?:please |pls |kindly |now |then |also |and |just |q: )?(?:always |never |do not |"
-    rf"don't |first,? )?(?:{_IMPERATIVE_VERBS})\b(?!s\b)"
+    rf"don't |first,? )?(?:{_IMPERATIVE_VERBS})\b(?!s\b)(?!\s*(?:is|are|was|were|preferred|"
+    rf"only|code|customer|engineer|scientist|manager|teacher|nurse|worker|messages?|:|,|-|\.|$))"
 )
 _AT_ASSISTANT = _rx(
     r"\b(?:your|the assistant'?s?|the bot'?s?|the model'?s?) (?:responses?|answers?|replies|reply|"

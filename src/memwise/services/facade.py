@@ -149,9 +149,15 @@ class Memwise:
                 reason = gates.blocked(conn, workspace_id, conv.id)
             return Remembered(conv.id, "skipped", reason, [], {}, 0)
         claimed = self.jobs.claim(f"remember:{conv.id}", ["extract"], job_id=job.id)
-        if claimed is None:  # a worker took it first: it will be applied there, once
-            return Remembered(conv.id, "queued", "a worker is extracting it", [], {}, 0)
-        outcome = self.extraction.run(claimed)
+        if claimed is None:  # not due (the allowance) or a worker took it first
+            current = self.jobs.by_key(workspace_id, f"extract:{conv.id}") or job
+            why = current.last_error or "a worker will extract it"
+            return Remembered(conv.id, current.status.value, why, [], {}, 0)
+        try:
+            outcome = self.extraction.run(claimed)
+        except Exception as exc:  # counted as a failed attempt, as the worker would
+            self.jobs.fail(claimed, f"{type(exc).__name__}: {exc}")
+            raise
         written = [
             s
             for s in self.memory.items(workspace_id, contact_id)

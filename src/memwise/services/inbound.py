@@ -21,6 +21,7 @@ import hmac
 import secrets as pysecrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from email.utils import parseaddr
 from typing import Any
 
 import sqlalchemy as sa
@@ -29,7 +30,14 @@ from memwise import errors
 from memwise.services import identity
 from memwise.services.record import NewTurn
 from memwise.services.runtime import Runtime
-from memwise.storage.schema import agents, conversations, webhook_deliveries, webhook_secrets
+from memwise.storage.schema import (
+    agents,
+    contact_identities,
+    contacts,
+    conversations,
+    webhook_deliveries,
+    webhook_secrets,
+)
 
 CHANNELS = {"email": "email", "sms": "phone", "voice": "phone", "phone": "phone"}
 ROLES = {
@@ -124,11 +132,15 @@ class Inbound:
             ).first()
             if seen is not None:
                 raise Duplicate("this message was already received", key=key)
-            conn.execute(
-                webhook_deliveries.insert().values(
-                    workspace_id=workspace_id, delivery_key=key, received_at=now
-                )
-            )
+            try:
+                with conn.begin_nested():  # two copies at once: the second is the duplicate
+                    conn.execute(
+                        webhook_deliveries.insert().values(
+                            workspace_id=workspace_id, delivery_key=key, received_at=now
+                        )
+                    )
+            except sa.exc.IntegrityError as exc:
+                raise Duplicate("this message was already received", key=key) from exc
 
     def receive(
         self,
@@ -153,6 +165,8 @@ class Inbound:
         if payload.get("agent_id") is not None and not isinstance(payload["agent_id"], str):
             raise errors.Invalid("'agent_id' must be a string", code="invalid_field")
         sender = str(payload.get("from") or "").strip()
+        if CHANNELS.get(channel) == "email" and "<" in sender:
+            sender = parseaddr(sender)[1] or sender  # "Anna Weber <anna@example.com>"
         if not sender:
             raise errors.Invalid("the message needs a sender ('from')", code="invalid_sender")
         lines = _lines(payload)
@@ -220,12 +234,25 @@ class Inbound:
         return self.mw.record.get(workspace_id, row) if row else None
 
     def _senders(self, workspace_id: str, channel: str, sender: str) -> list[str]:
-        """The contacts whose verified identity on this channel is the sender's."""
+        """The contacts whose verified identity on this channel is the sender's; for a
+        sender with no usable identity ("anonymous", a shortcode), the contact made for
+        exactly that sender earlier (named so, with no identity of its own)."""
         kind = CHANNELS[channel]
         try:
             return [str(c) for c in self.mw.tenancy.find_contacts(workspace_id, kind, sender)]
         except errors.Invalid:
-            return []
+            pass
+        with self.rt.db.read() as conn:
+            return [
+                str(c)
+                for c in conn.execute(
+                    sa.select(contacts.c.id).where(
+                        contacts.c.workspace_id == workspace_id,
+                        contacts.c.name == sender[:200],
+                        ~sa.exists().where(contact_identities.c.contact_id == contacts.c.id),
+                    )
+                ).scalars()
+            ]
 
     def _new_contact(self, workspace_id: str, channel: str, sender: str) -> str:
         """None or several matched: a new contact, rather than guessing who it is."""

@@ -335,7 +335,8 @@ class Memory:
             if not quote:
                 raise errors.Invalid("evidence needs a quote", code="evidence_required")
             line = Line(e.turn_id, "customer", row.text or "", row.at)
-            if row.text is None or harness.QuoteChecker([line]).find(quote) is None:
+            found = harness.QuoteChecker([line]).find(quote, min_words=1)
+            if row.text is None or found is None:
                 raise errors.Refused(
                     "a quote must be the customer's own words in the turn it cites",
                     code="quote_not_in_turn",
