@@ -147,3 +147,28 @@ def test_tickets_go_to_the_workspaces_helpdesk(
     assert h["authorization"] == "Bearer helpdesk-secret"
     back = api.call("DELETE", "/v1/ticket-adapter", key).json()
     assert back == {"type": "local"}
+
+
+def test_a_data_request_deletes_the_contacts_events_too(api: Api) -> None:
+    key, _, contact = _workspace(api)
+    ws = api.call("GET", "/v1/workspace", key).json()["id"]
+    api.call("POST", "/v1/event-endpoints", key, json={"url": "https://hooks.example.com/x"})
+    api.mw.remember(ws, contact, [{"role": "user", "text": "I prefer email, please."}])
+    queued = api.call("GET", "/v1/event-deliveries", key).json()["items"]
+    assert {d["type"] for d in queued} >= {"memory.created", "conversation.ended"}
+    assert api.call("DELETE", f"/v1/contacts/{contact}", key).status_code == 200
+    from memwise.storage.schema import jobs
+
+    with api.mw.rt.db.read() as conn:
+        payloads = [str(p) for p in conn.execute(jobs.select()).mappings()]
+    assert not any(contact in p or "prefer email" in p for p in payloads)
+
+
+def test_library_callers_meet_the_same_text_rule(api: Api) -> None:
+    from memwise import errors
+
+    ws, _ = api.mw.tenancy.create_workspace("Lib")
+    with pytest.raises(errors.Invalid):
+        api.mw.tenancy.create_contact(ws.id, "Ann", addresses=["Main St\x00 1"])
+    with pytest.raises(errors.Invalid):
+        api.mw.tenancy.create_contact(ws.id, "An\x01n")

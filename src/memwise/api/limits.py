@@ -11,10 +11,11 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memwise.api.errors import NotText, RateLimited, TooLarge, body
+from memwise.domain.record import NOT_TEXT
 
 # Control characters that are not text (tab, newline, carriage return and form feed are):
 # raw, as JSON escapes (an even run of backslashes before it is no escape) or %-encoded.
-_RAW = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+_RAW = re.compile(NOT_TEXT.pattern.encode())  # the domain's rule, on bytes
 _JSON_ESCAPE = re.compile(rb"(?:^|[^\\])(?:\\\\)*\\u00(?:0[0-8bBeEfF]|1[0-9a-fA-F]|7[fF])")
 _PERCENT = re.compile(rb"%(?:0[0-8bBeEfF]|1[0-9a-fA-F]|7[fF])")
 # A UTF-16 surrogate half without its partner cannot be stored as text anywhere.

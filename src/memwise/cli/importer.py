@@ -44,7 +44,7 @@ def import_conversations(
     done, failed = 0, []
     with Memwise.open(settings(database_url).database_url) as mw:
         mw.tenancy.get_workspace(workspace)
-        agent_id = agent or mw._default_agent(workspace)
+        agent_id = agent or mw.tenancy.default_agent(workspace)
         columns = (
             TextColumn("importing"),
             BarColumn(),

@@ -9,6 +9,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from memwise import errors
+from memwise.domain.record import check_text
 
 
 class Plan(StrEnum):
@@ -70,11 +71,7 @@ def check_timezone(name: str) -> str:
 
 
 def check_name(value: str, what: str, max_len: int = 200) -> str:
-    cleaned = " ".join(value.split())
-    if any(ord(c) < 32 or ord(c) == 127 for c in cleaned):
-        raise errors.Invalid(
-            f"{what} holds a control character that is not text", code="control_characters"
-        )
+    cleaned = check_text(" ".join(value.split()), what)
     if not cleaned:
         raise errors.Invalid(f"{what} must not be empty", code="invalid_name")
     if len(cleaned) > max_len:

@@ -409,7 +409,7 @@ def build_server(mw: Memwise, *, key: str | None = None, per_minute: int = 600) 
         def work(ws: str, actor: str) -> dict[str, Any]:
             conv, _ = mw.record.start(
                 ws,
-                agent_id or mw._default_agent(ws),
+                agent_id or mw.tenancy.default_agent(ws),
                 channel,
                 contact_id=contact_id,
                 user_id=user_id,

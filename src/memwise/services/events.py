@@ -106,7 +106,9 @@ def emit_in(
             conn,
             workspace_id,
             DELIVER,
-            f"{DELIVER}:{event_id}:{row.id}",
+            # The key names whom it is about, so a data request deletes it with the rest.
+            f"{DELIVER}:{event_id}:{row.id}:{data.get('contact_id') or ''}:"
+            f"{data.get('conversation_id') or ''}",
             {"endpoint_id": row.id, "event": event},
             now,
             max_attempts=MAX_ATTEMPTS,

@@ -138,7 +138,7 @@ class Memwise:
             raise errors.Invalid("give at least one message", code="no_messages")
         if len(turns) > 1000:
             raise errors.LimitExceeded("at most 1,000 messages per call", code="too_many")
-        agent = agent_id or self._default_agent(workspace_id)
+        agent = agent_id or self.tenancy.default_agent(workspace_id)
         with self.rt.db.write():  # recorded and ended together, or not at all
             conv, _ = self.record.start(workspace_id, agent, channel, contact_id=contact_id)
             self.record.append_many(workspace_id, conv.id, turns)
@@ -171,12 +171,6 @@ class Memwise:
             dict(outcome.refused),
             outcome.discarded,
         )
-
-    def _default_agent(self, workspace_id: str) -> str:
-        agents = self.tenancy.agents(workspace_id)
-        if not agents:
-            raise errors.Conflict("create an agent first", code="no_agent")
-        return agents[0].id
 
     def worker(self, name: str | None = None) -> Worker:
         """A worker for every job kind memwise runs, with the scheduled sweeps."""

@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 
 from memwise import errors
+from memwise.domain.record import check_text
 
 KINDS = ("email", "phone", "address", "account_ref", "telegram")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
 def normalize(kind: str, value: str) -> str:
-    value = " ".join(str(value).split())
+    value = check_text(" ".join(str(value).split()), f"the {kind}")
     if not value:
         raise errors.Invalid(f"an empty {kind} was given", code="invalid_identity")
     if len(value) > 500:

@@ -31,7 +31,6 @@ from memwise.services import identity
 from memwise.services.record import NewTurn
 from memwise.services.runtime import Runtime
 from memwise.storage.schema import (
-    agents,
     contact_identities,
     contacts,
     conversations,
@@ -183,7 +182,7 @@ class Inbound:
         with self.rt.db.write():  # one unit of work: contact, conversation and turns, or nothing
             if key:
                 self._once(workspace_id, key)
-            agent_id = payload.get("agent_id") or self._default_agent(workspace_id)
+            agent_id = payload.get("agent_id") or self.mw.tenancy.default_agent(workspace_id)
             senders = self._senders(workspace_id, channel, sender)
             conv = self._open_thread(workspace_id, channel, thread, senders)
             threaded = conv is not None
@@ -200,17 +199,6 @@ class Inbound:
                 workspace_id, conv.id, [NewTurn(role, text, when) for role, text in lines]
             )
         return Received(conv.id, conv.contact_id, [t.id for t in turns], threaded)
-
-    def _default_agent(self, workspace_id: str) -> str:
-        with self.rt.db.read() as conn:
-            agent = conn.execute(
-                sa.select(agents.c.id)
-                .where(agents.c.workspace_id == workspace_id)
-                .order_by(agents.c.created_at)
-            ).scalar()
-        if agent is None:
-            raise errors.Conflict("create an agent before receiving messages", code="no_agent")
-        return str(agent)
 
     def _open_thread(
         self, workspace_id: str, channel: str, thread: str | None, senders: list[str]

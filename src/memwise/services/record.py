@@ -344,11 +344,14 @@ def close(
     ).rowcount
     if done:
         gates.queue_extraction_in(conn, workspace_id, conversation_id, at)
+        contact = conn.execute(
+            sa.select(conversations.c.contact_id).where(conversations.c.id == conversation_id)
+        ).scalar()
         events.emit_in(
             conn,
             workspace_id,
             "conversation.ended",
-            {"conversation_id": conversation_id, "status": status},
+            {"conversation_id": conversation_id, "contact_id": contact, "status": status},
             at,
         )
     return bool(done)

@@ -423,6 +423,20 @@ class Tenancy:
         with self.rt.db.read() as conn:
             return _agent(rows.require(conn, agents, workspace_id, agent_id, "agent"))
 
+    def default_agent(self, workspace_id: str) -> str:
+        """The workspace's first agent: the one a message or an import goes to when none is
+        named. Conflict when the workspace has none yet."""
+        with self.rt.db.read() as conn:
+            agent = conn.execute(
+                sa.select(agents.c.id)
+                .where(agents.c.workspace_id == workspace_id)
+                .order_by(agents.c.created_at, agents.c.id)
+                .limit(1)
+            ).scalar()
+        if agent is None:
+            raise errors.Conflict("create an agent first", code="no_agent")
+        return str(agent)
+
     def agents(self, workspace_id: str) -> list[Agent]:
         """The workspace's agents, oldest first."""
         with self.rt.db.read() as conn:
