@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, is_dataclass
-from datetime import datetime
-from enum import Enum
 from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from memwise.domain.shapes import out as out  # the JSON shape every route returns
 
 Name = Field(min_length=1, max_length=200)
 
@@ -219,25 +218,6 @@ class ChatIn(Body):
 
 class TestClockIn(Body):
     now: AwareDatetime
-
-
-def out(obj: Any, **extra: Any) -> dict[str, Any]:
-    """A dataclass as a JSON-ready dict (enums as values, datetimes as ISO 8601)."""
-    data = asdict(obj) if is_dataclass(obj) and not isinstance(obj, type) else dict(obj)
-    data.update(extra)
-    return {k: _plain(v) for k, v in data.items()}
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, Enum):
-        return v.value
-    if isinstance(v, datetime):
-        return v.isoformat()
-    if isinstance(v, dict):
-        return {k: _plain(x) for k, x in v.items()}
-    if isinstance(v, list | tuple):
-        return [_plain(x) for x in v]
-    return v
 
 
 def page(items: list[Any], cursor: Any | None) -> dict[str, Any]:

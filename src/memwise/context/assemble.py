@@ -19,76 +19,6 @@ from memwise.policies.window import Message
 
 BUDGETS = ContextBudgets().model_dump()  # the defaults; Limits.context configures them
 
-TOOLS: list[dict[str, Any]] = [
-    {
-        "name": "lookup_account",
-        "description": "Read one thing fresh from the live account "
-        "record of this conversation's account (never another).",
-        "parameters": {
-            "type": "object",
-            "required": ["kind"],
-            "properties": {
-                "kind": {
-                    "type": "string",
-                    "enum": ["order", "invoice", "shipment", "balance", "card"],
-                },
-                "id": {"type": "string", "description": "order, invoice or shipment number"},
-            },
-        },
-    },
-    {
-        "name": "search_knowledge",
-        "description": "Search reviewed documents and taught lessons.",
-        "parameters": {
-            "type": "object",
-            "required": ["query"],
-            "properties": {"query": {"type": "string"}},
-        },
-    },
-    {
-        "name": "recall_notes",
-        "description": "Dated history of this customer, as history.",
-        "parameters": {
-            "type": "object",
-            "required": ["query"],
-            "properties": {"query": {"type": "string"}},
-        },
-    },
-    {
-        "name": "remember_rule",
-        "description": "Save one short working rule for this staff user.",
-        "parameters": {
-            "type": "object",
-            "required": ["text"],
-            "properties": {"text": {"type": "string", "maxLength": 400}},
-        },
-    },
-    {
-        "name": "forget_rule",
-        "description": "Remove the staff user's rules matching a phrase.",
-        "parameters": {
-            "type": "object",
-            "required": ["phrase"],
-            "properties": {"phrase": {"type": "string"}},
-        },
-    },
-    {
-        "name": "list_rules",
-        "description": "List the staff user's saved rules.",
-        "parameters": {"type": "object", "properties": {}},
-    },
-    {
-        "name": "create_ticket",
-        "description": "Hand a question to the support team "
-        "(proposed first; executed after the user confirms).",
-        "parameters": {
-            "type": "object",
-            "required": ["subject", "body"],
-            "properties": {"subject": {"type": "string"}, "body": {"type": "string"}},
-        },
-    },
-]
-
 
 @dataclass(frozen=True)
 class Considered:
@@ -142,6 +72,7 @@ class Inputs:
     notes: list[tuple[str, str, str]] = field(default_factory=list)
     excluded_notes: list[tuple[str, str]] = field(default_factory=list)  # (id, reason)
     knowledge: list[Any] = field(default_factory=list)  # Hit
+    tools: list[dict[str, Any]] = field(default_factory=list)  # the registry's specs
 
 
 def assemble(x: Inputs, budgets: dict[str, int] | None = None) -> Context:
@@ -241,7 +172,7 @@ def assemble(x: Inputs, budgets: dict[str, int] | None = None) -> Context:
         explain=explain,
         route=router.route(x.request),
         flags=flags,
-        tools=TOOLS,
+        tools=x.tools,
     )
 
 

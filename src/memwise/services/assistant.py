@@ -23,7 +23,7 @@ from memwise.context.assemble import Context, Inputs, assemble
 from memwise.domain.access import Principal, require_staff
 from memwise.policies.window import Message
 from memwise.safety import instructions
-from memwise.services import rows
+from memwise.services import rows, tools
 from memwise.services.runtime import Runtime
 from memwise.services.teaching import shortened
 from memwise.storage.schema import agents, contacts, conversations, users, workspaces
@@ -103,6 +103,7 @@ class Assistant:
             page=page,
             window=view.messages,
             summary=view.summary,
+            tools=tools.specs(conv),
         )
         if conv.user_id:
             block = self.mw.notebook.block(workspace_id, conv.user_id)

@@ -1,10 +1,11 @@
 """Model mode: the same context and tools drive a tool-calling chat model.
 
-Reads (lookup_account, search_knowledge, recall_notes, list_rules) run at once; writes that
-change something for the customer (create_ticket) are proposed and held as the pending
-confirmation beside the window — executed only when the user confirms on the next turn.
-Notebook writes are staff-only; a customer conversation's model is refused them. Every tool
-call passes the audit log with its status. Tool results reach the model as data blocks.
+The tools are the registry's (``memwise.services.tools``): the model is offered the ones its
+conversation allows (no notebook in a customer's conversation) with the conversation's own
+contact, user and id bound. Reads run at once; a write that changes something for the
+customer (create_ticket) is proposed and held as the pending confirmation beside the window —
+executed only when the user confirms on the next turn. Every call is audited once as
+``model.<tool>``; tool results reach the model as data blocks.
 """
 
 from __future__ import annotations
@@ -15,16 +16,14 @@ from collections.abc import Callable
 from typing import Any
 
 from memwise import errors, observability
-from memwise.context import blocks
-from memwise.context.assemble import TOOLS
 from memwise.policies.window import Message
-from memwise.services import audit
+from memwise.services import tools
 from memwise.services.assistant import Reply
+from memwise.services.audit import Status
 
 YES = re.compile(
     r"^\s*(?:yes|yep|yeah|ok(?:ay)?|sure|confirm(?:ed)?|do it|go ahead|please do)\b", re.I
 )
-STAFF_ONLY = {"remember_rule", "forget_rule", "list_rules"}
 MAX_ROUNDS = 5
 
 # complete(messages, tools) -> {"content": str | None, "tool_calls": [{"id", "name", "arguments"}]}
@@ -80,24 +79,26 @@ class ModelAssistant:
                 reply = self._execute_pending(ws, conv, pending)
                 self.mw.record.append(ws, conversation_id, "assistant", reply.reply)
                 return reply
-            self._log(
+            self.mw.audit.record(
                 ws,
-                conv,
-                "create_ticket",
-                pending.get("arguments", {}),
-                "refused",
-                "the user did not confirm",
+                actor="model",
+                tool=f"model.{pending.get('tool', 'create_ticket')}",
+                args=tools.audited(pending.get("arguments", {}), None),
+                status=Status.refused,
+                result="the user did not confirm",
+                contact_id=conv.contact_id,
+                conversation_id=conv.id,
             )
         ctx = self.mw.assistant.context(ws, conversation_id, text, messages=messages, page=page)
         convo: list[dict[str, Any]] = list(ctx.messages)
-        tools = [t for t in TOOLS if staff or t["name"] not in STAFF_ONLY]
+        offered = tools.specs(conv)
         sources: list[dict[str, Any]] = []
         proposed: dict[str, Any] | None = None
         content = ""
         for _ in range(MAX_ROUNDS):
             try:
                 with observability.span("memwise.model.chat"):
-                    out = self.complete(convo, tools)
+                    out = self.complete(convo, offered)
                 observability.MODEL_CALLS.labels("chat", "ok").inc()
             except Exception as exc:  # the model could not be asked: say so, never a 500
                 observability.MODEL_CALLS.labels("chat", "error").inc()
@@ -128,14 +129,14 @@ class ModelAssistant:
                 }
             )
             for call in calls:
-                result, found, held = self._run(ws, conv, call, staff)
+                result, found, held = self._run(ws, conv, call)
                 sources += found
                 proposed = held or proposed
                 convo.append(
                     {
                         "role": "tool",
                         "tool_call_id": call["id"],
-                        "content": blocks.data_block("tool", result, tool=call["name"]).text,
+                        "content": tools.wrap(call["name"], result),
                     }
                 )
         else:
@@ -154,120 +155,36 @@ class ModelAssistant:
         return reply
 
     def _run(
-        self, ws: str, conv: Any, call: dict[str, Any], staff: bool
+        self, ws: str, conv: Any, call: dict[str, Any]
     ) -> tuple[str, list[dict[str, Any]], dict[str, Any] | None]:
-        name, args = call["name"], dict(call.get("arguments") or {})
-        if name in STAFF_ONLY and not staff:
-            self._log(ws, conv, name, args, "refused", "notebook tools are for staff users only")
-            return "refused: only staff users have a notebook", [], None
+        at = tools.Call(self.mw, ws, tools.Door.model, "model", conversation=conv)
         try:
-            if name == "lookup_account":
-                answer = self.mw.accounts.lookup(
-                    ws,
-                    conv.id,
-                    str(args.get("kind", "order")),
-                    args.get("id"),
-                    account=args.get("account"),
-                    actor="model",
-                )
-                return (
-                    answer.sentence,
-                    [
-                        {
-                            "part": "live_record",
-                            "id": args.get("id"),
-                            "title": args.get("kind"),
-                            "source_url": None,
-                        }
-                    ],
-                    None,
-                )
-            if name == "search_knowledge":
-                hits = self.mw.knowledge.search(ws, str(args.get("query", "")), limit=3)
-                self._log(ws, conv, name, args, "read", f"{len(hits)} hits")
-                return (
-                    "\n".join(f"[{h.title}] {h.excerpt} ({h.source_url or h.part})" for h in hits)
-                    or "knowledge is silent on this",
-                    [
-                        {"part": h.part, "id": h.id, "title": h.title, "source_url": h.source_url}
-                        for h in hits
-                    ],
-                    None,
-                )
-            if name == "recall_notes":
-                if conv.contact_id is None:
-                    return "no customer notes in a staff conversation", [], None
-                recall = self.mw.recaller.recall(ws, conv.contact_id, str(args.get("query", "")))
-                self._log(ws, conv, name, args, "read", f"{len(recall.notes)} notes")
-                return (
-                    (
-                        "\n".join(ln.text for ln in recall.profile + recall.notes)
-                        or "nothing on record"
-                    ),
-                    [],
-                    None,
-                )
-            if name == "remember_rule":
-                added = self.mw.notebook.add(
-                    ws, conv.user_id, str(args.get("text", "")), actor="model"
-                )
-                return ("already saved" if added.duplicate else "saved"), [], None
-            if name == "forget_rule":
-                n = self.mw.notebook.forget_phrase(
-                    ws, conv.user_id, str(args.get("phrase", "")), actor="model"
-                )
-                return f"removed {n}", [], None
-            if name == "list_rules":
-                entries = self.mw.notebook.entries(ws, conv.user_id)
-                self._log(ws, conv, name, args, "read", f"{len(entries)} rules")
-                return "\n".join(e.text for e in entries) or "no rules", [], None
-            if name == "create_ticket":
-                held = {
-                    "tool": name,
-                    "arguments": args,
-                    "summary": f"pass this to the support team ({args.get('subject', '')})",
-                }
-                self._log(ws, conv, name, args, "proposed", "waiting for the user to confirm")
-                return "proposed: ask the user to confirm before it is created", [], held
+            done = tools.execute(str(call["name"]), dict(call.get("arguments") or {}), at)
         except errors.MemwiseError as exc:
-            self._log(ws, conv, name, args, "failed", f"{exc.code}: {exc.message}")
-            return f"failed: {exc.message}", [], None
-        self._log(ws, conv, name, args, "refused", "unknown tool")
-        return "refused: unknown tool", [], None
+            said = "refused" if isinstance(exc, errors.Invalid | errors.Forbidden) else "failed"
+            return f"{said}: {exc.message}", [], None
+        if isinstance(done, tools.Proposal):
+            held = {"tool": done.tool, "arguments": done.arguments, "summary": done.summary}
+            return "proposed: ask the user to confirm before it is created", [], held
+        return done.text, done.sources, None
 
     def _execute_pending(self, ws: str, conv: Any, pending: dict[str, Any]) -> Reply:
-        args = pending.get("arguments", {})
-        ticket = self.mw.tickets.open(
-            ws,
-            subject=str(args.get("subject") or "Support request"),
-            body=str(args.get("body") or ""),
-            contact_id=conv.contact_id,
-            conversation_id=conv.id,
-            actor="model",
-        )
+        at = tools.Call(self.mw, ws, tools.Door.model, "model", conversation=conv)
+        name = str(pending.get("tool") or "create_ticket")
+        try:
+            done = tools.execute(name, dict(pending.get("arguments") or {}), at, confirmed=True)
+        except errors.MemwiseError:
+            return Reply("I couldn't pass it on just now; please try again shortly.")
+        assert isinstance(done, tools.Result)
+        ticket = done.data
         said = (
             "Done — it's with the support team."
-            if ticket.status == "accepted"
+            if ticket.get("status") == "accepted"
             else "I couldn't pass it on just now; please try again shortly."
         )
-        return Reply(said, ticket={"id": ticket.id, "status": ticket.status}, route="handoff")
-
-    def _log(
-        self, ws: str, conv: Any, tool: str, args: dict[str, Any], status: str, result: str
-    ) -> None:
-        with self.mw.rt.db.write() as c:
-            audit.log(
-                c,
-                workspace_id=ws,
-                at=self.mw.clock.now(),
-                actor="model",
-                tool=tool,
-                args=args,
-                status=status,
-                result=result,
-                contact_id=conv.contact_id,
-                conversation_id=conv.id,
-            )
+        return Reply(
+            said, ticket={"id": ticket.get("id"), "status": ticket.get("status")}, route="handoff"
+        )
 
 
 def anthropic_complete(client: Any, model: str, max_tokens: int = 1024) -> Complete:

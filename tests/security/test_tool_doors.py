@@ -1,0 +1,103 @@
+"""One tool layer for every door: what a careless model or a stranger's key tries through it."""
+
+from __future__ import annotations
+
+import pytest
+
+from memwise import errors
+from memwise.domain.access import Kind, Principal
+from memwise.services import tools
+from tests.integration.conftest import Api
+from tests.security.conftest import conversation, staff
+
+
+def _model_call(sec: Api, ws: str, conversation_id: str) -> tools.Call:
+    conv = sec.mw.record.get(ws, conversation_id)
+    return tools.Call(sec.mw, ws, tools.Door.model, "model", conversation=conv)
+
+
+def test_a_model_cannot_point_a_tool_at_another_contact_or_conversation(sec: Api) -> None:
+    s = staff(sec)
+    conv = conversation(sec, s)
+    other = sec.mw.tenancy.create_contact(s["ws"], "Bea Other")
+    r = sec.call(
+        "POST",
+        f"/v1/contacts/{other.id}/memory",
+        s["owner"],
+        json={"kind": "preference", "text": "Bea prefers calls at 7"},
+    )
+    assert r.status_code == 201, r.text
+    call = _model_call(sec, s["ws"], conv["id"])
+    done = tools.execute(
+        "recall", {"request": "calls", "contact_id": other.id}, call
+    )  # the model names someone else
+    assert isinstance(done, tools.Result) and "Bea" not in done.text
+    other_conv = conversation(sec, s)
+    looked = tools.execute(
+        "lookup_account", {"kind": "balance", "conversation_id": other_conv["id"]}, call
+    )
+    assert isinstance(looked, tools.Result)
+    (entry,) = sec.mw.audit.entries(s["ws"], tool="model.lookup_account")
+    assert entry.conversation_id == conv["id"]
+
+
+def test_a_model_in_a_customer_conversation_gets_no_notebook(sec: Api) -> None:
+    s = staff(sec)
+    conv = conversation(sec, s)
+    user = sec.mw.tenancy.create_user(s["ws"], "Dana", "operator")
+    call = _model_call(sec, s["ws"], conv["id"])
+    with pytest.raises(errors.Forbidden):
+        tools.execute("remember_rule", {"text": "always 50% off", "user_id": user.id}, call)
+    assert sec.mw.notebook.entries(s["ws"], user.id) == []
+    statuses = [e.status for e in sec.mw.audit.entries(s["ws"], tool="model.remember_rule")]
+    assert statuses == ["refused"]
+
+
+def test_unknown_tools_and_arguments_are_refused_and_audited(sec: Api) -> None:
+    s = staff(sec)
+    conv = conversation(sec, s)
+    call = _model_call(sec, s["ws"], conv["id"])
+    with pytest.raises(errors.Invalid) as bad_arg:
+        tools.execute("search_knowledge", {"query": "hours", "sql": "DROP TABLE"}, call)
+    assert bad_arg.value.code == "unknown_argument"
+    with pytest.raises(errors.Invalid) as no_tool:
+        tools.execute("run_shell", {"cmd": "ls"}, call)
+    assert no_tool.value.code == "unknown_tool"
+    with pytest.raises(errors.Invalid) as mcp_only:  # a model door tool list is shorter
+        tools.execute("record_turn", {"role": "customer", "text": "I owe nothing"}, call)
+    assert mcp_only.value.code == "unknown_tool"
+    refused = sec.mw.audit.entries(s["ws"], status="refused")
+    assert {e.tool for e in refused} >= {
+        "model.search_knowledge",
+        "model.run_shell",
+        "model.record_turn",
+    }
+    assert sec.mw.record.turns(s["ws"], conv["id"]) == []
+
+
+def test_only_workspace_staff_reach_the_mcp_door(sec: Api) -> None:
+    s = staff(sec)
+    conv = conversation(sec, s)
+    for who in (
+        Principal(Kind.visitor, s["ws"], conversation_id=conv["id"]),
+        Principal(Kind.sender, s["ws"]),
+        Principal(Kind.admin),
+    ):
+        call = tools.Call(sec.mw, s["ws"], tools.Door.mcp, "mcp:x", who)
+        with pytest.raises(errors.NotFound):
+            tools.execute("recall", {"contact_id": s["contact"], "request": "x"}, call)
+    assert sec.mw.record.turns(s["ws"], conv["id"]) == []
+
+
+def test_a_customer_turn_written_through_mcp_says_so_without_keeping_the_text(sec: Api) -> None:
+    s = staff(sec)
+    conv = conversation(sec, s)
+    by = Principal(Kind.key, s["ws"], sec.mw.tenancy.authenticate_key(s["op"])[1])  # type: ignore[index]
+    call = tools.Call(sec.mw, s["ws"], tools.Door.mcp, "mcp:operator", by)
+    text = "My card is 4111 1111 1111 1111, remember it"
+    tools.execute(
+        "record_turn", {"conversation_id": conv["id"], "role": "customer", "text": text}, call
+    )
+    (entry,) = sec.mw.audit.entries(s["ws"], tool="mcp.record_turn")
+    assert entry.args["written_as_customer"] is True and entry.args["chars"] == len(text)
+    assert "4111" not in str(entry.args) and entry.actor == "mcp:operator"
