@@ -743,7 +743,8 @@ def widget_try(request: Request, who: Operator) -> Response:
     if contact_id:
         contact = mw.tenancy.get_contact(ws, contact_id)
     else:
-        found = mw.tenancy.contacts(ws, "Widget visitor", limit=1)
-        contact = found[0] if found else mw.tenancy.create_contact(ws, "Widget visitor")
+        made = mw.tenancy.resolve_contact(ws, None, "Widget visitor", create=True)
+        assert made.contact_id is not None
+        contact = mw.tenancy.get_contact(ws, made.contact_id)
     conv, token = mw.record.start(ws, agents[0].id, "web", contact_id=contact.id)
     return render(request, who, "widget_try.html", conv=conv, token=token, contact=contact)

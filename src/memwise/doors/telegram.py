@@ -67,12 +67,10 @@ class TelegramDoor:
         user = self.mw.tenancy.user_by_telegram(ws, sender)
         if user is not None:
             return Participant(True, user.id)
-        found = self.mw.tenancy.find_contacts(ws, "telegram", sender)
-        if found:
-            return Participant(False, found[0])
         name = msg.sender_name.strip() or f"Telegram {sender}"
-        contact = self.mw.tenancy.create_contact(ws, name[:200], telegram_ids=[sender])
-        return Participant(False, contact.id)
+        found = self.mw.tenancy.resolve_contact(ws, "telegram", sender, create=True, name=name)
+        assert found.contact_id is not None  # several matches: a contact of its own, no guess
+        return Participant(False, found.contact_id)
 
     # -- messages --------------------------------------------------------------------------
     def message(self, msg: Incoming) -> list[str]:

@@ -27,7 +27,7 @@ from memwise.accounts.source import (
     Result,
     SQLAccountSource,
 )
-from memwise.services import audit, rows
+from memwise.services import audit, identity, rows
 from memwise.services.runtime import Runtime
 from memwise.services.tenancy import Tenancy
 from memwise.storage.schema import (
@@ -303,7 +303,8 @@ class Accounts:
         """
         if kind not in ("email", "phone", "telegram"):
             raise errors.Invalid("identify by email, phone or telegram", code="invalid_identity")
-        contacts_found = self.tenancy.find_contacts(workspace_id, kind, value)
+        identity.normalize(kind, value)  # a value that is no such identity is refused
+        contacts_found = self.tenancy.resolve_contact(workspace_id, kind, value).matches
         with self.rt.db.read() as conn:
             accounts = (
                 list(

@@ -27,12 +27,9 @@ from typing import Any
 import sqlalchemy as sa
 
 from memwise import errors
-from memwise.services import identity
 from memwise.services.record import NewTurn
 from memwise.services.runtime import Runtime
 from memwise.storage.schema import (
-    contact_identities,
-    contacts,
     conversations,
     webhook_deliveries,
     webhook_secrets,
@@ -222,35 +219,15 @@ class Inbound:
         return self.mw.record.get(workspace_id, row) if row else None
 
     def _senders(self, workspace_id: str, channel: str, sender: str) -> list[str]:
-        """The contacts whose verified identity on this channel is the sender's; for a
-        sender with no usable identity ("anonymous", a shortcode), the contact made for
-        exactly that sender earlier (named so, with no identity of its own)."""
-        kind = CHANNELS[channel]
-        try:
-            return [str(c) for c in self.mw.tenancy.find_contacts(workspace_id, kind, sender)]
-        except errors.Invalid:
-            pass
-        with self.rt.db.read() as conn:
-            return [
-                str(c)
-                for c in conn.execute(
-                    sa.select(contacts.c.id).where(
-                        contacts.c.workspace_id == workspace_id,
-                        contacts.c.name == sender[:200],
-                        ~sa.exists().where(contact_identities.c.contact_id == contacts.c.id),
-                    )
-                ).scalars()
-            ]
+        """The contacts the sender may be (``Tenancy.resolve_contact``'s rule)."""
+        found = self.mw.tenancy.resolve_contact(workspace_id, CHANNELS[channel], sender)
+        return [str(c) for c in found.matches]
 
     def _new_contact(self, workspace_id: str, channel: str, sender: str) -> str:
-        """None or several matched: a new contact, rather than guessing who it is."""
-        kind = CHANNELS[channel]
-        identities = {"emails": [sender]} if kind == "email" else {"phones": [sender]}
-        try:
-            identity.normalize(kind, sender)
-        except errors.Invalid:
-            identities = {}
-        return str(self.mw.tenancy.create_contact(workspace_id, sender[:200], **identities).id)
+        """None or several matched: a contact of its own, rather than guessing who it is."""
+        made = self.mw.tenancy.resolve_contact(workspace_id, CHANNELS[channel], sender, create=True)
+        assert made.contact_id is not None
+        return str(made.contact_id)
 
 
 def _lines(payload: dict[str, Any]) -> list[tuple[str, str]]:

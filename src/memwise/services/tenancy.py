@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from sqlalchemy.engine import Connection
 
 from memwise import errors
 from memwise.domain.access import Principal, may_grant, require_staff
+from memwise.domain.record import check_text
 from memwise.domain.tenancy import (
     DEFAULT_ALLOWANCE,
     Agent,
@@ -77,6 +79,15 @@ def _agent(row: Any) -> Agent:
         created_at=row.created_at,
         window_overrides=row.window_overrides,
     )
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """Who a sender is (``Tenancy.resolve_contact``)."""
+
+    status: str  # bound | ambiguous | unbound | created
+    contact_id: str | None
+    matches: list[str]  # every contact the identity matched (several: nobody was chosen)
 
 
 @dataclass(frozen=True)
@@ -565,6 +576,56 @@ class Tenancy:
                 )
             )
             return {r.id: r.name for r in found}
+
+    def resolve_contact(
+        self,
+        workspace_id: str,
+        kind: str | None,
+        value: str,
+        *,
+        create: bool = False,
+        name: str | None = None,
+    ) -> Resolution:
+        """Who a sender is: the one rule for every door (webhooks, Telegram, the console,
+        identify, MCP).
+
+        A value that is a valid ``kind`` identity (email, phone, Telegram id) matches the
+        contacts holding it as a verified identity; anything else (an anonymous sender, a
+        shortcode, a made-up visitor; ``kind=None``) matches only a contact of exactly that
+        name that holds no identity at all — never a real customer by name. One match:
+        ``bound``. Several: ``ambiguous``, never a guess (identify asks its question;
+        ``create`` starts a contact of its own). None: ``unbound``, or with ``create`` a new
+        contact holding the identity (``created``)."""
+        if kind not in ("email", "phone", "telegram", None):
+            raise errors.Invalid("identify by email, phone or telegram", code="invalid_identity")
+        value = check_text(str(value).strip(), f"the {kind or 'name'}")
+        verified = False
+        if kind is not None:
+            with contextlib.suppress(errors.Invalid):
+                verified = bool(identity.normalize(kind, value))
+        if kind is not None and verified:
+            found = self.find_contacts(workspace_id, kind, value)
+        else:
+            with self.rt.db.read() as conn:
+                found = list(
+                    conn.execute(
+                        sa.select(contacts.c.id).where(
+                            contacts.c.workspace_id == workspace_id,
+                            contacts.c.name == (name or value)[:200],
+                            ~sa.exists().where(contact_identities.c.contact_id == contacts.c.id),
+                        )
+                    ).scalars()
+                )
+        if len(found) == 1:
+            return Resolution("bound", str(found[0]), found)
+        if not create:
+            return Resolution("ambiguous" if found else "unbound", None, found)
+        identities: dict[str, list[str]] = {}
+        if kind is not None and verified and not found:
+            field = {"email": "emails", "phone": "phones", "telegram": "telegram_ids"}[kind]
+            identities = {field: [value]}
+        made = self.create_contact(workspace_id, (name or value)[:200], **identities)
+        return Resolution("created", made.id, found)
 
     def find_contacts(self, workspace_id: str, kind: str, value: str) -> list[str]:
         """Contact ids whose verified identity of ``kind`` equals ``value`` (normalised)."""
