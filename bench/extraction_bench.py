@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import database, table
 from memwise import FixedClock, Memwise
-from memwise.extraction.evaluate import evaluate
+from memwise.services.extraction_eval import evaluate
 from memwise.services.record import NewTurn
 
 DATA = Path(__file__).parent.parent / "tests" / "data"

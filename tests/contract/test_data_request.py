@@ -52,3 +52,31 @@ def test_nothing_of_the_contact_remains_anywhere(mw: Memwise) -> None:
     assert mw.record.search(ws.id, "Vanuatu") == []
     assert [b["question"] for b in mw.learning.book(ws.id)] == ["Is the Alpine 2 waterproof?"]
     assert mw.tenancy.get_contact(ws.id, keep).name == "Other Person" and other_q.id
+
+
+def test_every_table_of_the_schema_is_a_decision() -> None:
+    """Each table is either covered by a data request or kept with a stated reason; a table
+    that names a contact or a conversation is always covered."""
+    from memwise.services.data_request import COVERED, KEPT
+    from memwise.storage.schema import metadata
+
+    assert not COVERED & set(KEPT)
+    assert set(metadata.tables) == COVERED | set(KEPT), set(metadata.tables) ^ (COVERED | set(KEPT))
+    for table in metadata.tables.values():
+        names = {c.name for c in table.columns}
+        if names & {"contact_id", "conversation_id", "unanswered_id"}:
+            assert table.name in COVERED, table.name
+
+
+def test_taught_knowledge_stays_but_forgets_whose_question_it_was(mw: Memwise) -> None:
+    ws, _ = mw.tenancy.create_workspace("Shop", "Europe/Berlin", "startup")
+    c = mw.tenancy.create_contact(ws.id, "Yara Quell", emails=["yara@example.com"]).id
+    item, _ = mw.teaching.record_unanswered(ws.id, "Do you repair tandems?", contact_id=c)
+    lesson = mw.teaching.draft(
+        ws.id, "Do you repair tandems?", "Yes, tandems too.", unanswered_id=item.id, actor="op"
+    )
+    mw.teaching.approve(ws.id, lesson.id, approved_by="admin")
+    mw.data_requests.delete(ws.id, c, actor="key:owner")
+    kept = mw.teaching.lesson(ws.id, lesson.id)
+    assert kept.answer == "Yes, tandems too." and kept.unanswered_id is None
+    assert all(r.unanswered_id is None for r in mw.teaching.receipts(ws.id, lesson.id))

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from memwise import FixedClock, Memwise
-from memwise.extraction.evaluate import evaluate
+from memwise.services.extraction_eval import evaluate
 from memwise.services.jobs import LeaseLost
 from memwise.services.record import NewTurn
 

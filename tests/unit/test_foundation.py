@@ -131,3 +131,18 @@ def test_the_public_surface_is_exported_and_the_client_stays_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["0", "0"]  # the HTTP client needs no database layer
+
+
+def test_every_exported_member_is_memwise_own_and_loads() -> None:
+    """As httpx tests its surface: each name in ``__all__`` resolves, belongs to memwise,
+    and nothing public is reachable only through a private path."""
+    for name in memwise.__all__:
+        member = getattr(memwise, name)
+        if name == "__version__":
+            assert isinstance(member, str)
+            continue
+        module = member.__name__ if name == "errors" else member.__module__
+        assert module.startswith("memwise."), (name, module)
+    assert sorted(dir(memwise)) == sorted(memwise.__all__)
+    with pytest.raises(AttributeError):
+        _ = memwise.not_a_name  # type: ignore[attr-defined]

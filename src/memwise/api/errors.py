@@ -1,4 +1,4 @@
-"""memwise errors → HTTP, in one place, always in the API.md error shape."""
+"""memwise errors → HTTP, in one place, always in one error shape (docs/http.md)."""
 
 from __future__ import annotations
 

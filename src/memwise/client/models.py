@@ -1,7 +1,7 @@
 """Typed results of the HTTP API.
 
 Every model keeps fields the server adds later (``extra="allow"``), so a newer server never
-breaks an older client; the fields named here are the contract of ``shared/API.md``.
+breaks an older client; the fields named here are those docs/http.md promises.
 """
 
 from __future__ import annotations

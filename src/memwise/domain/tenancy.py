@@ -1,4 +1,4 @@
-"""Workspaces, agents, users, contacts, conversations (DESIGN.md section 2)."""
+"""Workspaces, agents, users, contacts, conversations."""
 
 from __future__ import annotations
 

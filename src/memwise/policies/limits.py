@@ -1,4 +1,4 @@
-"""Every configurable limit, in one place (DESIGN.md section 6)."""
+"""Every configurable limit, in one place (docs/limits.md lists them)."""
 
 from __future__ import annotations
 

@@ -22,8 +22,10 @@ from memwise.storage.schema import (
     events,
     folded,
     jobs,
+    lessons,
     memory_items,
     question_book,
+    receipts,
     tickets,
     turns,
     unanswered,
@@ -40,6 +42,49 @@ def _plain(row: Any) -> dict[str, Any]:
 
 # Further tables keyed by (workspace_id, contact_id) that both export and delete cover.
 CONTACT_TABLES: tuple[sa.Table, ...] = (event_labels, events, tickets, unanswered)
+
+# Every table of the schema, by what a data request does with it. The contract suite checks
+# that each table is named here, so a new table is a decision, not an omission.
+COVERED = frozenset(
+    {
+        "contacts",
+        "contact_identities",
+        "conversations",
+        "turns",
+        "memory_items",
+        "events",
+        "event_labels",
+        "tickets",
+        "unanswered",
+        "audit_log",
+        "jobs",  # extraction, event deliveries and every job naming the contact
+        "question_book",  # the contact's references; a question only they asked goes
+        "folded",
+        "lessons",  # knowledge a person taught stays; its link to the contact's question goes
+        "receipts",
+    }
+)
+KEPT = {
+    "workspaces": "the business",
+    "agents": "the business's assistants",
+    "users": "staff, not customers",
+    "notebook_entries": "a staff user's rules (customer facts are refused there)",
+    "api_keys": "credentials, hashed",
+    "console_sessions": "staff logins",
+    "account_sources": "the workspace's connection settings",
+    "knowledge_documents": "reviewed business documents",
+    "knowledge_chunks": "reviewed business documents",
+    "knowledge_identifiers": "reviewed business documents",
+    "document_receipts": "who approved a document",
+    "test_sets": "frozen, redacted questions (contact details replaced when folded), unlinked",
+    "test_set_items": "frozen, redacted questions (contact details replaced when folded), unlinked",
+    "eval_runs": "answers to a test set's questions",
+    "usage": "a count of interactions per month",
+    "webhook_deliveries": "de-duplication keys, gone after 24 hours",
+    "webhook_secrets": "the workspace's channel secrets",
+    "event_endpoints": "the workspace's subscriptions",
+    "ticket_adapters": "the workspace's helpdesk settings",
+}
 
 
 class DataRequests:
@@ -198,6 +243,15 @@ class DataRequests:
                     ),
                 )
             ).rowcount
+            asked = sa.select(unanswered.c.id).where(
+                unanswered.c.workspace_id == workspace_id, unanswered.c.contact_id == contact_id
+            )
+            for taught in (lessons, receipts):
+                conn.execute(
+                    taught.update()
+                    .where(taught.c.workspace_id == workspace_id, taught.c.unanswered_id.in_(asked))
+                    .values(unanswered_id=None)
+                )
             for table in CONTACT_TABLES:
                 counts[table.name] = conn.execute(
                     table.delete().where(
