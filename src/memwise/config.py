@@ -4,24 +4,26 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, PrivateAttr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from memwise import errors
 from memwise.accounts.policy import AccountPolicy
-from memwise.extraction.models import AnthropicExtractor, OpenAIExtractor
+from memwise.extraction.models import ModelExtractor
 from memwise.extraction.rules import RuleExtractor
 from memwise.extraction.types import Extractor
+from memwise.extraction.verify import ItemVerifier
 from memwise.policies.compaction import ExtractiveSummariser, ModelSummariser, Summariser
 from memwise.policies.limits import Limits
+from memwise.providers.chat import ChatModel, connect
 from memwise.retrieval.embedders import Embedder, MiniLMEmbedder, OpenAIEmbedder
-from memwise.services.model_mode import Complete, anthropic_complete, openai_complete
 
 
 class Settings(BaseSettings):
     """memwise settings; every field can be set with a ``MEMWISE_`` environment variable."""
 
     model_config = SettingsConfigDict(env_prefix="MEMWISE_", env_nested_delimiter="__")
+    _model: ChatModel | None = PrivateAttr(None)
 
     database_url: str = Field(
         "sqlite:///memwise.db",
@@ -82,6 +84,11 @@ class Settings(BaseSettings):
     model_api_key: str | None = Field(None, description="The model provider's key")
     model_timeout_s: float = Field(
         60.0, gt=0, le=600, description="Seconds before a model call is given up"
+    )
+    verify_items: bool = Field(
+        True,
+        description="With a model: a second call checks each extracted item against the "
+        "customer's words and the write boundary's classes before it is stored",
     )
     embedder: Literal["none", "openai", "local"] = Field(
         "none", description="Vectors for hybrid search: none (lexical), openai or local MiniLM"
@@ -144,58 +151,49 @@ class Settings(BaseSettings):
             )
         return MiniLMEmbedder()
 
-    def make_summariser(self) -> Summariser:
-        """The model summarises compacted turns when one is configured; otherwise extractive."""
-        if self.extractor == "rules" or not self.model:
-            return ExtractiveSummariser()
-        extractor = self.make_extractor()
-        client, model = extractor.client, self.model  # type: ignore[attr-defined]
-        if self.extractor == "openai":
-
-            def complete(system: str, user: str) -> str:
-                r = client.chat.completions.create(
-                    model=model,
-                    temperature=0,
-                    messages=[
-                        {"role": "system", "content": system},
-                        {"role": "user", "content": user},
-                    ],
-                )
-                return str(r.choices[0].message.content or "")
-        else:
-
-            def complete(system: str, user: str) -> str:
-                r = client.messages.create(
-                    model=model,
-                    max_tokens=1024,
-                    system=system,
-                    messages=[{"role": "user", "content": user}],
-                )
-                return "".join(getattr(b, "text", "") for b in r.content)
-
-        return ModelSummariser(complete)
-
-    def make_chat_model(self) -> Complete | None:
-        """With a model configured, chat is a tool-calling model; without, preview mode."""
-        if self.extractor == "rules" or not self.model:
-            return None
-        client = self.make_extractor().client  # type: ignore[attr-defined]
-        if self.extractor == "openai":
-            return openai_complete(client, self.model)
-        return anthropic_complete(client, self.model)
-
-    def make_extractor(self) -> Extractor:
-        """The configured extractor: offline rules unless a model is configured."""
+    def make_model(self) -> ChatModel | None:
+        """The configured chat model (built once and shared by the extractor, the verifier,
+        model mode, the summariser and the judge); None for the offline rules."""
         if self.extractor == "rules":
-            return RuleExtractor()
+            return None
         if not self.model:
             raise errors.Invalid(
                 f"MEMWISE_MODEL is needed for the {self.extractor} extractor", code="model_required"
             )
-        kind = OpenAIExtractor if self.extractor == "openai" else AnthropicExtractor
-        return kind(
-            self.model,
-            base_url=self.model_base_url,
-            api_key=self.model_api_key,
-            timeout=self.model_timeout_s,
-        )
+        if self._model is None:
+            self._model = connect(
+                self.extractor,
+                self.model,
+                base_url=self.model_base_url,
+                api_key=self.model_api_key,
+                timeout=self.model_timeout_s,
+            )
+        return self._model
+
+    def make_summariser(self) -> Summariser:
+        """The model summarises compacted turns when one is configured; otherwise extractive."""
+        if self.extractor == "rules" or not self.model:
+            return ExtractiveSummariser()
+        chat = self.make_model()
+        assert chat is not None
+        return ModelSummariser(chat.text)
+
+    def make_chat_model(self) -> ChatModel | None:
+        """With a model configured, chat is a tool-calling model; without, preview mode."""
+        if self.extractor == "rules" or not self.model:
+            return None
+        return self.make_model()
+
+    def make_extractor(self) -> Extractor:
+        """The configured extractor: offline rules unless a model is configured."""
+        chat = self.make_model()
+        return RuleExtractor() if chat is None else ModelExtractor(chat)
+
+    def make_verifier(self) -> ItemVerifier | None:
+        """With a model configured (and MEMWISE_VERIFY_ITEMS on), a second call checks each
+        item the harness kept: supported by the customer's words, and not forbidden."""
+        if self.extractor == "rules" or not self.model or not self.verify_items:
+            return None
+        chat = self.make_model()
+        assert chat is not None
+        return ItemVerifier(chat)

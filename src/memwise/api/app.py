@@ -63,6 +63,7 @@ def open_memwise(settings: Settings) -> Memwise:
         summariser=settings.make_summariser(),
         embedder=settings.make_embedder(),
         chat_model=settings.make_chat_model(),
+        verifier=settings.make_verifier(),
         account_policy=settings.account_policy(),
     )
 

@@ -163,7 +163,9 @@ def worker(
     """Run due jobs: extraction, rebuilds and the scheduled sweeps."""
     s = settings(database_url)
     configure_logging(s.log_format)
-    with Memwise.open(s.database_url, extractor=s.make_extractor()) as mw:
+    with Memwise.open(
+        s.database_url, extractor=s.make_extractor(), verifier=s.make_verifier()
+    ) as mw:
         w = mw.worker()
         if once:
             counts = w.run_once()

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from memwise import errors
-from memwise.sdk import sdk_client
+from memwise.providers.sdk import sdk_client
 
 
 class Embedder(Protocol):

@@ -22,6 +22,7 @@ from memwise.extraction import dates, harness
 from memwise.extraction import pack as packs
 from memwise.extraction.rules import RuleExtractor
 from memwise.extraction.types import Existing, Extractor, Line, Proposal
+from memwise.extraction.verify import ItemVerifier
 from memwise.ids import new_id
 from memwise.services import gates
 from memwise.services.jobs import Job, Jobs
@@ -117,8 +118,10 @@ class ExtractionRunner:
         jobs: Jobs,
         extractor: Extractor | None = None,
         quote_threshold: float = 90.0,
+        verifier: ItemVerifier | None = None,
     ) -> None:
         self.rt = rt
+        self.verifier = verifier  # with a model: a second look at every kept item
         self.memory = memory
         self.jobs = jobs
         self.extractor: Extractor = extractor or RuleExtractor()
@@ -169,6 +172,20 @@ class ExtractionRunner:
             self.threshold,
         )
         outcome = Outcome("applied", discarded=verified.discarded)
+        if self.verifier is not None and verified.items:
+            try:
+                with observability.span("memwise.verify", verifier=self.verifier.name):
+                    checked = self.verifier.check(verified.items, transcript)
+                observability.MODEL_CALLS.labels("verify", "ok").inc()
+            except Exception as exc:  # not verified is not stored: retry, then fail
+                observability.MODEL_CALLS.labels("verify", "error").inc()
+                self.last_error = f"{type(exc).__name__}: {str(exc)[:200]}"
+                self.last_error_at = self.rt.clock.now()
+                status = self.jobs.fail(job, f"verification: {type(exc).__name__}: {exc}")
+                return Outcome("failed" if status == "failed" else "retrying", reason=str(exc))
+            verified.items = checked.kept
+            for why, n in checked.refused.items():
+                outcome.refused[why] = outcome.refused.get(why, 0) + n
         try:
             applied = self._apply(
                 job, verified, outcome, ws_id, contact_id, conv_id, zone, month, allowance

@@ -11,6 +11,7 @@ from memwise import errors
 from memwise.accounts.policy import AccountPolicy
 from memwise.clock import Clock, SystemClock
 from memwise.extraction.types import Extractor
+from memwise.extraction.verify import ItemVerifier
 from memwise.policies.compaction import Summariser
 from memwise.policies.limits import Limits
 from memwise.retrieval.embedders import Embedder
@@ -84,6 +85,7 @@ class Memwise:
         tickets: TicketAdapter | None = None,
         chat_model: Complete | None = None,
         account_policy: AccountPolicy | None = None,
+        verifier: ItemVerifier | None = None,
     ):
         self.rt = Runtime(db=db, clock=clock or SystemClock(), limits=limits or Limits())
         self.tenancy = Tenancy(self.rt)
@@ -98,7 +100,9 @@ class Memwise:
         self.data_requests.after_delete.append(self.history.forget)
         self.jobs = Jobs(self.rt)
         self.metering = Metering(self.rt)
-        self.extraction = ExtractionRunner(self.rt, self.memory, self.jobs, extractor)
+        self.extraction = ExtractionRunner(
+            self.rt, self.memory, self.jobs, extractor, verifier=verifier
+        )
         self.rebuilds = Rebuilds(self.rt)
         self.patterns = Patterns(self.rt, self.memory)
         self.knowledge = Knowledge(self.rt, embedder)
@@ -216,6 +220,7 @@ class Memwise:
         tickets: TicketAdapter | None = None,
         chat_model: Complete | None = None,
         account_policy: AccountPolicy | None = None,
+        verifier: ItemVerifier | None = None,
     ) -> Memwise:
         db = Database(database_url)
         if migrate:
@@ -230,6 +235,7 @@ class Memwise:
             tickets=tickets,
             chat_model=chat_model,
             account_policy=account_policy,
+            verifier=verifier,
         )
 
     @property

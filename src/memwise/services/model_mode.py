@@ -27,29 +27,8 @@ YES = re.compile(
 MAX_ROUNDS = 5
 
 # complete(messages, tools) -> {"content": str | None, "tool_calls": [{"id", "name", "arguments"}]}
+# (a ``memwise.providers.chat.ChatModel`` is one)
 Complete = Callable[[list[dict[str, Any]], list[dict[str, Any]]], dict[str, Any]]
-
-
-def openai_complete(client: Any, model: str) -> Complete:
-    def complete(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
-        r = client.chat.completions.create(
-            model=model,
-            messages=messages,
-            temperature=0,
-            tools=[{"type": "function", "function": t} for t in tools],
-        )
-        m = r.choices[0].message
-        calls = [
-            {
-                "id": c.id,
-                "name": c.function.name,
-                "arguments": json.loads(c.function.arguments or "{}"),
-            }
-            for c in (m.tool_calls or [])
-        ]
-        return {"content": m.content, "tool_calls": calls}
-
-    return complete
 
 
 class ModelAssistant:
@@ -185,63 +164,3 @@ class ModelAssistant:
         return Reply(
             said, ticket={"id": ticket.get("id"), "status": ticket.get("status")}, route="handoff"
         )
-
-
-def anthropic_complete(client: Any, model: str, max_tokens: int = 1024) -> Complete:
-    """The same loop over Anthropic's messages API (OpenAI-style history converted)."""
-
-    def complete(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
-        system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
-        turns: list[dict[str, Any]] = []
-        for m in messages:
-            if m["role"] == "system":
-                continue
-            if m["role"] == "tool":
-                block: dict[str, Any] = {
-                    "type": "tool_result",
-                    "tool_use_id": m["tool_call_id"],
-                    "content": m["content"],
-                }
-                role, content = "user", [block]
-            elif m.get("tool_calls"):
-                role = "assistant"
-                content = [{"type": "text", "text": m["content"]}] if m.get("content") else []
-                content += [
-                    {
-                        "type": "tool_use",
-                        "id": c["id"],
-                        "name": c["function"]["name"],
-                        "input": json.loads(c["function"]["arguments"]),
-                    }
-                    for c in m["tool_calls"]
-                ]
-            else:
-                role = "assistant" if m["role"] == "assistant" else "user"
-                content = [{"type": "text", "text": str(m.get("content") or "")}]
-            if turns and turns[-1]["role"] == role:
-                turns[-1]["content"] += content
-            else:
-                turns.append({"role": role, "content": list(content)})
-        r = client.messages.create(
-            model=model,
-            max_tokens=max_tokens,
-            system=system,
-            messages=turns,
-            tools=[
-                {
-                    "name": t["name"],
-                    "description": t["description"],
-                    "input_schema": t["parameters"],
-                }
-                for t in tools
-            ],
-        )
-        text = "".join(getattr(b, "text", "") for b in r.content if b.type == "text")
-        calls = [
-            {"id": b.id, "name": b.name, "arguments": dict(b.input)}
-            for b in r.content
-            if b.type == "tool_use"
-        ]
-        return {"content": text or None, "tool_calls": calls}
-
-    return complete

@@ -1,0 +1,224 @@
+"""One chat model, three ways to ask it: tool calling, a JSON answer to a schema, plain text.
+
+``OpenAIChat`` speaks to any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp …);
+``AnthropicChat`` to Anthropic's messages API, with OpenAI-style history converted. Both are
+built by ``connect`` from the settings, once per process, and shared by every part that
+needs a model.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Protocol
+
+from memwise.providers.sdk import sdk_client
+
+# A tool-calling reply: {"content": str | None, "tool_calls": [{"id", "name", "arguments"}]}
+Reply = dict[str, Any]
+
+
+class ChatModel(Protocol):
+    """What every part that uses a model needs from it."""
+
+    name: str  # "openai:<model>" or "anthropic:<model>"
+
+    def __call__(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
+        """One round of tool calling (OpenAI-style messages and function specs)."""
+        ...
+
+    def structured(
+        self, system: str, user: str, schema: dict[str, Any], name: str
+    ) -> tuple[Any, int | None]:
+        """A JSON answer to ``schema`` (parsed when the SDK parsed it, else the raw text),
+        and the tokens used when the provider says."""
+        ...
+
+    def text(self, system: str, user: str, max_tokens: int = 1024) -> str:
+        """A plain-text answer."""
+        ...
+
+
+class OpenAIChat:
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        timeout: float = 60.0,
+        max_retries: int = 2,
+        client: Any = None,
+    ) -> None:
+        self.client = client or sdk_client(
+            "openai", base_url, api_key, timeout=timeout, max_retries=max_retries
+        )
+        self.model = model
+        self.name = f"openai:{model}"
+
+    def __call__(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
+        options: dict[str, Any] = {}
+        if tools:
+            options["tools"] = [{"type": "function", "function": t} for t in tools]
+        r = self.client.chat.completions.create(
+            model=self.model, messages=messages, temperature=0, **options
+        )
+        m = r.choices[0].message
+        calls = [
+            {
+                "id": c.id,
+                "name": c.function.name,
+                "arguments": json.loads(c.function.arguments or "{}"),
+            }
+            for c in (m.tool_calls or [])
+        ]
+        return {"content": m.content, "tool_calls": calls}
+
+    def structured(
+        self, system: str, user: str, schema: dict[str, Any], name: str
+    ) -> tuple[Any, int | None]:
+        r = self.client.chat.completions.create(
+            model=self.model,
+            messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+            response_format={
+                "type": "json_schema",
+                "json_schema": {"name": name, "schema": schema, "strict": True},
+            },
+            temperature=0,
+        )
+        content = r.choices[0].message.content if r.choices else None
+        usage = getattr(r, "usage", None)
+        return content, getattr(usage, "total_tokens", None)
+
+    def text(self, system: str, user: str, max_tokens: int = 1024) -> str:
+        r = self.client.chat.completions.create(
+            model=self.model,
+            temperature=0,
+            messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+        )
+        return str(r.choices[0].message.content or "")
+
+
+class AnthropicChat:
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        timeout: float = 60.0,
+        max_retries: int = 2,
+        client: Any = None,
+        max_tokens: int = 4096,
+    ) -> None:
+        self.client = client or sdk_client(
+            "anthropic", base_url, api_key, timeout=timeout, max_retries=max_retries
+        )
+        self.model = model
+        self.max_tokens = max_tokens
+        self.name = f"anthropic:{model}"
+
+    def __call__(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
+        system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
+        r = self.client.messages.create(
+            model=self.model,
+            max_tokens=min(self.max_tokens, 1024),
+            system=system,
+            messages=_anthropic_turns(messages),
+            tools=[
+                {
+                    "name": t["name"],
+                    "description": t["description"],
+                    "input_schema": t["parameters"],
+                }
+                for t in tools
+            ],
+        )
+        text = "".join(getattr(b, "text", "") for b in r.content if b.type == "text")
+        calls = [
+            {"id": b.id, "name": b.name, "arguments": dict(b.input)}
+            for b in r.content
+            if b.type == "tool_use"
+        ]
+        return {"content": text or None, "tool_calls": calls}
+
+    def structured(
+        self, system: str, user: str, schema: dict[str, Any], name: str
+    ) -> tuple[Any, int | None]:
+        """A forced tool whose input is the schema: Anthropic's way to a JSON answer."""
+        r = self.client.messages.create(
+            model=self.model,
+            max_tokens=self.max_tokens,
+            system=system,
+            messages=[{"role": "user", "content": user}],
+            tools=[{"name": name, "description": f"Record the {name}.", "input_schema": schema}],
+            tool_choice={"type": "tool", "name": name},
+        )
+        usage = getattr(r, "usage", None)
+        tokens = None
+        if usage is not None:
+            tokens = (getattr(usage, "input_tokens", 0) or 0) + (
+                getattr(usage, "output_tokens", 0) or 0
+            )
+        for block in r.content:
+            if getattr(block, "type", None) == "tool_use":
+                return block.input, tokens
+        return None, tokens
+
+    def text(self, system: str, user: str, max_tokens: int = 1024) -> str:
+        r = self.client.messages.create(
+            model=self.model,
+            max_tokens=max_tokens,
+            system=system,
+            messages=[{"role": "user", "content": user}],
+        )
+        return "".join(getattr(b, "text", "") for b in r.content)
+
+
+def _anthropic_turns(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """OpenAI-style history as Anthropic wants it: alternating turns, tool use and results
+    as content blocks, the system prompt left out (it goes in ``system``)."""
+    turns: list[dict[str, Any]] = []
+    for m in messages:
+        if m["role"] == "system":
+            continue
+        if m["role"] == "tool":
+            block: dict[str, Any] = {
+                "type": "tool_result",
+                "tool_use_id": m["tool_call_id"],
+                "content": m["content"],
+            }
+            role, content = "user", [block]
+        elif m.get("tool_calls"):
+            role = "assistant"
+            content = [{"type": "text", "text": m["content"]}] if m.get("content") else []
+            content += [
+                {
+                    "type": "tool_use",
+                    "id": c["id"],
+                    "name": c["function"]["name"],
+                    "input": json.loads(c["function"]["arguments"]),
+                }
+                for c in m["tool_calls"]
+            ]
+        else:
+            role = "assistant" if m["role"] == "assistant" else "user"
+            content = [{"type": "text", "text": str(m.get("content") or "")}]
+        if turns and turns[-1]["role"] == role:
+            turns[-1]["content"] += content
+        else:
+            turns.append({"role": role, "content": list(content)})
+    return turns
+
+
+def connect(
+    provider: str,
+    model: str,
+    *,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    timeout: float = 60.0,
+) -> ChatModel:
+    """The configured provider's chat model (``openai`` or ``anthropic``)."""
+    kind = OpenAIChat if provider == "openai" else AnthropicChat
+    chat: ChatModel = kind(model, base_url=base_url, api_key=api_key, timeout=timeout)
+    return chat
