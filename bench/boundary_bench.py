@@ -12,7 +12,7 @@ Also the shared injection strings: CyberSecEval 2 and BIPIA attacks, every one a
 instruction, and NotInject's benign prompts, which are not customer facts either and are
 shown only to say how much ordinary chat the boundary would refuse as an item.
 Each text goes through the whole write boundary of an extracted item
-(``memwise.services.memory.check_text``: length, then the classifier).
+(``memwise.services.memory.memory.check_text``: length, then the classifier).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import console, table
 from memwise import errors
-from memwise.services.memory import check_text
+from memwise.services.memory.memory import check_text
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"

@@ -21,7 +21,7 @@ from memwise import Memwise
 from memwise.context.assemble import tokens
 from memwise.ids import new_id
 from memwise.policies.notebook import normalize
-from memwise.services.record import NewTurn
+from memwise.services.conversation.record import NewTurn
 from memwise.storage.schema import knowledge_chunks, memory_items
 
 

@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import database, table
 from memwise import FixedClock, Memwise
-from memwise.services.extraction_eval import evaluate
-from memwise.services.record import NewTurn
+from memwise.services.conversation.record import NewTurn
+from memwise.services.memory.extraction_eval import evaluate
 
 DATA = Path(__file__).parent.parent / "tests" / "data"
 SAID = datetime(2026, 11, 29, 10, 0, tzinfo=ZoneInfo("Europe/Berlin"))

@@ -23,7 +23,7 @@ import sqlalchemy as sa
 
 from _common import console, database, percentiles, sentence, table, timed
 from memwise import Memwise
-from memwise.services.record import NewTurn
+from memwise.services.conversation.record import NewTurn
 from memwise.storage.schema import conversations, turns
 
 TURNS_PER_CONTACT = 500

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import console, database, percentiles, queries, sentence, table, timed
 from memwise import Memwise
-from memwise.services.record import NewTurn
+from memwise.services.conversation.record import NewTurn
 
 BATCH = 1000
 TURNS_PER_CONVERSATION = 100

@@ -18,8 +18,8 @@ _LAZY = {
     "Limits": "memwise.policies.limits",
     "Memwise": "memwise.services.facade",
     "Message": "memwise.policies.window",
-    "NewTurn": "memwise.services.record",
-    "NewItem": "memwise.services.memory",
+    "NewTurn": "memwise.services.conversation.record",
+    "NewItem": "memwise.services.memory.memory",
     "Evidence": "memwise.domain.memory",
     "Principal": "memwise.domain.access",
     "AccountPolicy": "memwise.accounts.policy",
@@ -50,9 +50,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from memwise.domain.memory import Evidence
     from memwise.policies.limits import Limits
     from memwise.policies.window import Message
+    from memwise.services.conversation.record import NewTurn
     from memwise.services.facade import Memwise
-    from memwise.services.memory import NewItem
-    from memwise.services.record import NewTurn
+    from memwise.services.memory.memory import NewItem
 
 
 def __getattr__(name: str) -> Any:

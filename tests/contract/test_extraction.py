@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from memwise import FixedClock, Memwise
-from memwise.services.extraction_eval import evaluate
-from memwise.services.jobs import LeaseLost
-from memwise.services.record import NewTurn
+from memwise.services.conversation.record import NewTurn
+from memwise.services.memory.extraction_eval import evaluate
+from memwise.services.platform.jobs import LeaseLost
 
 DATA = Path(__file__).parent.parent / "data"
 
@@ -169,7 +169,7 @@ def test_rebuild_estimates_archives_requeues_and_reports_progress(mw: Memwise) -
         mw.record.append(ws, conv.id, "customer", text)
         mw.record.end(ws, conv.id)
     mw.worker().run_once()
-    from memwise.services.memory import NewItem
+    from memwise.services.memory.memory import NewItem
 
     note = mw.memory.write(ws, contact, NewItem("note", "VIP since 2019", source="operator"))
     before = {s.item.id for s in mw.memory.items(ws, contact)}

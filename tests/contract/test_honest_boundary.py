@@ -11,8 +11,8 @@ import pytest
 from memwise import FixedClock, Memwise, errors
 from memwise.domain.memory import Evidence
 from memwise.extraction.types import Existing, Extraction, Line, Proposal
-from memwise.services.memory import NewItem
-from memwise.services.record import NewTurn
+from memwise.services.conversation.record import NewTurn
+from memwise.services.memory.memory import NewItem
 
 TURNS = [
     ("customer", "Hi there! I have a card 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00."),

@@ -11,7 +11,7 @@ import pytest
 
 from memwise import Memwise, errors
 from memwise.retrieval import embedders, lexical
-from memwise.services.teaching import Tickets, WebhookTickets
+from memwise.services.knowledge.teaching import Tickets, WebhookTickets
 
 MANUAL = """The Alpine 2 is a two-person trekking tent.
 

@@ -7,7 +7,7 @@ import sqlalchemy as sa
 
 from memwise import FixedClock, Memwise, errors
 from memwise.domain.memory import Evidence
-from memwise.services.memory import NewItem
+from memwise.services.memory.memory import NewItem
 
 
 class World:

@@ -10,7 +10,7 @@ import pytest
 
 from memwise import FixedClock, Memwise
 from memwise.domain.memory import Evidence
-from memwise.services.memory import NewItem
+from memwise.services.memory.memory import NewItem
 from tests.conftest import _pg_clone, _pg_drop
 
 CITIES = ["Hamburg", "Munich", "Berlin", "Cologne"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from memwise import FixedClock, Memwise
 from memwise.domain.memory import Evidence
-from memwise.services.memory import NewItem
+from memwise.services.memory.memory import NewItem
 
 
 class Shop:

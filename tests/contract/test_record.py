@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memwise import FixedClock, Memwise, errors
-from memwise.services.record import NewTurn
+from memwise.services.conversation.record import NewTurn
 
 
 def _setup(mw: Memwise, policy: str = "archive") -> tuple[str, str, str]:

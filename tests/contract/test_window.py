@@ -8,7 +8,7 @@ import pytest
 
 from memwise import FixedClock, Memwise, errors
 from memwise.policies.window import Message
-from memwise.services.record import NewTurn
+from memwise.services.conversation.record import NewTurn
 
 
 def _conv(mw: Memwise, channel: str = "email", **agent: object) -> tuple[str, str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memwise.domain.memory import Evidence
-from memwise.services.memory import NewItem
+from memwise.services.memory.memory import NewItem
 from tests.integration.conftest import Api
 
 

@@ -8,8 +8,8 @@ from memwise import FixedClock, Memwise
 from memwise.accounts.source import DemoCRM
 from memwise.domain.memory import Evidence
 from memwise.policies.window import Message
-from memwise.services.memory import NewItem
-from memwise.services.teaching import Tickets, WebhookTickets
+from memwise.services.knowledge.teaching import Tickets, WebhookTickets
+from memwise.services.memory.memory import NewItem
 
 
 class Shop:

@@ -157,7 +157,7 @@ def test_with_a_model_configured_the_model_compacts_the_window(
 ) -> None:
     from memwise import Memwise
     from memwise.config import Settings
-    from memwise.services.record import NewTurn
+    from memwise.services.conversation.record import NewTurn
 
     settings = Settings(
         database_url=sqlite_url,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from memwise.services.inbound import sign
+from memwise.services.conversation.inbound import sign
 from tests.integration.conftest import Api
 
 

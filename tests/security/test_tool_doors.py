@@ -6,7 +6,7 @@ import pytest
 
 from memwise import errors
 from memwise.domain.access import Kind, Principal
-from memwise.services import tools
+from memwise.services.assistant import tools
 from tests.integration.conftest import Api
 from tests.security.conftest import conversation, staff
 

@@ -10,7 +10,7 @@ import pytest
 
 from memwise import errors
 from memwise.safety.boundary import classify
-from memwise.services.memory import check_text
+from memwise.services.memory.memory import check_text
 
 DATA = Path(__file__).parent.parent / "data"
 FORBIDDEN = {"absence", "operational", "instruction", "entitlement"}

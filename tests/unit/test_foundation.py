@@ -11,7 +11,7 @@ from memwise import errors
 from memwise.cli.main import exit_code
 from memwise.clock import FixedClock, aware
 from memwise.ids import new_id
-from memwise.services import identity
+from memwise.services.platform import identity
 from memwise.storage import fts
 from memwise.storage.highlight import START, STOP, to_html
 

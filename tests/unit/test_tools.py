@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from memwise.services import tools
+from memwise.services.assistant import tools
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "memwise"
 
@@ -51,7 +51,7 @@ def test_limits_are_one_rule_for_every_door() -> None:
 @pytest.mark.parametrize("path", sorted(SRC.rglob("*.py")), ids=lambda p: p.name)
 def test_tools_are_defined_only_in_the_registry(path: Path) -> None:
     """No door declares a tool by hand: no MCP decorators, no function-spec literals."""
-    if path.name == "tools.py" and path.parent.name == "services":
+    if path.name == "tools.py" and path.parent.name == "assistant":
         return
     tree = ast.parse(path.read_text())
     for node in ast.walk(tree):

@@ -21,8 +21,8 @@ from typing import Any
 
 from memwise import errors
 from memwise.context.assemble import tokens
+from memwise.services.conversation.record import NewTurn
 from memwise.services.facade import Memwise
-from memwise.services.record import NewTurn
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 KS = (1, 5, 10, 20)

@@ -13,8 +13,8 @@ from sqlalchemy import make_url as sa_url
 
 from memwise.cli.main import DatabaseOption, app, console, handles_errors, settings
 from memwise.observability import configure_logging
-from memwise.services import demo as demo_service
 from memwise.services.facade import Memwise
+from memwise.services.platform import demo as demo_service
 
 
 def marked_text(highlight: str) -> Text:

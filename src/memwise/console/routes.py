@@ -531,7 +531,7 @@ def reject_document(request: Request, who: Operator, data: dict[str, str]) -> Re
 # -- events out ----------------------------------------------------------------------------
 @get("/events")
 def events_page(request: Request, who: Operator) -> Response:
-    from memwise.services.events import TYPES
+    from memwise.services.platform.events import TYPES
 
     mw = mw_of(request)
     return render(
@@ -547,7 +547,7 @@ def events_page(request: Request, who: Operator) -> Response:
 
 @post("/events")
 def add_event_endpoint(request: Request, who: Operator, data: dict[str, str]) -> Response:
-    from memwise.services.events import TYPES
+    from memwise.services.platform.events import TYPES
 
     require_staff(who.principal, Role.admin)
     mw = mw_of(request)

@@ -3,7 +3,7 @@
 ``memwise mcp`` serves them over stdio with the workspace key in ``MEMWISE_API_KEY``;
 ``memwise serve`` mounts them at ``/mcp`` (streamable HTTP), where every request carries
 ``Authorization: Bearer <workspace key>``. The tools are the ``mcp`` tools of the registry
-(``memwise.services.tools``): their arguments, limits, roles and audit come from there, so
+(``memwise.services.assistant.tools``): their arguments, limits, roles and audit come from there, so
 this door only authenticates and translates errors.
 """
 
@@ -23,7 +23,7 @@ from memwise import __version__, errors
 from memwise.api.limits import RateLimiter
 from memwise.clock import current_workspace
 from memwise.domain.access import Kind, Principal
-from memwise.services import tools
+from memwise.services.assistant import tools
 from memwise.services.facade import Memwise
 
 INSTRUCTIONS = (

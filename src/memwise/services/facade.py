@@ -15,30 +15,30 @@ from memwise.extraction.verify import ItemVerifier
 from memwise.policies.compaction import Summariser
 from memwise.policies.limits import Limits
 from memwise.retrieval.embedders import Embedder
-from memwise.services import gates
-from memwise.services.accounts import Accounts
-from memwise.services.assistant import Assistant, Reply
-from memwise.services.audit import Audit
-from memwise.services.data_request import DataRequests
-from memwise.services.events import DELIVER, Events
-from memwise.services.extraction import ExtractionRunner, Metering
-from memwise.services.history import History
-from memwise.services.inbound import Inbound
-from memwise.services.jobs import Job, Jobs
-from memwise.services.knowledge import Knowledge
-from memwise.services.learning import FOLD, Judge, Learning, schedule_folds
-from memwise.services.memory import Memory
-from memwise.services.model_mode import Complete, ModelAssistant
+from memwise.services.assistant.accounts import Accounts
+from memwise.services.assistant.assistant import Assistant, Reply
+from memwise.services.assistant.model_mode import Complete, ModelAssistant
+from memwise.services.conversation.inbound import Inbound
+from memwise.services.conversation.record import NewTurn, Record
+from memwise.services.conversation.window import Windows
+from memwise.services.knowledge.knowledge import Knowledge
+from memwise.services.knowledge.learning import FOLD, Judge, Learning, schedule_folds
+from memwise.services.knowledge.teaching import Teaching, TicketAdapter, Tickets
+from memwise.services.memory import gates
+from memwise.services.memory.data_request import DataRequests
+from memwise.services.memory.extraction import ExtractionRunner, Metering
+from memwise.services.memory.history import History
+from memwise.services.memory.memory import Memory
+from memwise.services.memory.patterns import PROMOTE, Patterns
+from memwise.services.memory.rebuild import Rebuilds
+from memwise.services.memory.recall import Recaller
 from memwise.services.notebook import Notebook
-from memwise.services.patterns import PROMOTE, Patterns
-from memwise.services.rebuild import Rebuilds
-from memwise.services.recall import Recaller
-from memwise.services.record import NewTurn, Record
-from memwise.services.runtime import Runtime
-from memwise.services.teaching import Teaching, TicketAdapter, Tickets
-from memwise.services.tenancy import Tenancy
-from memwise.services.window import Windows
-from memwise.services.worker import Worker
+from memwise.services.platform.audit import Audit
+from memwise.services.platform.events import DELIVER, Events
+from memwise.services.platform.jobs import Job, Jobs
+from memwise.services.platform.runtime import Runtime
+from memwise.services.platform.tenancy import Tenancy
+from memwise.services.platform.worker import Worker
 from memwise.storage.engine import Database
 
 

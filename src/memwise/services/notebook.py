@@ -14,8 +14,8 @@ from memwise.policies.limits import NotebookLimits
 from memwise.policies.notebook import Block, Entry, build_block, check_entry, normalize
 from memwise.safety import pii
 from memwise.safety.boundary import specific_operational
-from memwise.services import audit, rows
-from memwise.services.runtime import Runtime
+from memwise.services.platform import audit, rows
+from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import contact_identities, notebook_entries, users
 
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query
 
 from memwise.api.auth import MW, Admin, Operator, ws
 from memwise.api.schemas import EventEndpointIn, TicketAdapterIn, out, page
-from memwise.services.events import TYPES
+from memwise.services.platform.events import TYPES
 
 router = APIRouter(prefix="/v1")
 

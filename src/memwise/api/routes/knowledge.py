@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query
 
 from memwise.api.auth import MW, Admin, Operator, ws
 from memwise.api.schemas import DocumentIn, LessonIn, LessonPatch, TicketIn, UnansweredIn, out, page
-from memwise.services.knowledge import Hit
+from memwise.services.knowledge.knowledge import Hit
 
 router = APIRouter(prefix="/v1")
 

@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from memwise import errors
 from memwise.api.auth import MW, Admin, ws
-from memwise.services.inbound import Duplicate
+from memwise.services.conversation.inbound import Duplicate
 
 router = APIRouter(prefix="/v1")
 

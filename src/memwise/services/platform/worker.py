@@ -13,7 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from memwise import observability
-from memwise.services.jobs import Job, Jobs
+from memwise.services.platform.jobs import Job, Jobs
 
 Handler = Callable[[Job], Any]
 log = logging.getLogger("memwise.worker")

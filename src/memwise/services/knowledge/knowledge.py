@@ -28,8 +28,8 @@ from memwise.policies.notebook import normalize
 from memwise.retrieval import embedders, fusion, lexical
 from memwise.retrieval.embedders import Embedder
 from memwise.safety import pii
-from memwise.services import rows
-from memwise.services.runtime import Runtime
+from memwise.services.platform import rows
+from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import (
     document_receipts,
     knowledge_chunks,

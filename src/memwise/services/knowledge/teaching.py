@@ -24,9 +24,9 @@ from memwise.ids import new_id
 from memwise.policies.notebook import normalize
 from memwise.retrieval import lexical
 from memwise.safety import pii
-from memwise.services import audit, events, rows
-from memwise.services.knowledge import Knowledge
-from memwise.services.runtime import Runtime
+from memwise.services.knowledge.knowledge import Knowledge
+from memwise.services.platform import audit, events, rows
+from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import (
     contacts,
     conversations,
@@ -589,7 +589,7 @@ class Tickets:
         """Send this workspace's tickets to its helpdesk: POST url with the ticket as JSON
         (accepted on a 2xx). Header values are write-only (shown as •••)."""
         from memwise.accounts.policy import check_headers
-        from memwise.services.events import check_url
+        from memwise.services.platform.events import check_url
 
         clean = check_url(url)
         check_headers(dict(headers or {}))

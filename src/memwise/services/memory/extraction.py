@@ -24,10 +24,10 @@ from memwise.extraction.rules import RuleExtractor
 from memwise.extraction.types import Existing, Extractor, Line, Proposal
 from memwise.extraction.verify import ItemVerifier
 from memwise.ids import new_id
-from memwise.services import gates
-from memwise.services.jobs import Job, Jobs
-from memwise.services.memory import Memory, NewItem
-from memwise.services.runtime import Runtime
+from memwise.services.memory import gates
+from memwise.services.memory.memory import Memory, NewItem
+from memwise.services.platform.jobs import Job, Jobs
+from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import (
     agents,
     conversations,

@@ -24,10 +24,10 @@ from memwise.ids import new_id
 from memwise.policies.notebook import normalize
 from memwise.retrieval import lexical
 from memwise.safety import pii
-from memwise.services import rows
-from memwise.services.knowledge import Knowledge
-from memwise.services.runtime import Runtime
-from memwise.services.teaching import same_question
+from memwise.services.knowledge.knowledge import Knowledge
+from memwise.services.knowledge.teaching import same_question
+from memwise.services.platform import rows
+from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import (
     conversations,
     eval_runs,
@@ -442,7 +442,7 @@ FOLD = "fold_questions"
 
 def schedule_folds(rt: Runtime, force: bool = False, workspace_id: str | None = None) -> int:
     """Queue each source's fold on its cadence, once per period, for every workspace."""
-    from memwise.services.jobs import enqueue_in
+    from memwise.services.platform.jobs import enqueue_in
     from memwise.storage.schema import workspaces
 
     now = rt.clock.now()

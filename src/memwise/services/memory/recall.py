@@ -22,8 +22,8 @@ from memwise.domain.memory import (
     render_conflict,
 )
 from memwise.retrieval import embedders, fusion, lexical
-from memwise.services.memory import Memory, Served, contact_rows, item_from_row
-from memwise.services.runtime import Runtime
+from memwise.services.memory.memory import Memory, Served, contact_rows, item_from_row
+from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import contacts, workspaces
 
 PROFILE_KEYS = ("name", "role", "preference.contact_channel", "contact_channel", "language")

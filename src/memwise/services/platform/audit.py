@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection
 from memwise import errors
 from memwise.ids import new_id
 from memwise.safety import secrets
-from memwise.services.runtime import Runtime
+from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import audit_log
 
 RESULT_CHARS = 500

@@ -25,7 +25,7 @@ from memwise.domain.access import Principal, require_staff
 from memwise.domain.record import check_text
 from memwise.domain.shapes import out
 from memwise.domain.tenancy import Role
-from memwise.services.audit import Status
+from memwise.services.platform.audit import Status
 
 AUDIT_CHARS = 200
 MAX_LIMIT = 50

@@ -19,8 +19,8 @@ from datetime import datetime
 
 from memwise import samples
 from memwise.accounts.source import DemoCRM
+from memwise.services.conversation.record import NewTurn
 from memwise.services.facade import Memwise
-from memwise.services.record import NewTurn
 
 NAME = "Harbour Outdoor Supply"
 

@@ -1,11 +1,11 @@
 """Model mode: the same context and tools drive a tool-calling chat model.
 
-The tools are the registry's (``memwise.services.tools``): the model is offered the ones its
-conversation allows (no notebook in a customer's conversation) with the conversation's own
-contact, user and id bound. Reads run at once; a write that changes something for the
-customer (create_ticket) is proposed and held as the pending confirmation beside the window —
-executed only when the user confirms on the next turn. Every call is audited once as
-``model.<tool>``; tool results reach the model as data blocks.
+The tools are the registry's (``memwise.services.assistant.tools``): the model is offered
+the ones its conversation allows (no notebook in a customer's conversation) with the
+conversation's own contact, user and id bound. Reads run at once; a write that changes
+something for the customer (create_ticket) is proposed and held as the pending confirmation
+beside the window — executed only when the user confirms on the next turn. Every call is
+audited once as ``model.<tool>``; tool results reach the model as data blocks.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import Any
 
 from memwise import errors, observability
 from memwise.policies.window import Message
-from memwise.services import tools
-from memwise.services.assistant import Reply
-from memwise.services.audit import Status
+from memwise.services.assistant import tools
+from memwise.services.assistant.assistant import Reply
+from memwise.services.platform.audit import Status
 
 YES = re.compile(
     r"^\s*(?:yes|yep|yeah|ok(?:ay)?|sure|confirm(?:ed)?|do it|go ahead|please do)\b", re.I

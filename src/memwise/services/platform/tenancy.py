@@ -30,8 +30,8 @@ from memwise.domain.tenancy import (
 from memwise.extraction import pack
 from memwise.ids import new_id, new_secret
 from memwise.policies import window
-from memwise.services import identity, rows
-from memwise.services.runtime import Runtime
+from memwise.services.platform import identity, rows
+from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import (
     agents,
     api_keys,

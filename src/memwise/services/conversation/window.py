@@ -16,9 +16,9 @@ from memwise.policies import window
 from memwise.policies.compaction import ExtractiveSummariser, Summariser
 from memwise.policies.limits import Limits
 from memwise.policies.window import Message
-from memwise.services import rows
-from memwise.services.record import close
-from memwise.services.runtime import Runtime
+from memwise.services.conversation.record import close
+from memwise.services.platform import rows
+from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import agents, conversations, turns
 
 log = logging.getLogger("memwise.window")

@@ -19,8 +19,8 @@ import sqlalchemy as sa
 
 from memwise.retrieval.embedders import Embedder
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
-from memwise.services import rows
-from memwise.services.runtime import Runtime
+from memwise.services.platform import rows
+from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import agents, contacts, conversations, turns, users
 
 MAX_TURNS = 20_000  # the newest turns of one contact that recall reads

@@ -23,9 +23,10 @@ from memwise.context.assemble import Context, Inputs, assemble
 from memwise.domain.access import Principal, require_staff
 from memwise.policies.window import Message
 from memwise.safety import instructions
-from memwise.services import rows, tools
-from memwise.services.runtime import Runtime
-from memwise.services.teaching import shortened
+from memwise.services.assistant import tools
+from memwise.services.knowledge.teaching import shortened
+from memwise.services.platform import rows
+from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import agents, contacts, conversations, users, workspaces
 
 REFUSAL = (

@@ -16,9 +16,10 @@ import sqlalchemy as sa
 from memwise import errors
 from memwise.domain.memory import Lifecycle, Source
 from memwise.ids import new_id
-from memwise.services import gates, rows
-from memwise.services.extraction import Metering, month_of
-from memwise.services.runtime import Runtime
+from memwise.services.memory import gates
+from memwise.services.memory.extraction import Metering, month_of
+from memwise.services.platform import rows
+from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import contacts, conversations, jobs, memory_items, workspaces
 
 

@@ -27,8 +27,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from memwise import errors
-from memwise.services.record import NewTurn
-from memwise.services.runtime import Runtime
+from memwise.services.conversation.record import NewTurn
+from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import (
     conversations,
     webhook_deliveries,

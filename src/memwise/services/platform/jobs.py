@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection
 
 from memwise import errors
 from memwise.ids import new_id
-from memwise.services.runtime import Runtime
+from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import jobs
 
 

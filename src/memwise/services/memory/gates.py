@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise.domain.tenancy import Plan
-from memwise.services.jobs import enqueue_in
+from memwise.services.platform.jobs import enqueue_in
 from memwise.storage.schema import agents, conversations, workspaces
 
 EXTRACT = "extract"

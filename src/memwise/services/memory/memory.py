@@ -32,8 +32,8 @@ from memwise.policies.notebook import normalize
 from memwise.retrieval import embedders
 from memwise.retrieval.embedders import Embedder
 from memwise.safety import guards
-from memwise.services import events, rows
-from memwise.services.runtime import Runtime
+from memwise.services.platform import events, rows
+from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import contacts, conversations, memory_items, turns, workspaces
 
 MAX_TEXT = 500

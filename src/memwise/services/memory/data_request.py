@@ -10,9 +10,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from memwise.services import audit, rows
-from memwise.services.runtime import Runtime
-from memwise.services.tenancy import Tenancy
+from memwise.services.platform import audit, rows
+from memwise.services.platform.runtime import Runtime
+from memwise.services.platform.tenancy import Tenancy
 from memwise.storage.schema import (
     audit_log,
     contact_identities,

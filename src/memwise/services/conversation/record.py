@@ -23,9 +23,10 @@ from memwise.domain.record import (
 )
 from memwise.domain.tenancy import Channel, Conversation, ConversationStatus, RecordPolicy
 from memwise.ids import new_id, new_secret
-from memwise.services import events, gates, identity, rows
-from memwise.services.runtime import Runtime
-from memwise.services.tenancy import hash_secret
+from memwise.services.memory import gates
+from memwise.services.platform import events, identity, rows
+from memwise.services.platform.runtime import Runtime
+from memwise.services.platform.tenancy import hash_secret
 from memwise.storage import search
 from memwise.storage.schema import (
     agents,

@@ -27,9 +27,9 @@ from memwise.accounts.source import (
     Result,
     SQLAccountSource,
 )
-from memwise.services import audit, identity, rows
-from memwise.services.runtime import Runtime
-from memwise.services.tenancy import Tenancy
+from memwise.services.platform import audit, identity, rows
+from memwise.services.platform.runtime import Runtime
+from memwise.services.platform.tenancy import Tenancy
 from memwise.storage.schema import (
     account_sources,
     contact_identities,

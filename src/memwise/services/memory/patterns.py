@@ -23,11 +23,11 @@ from memwise import errors
 from memwise.domain.record import client_time
 from memwise.domain.tenancy import Plan
 from memwise.policies.notebook import normalize
-from memwise.services import rows
-from memwise.services.extraction import record_event_in
-from memwise.services.jobs import enqueue_in
-from memwise.services.memory import Memory, NewItem
-from memwise.services.runtime import Runtime
+from memwise.services.memory.extraction import record_event_in
+from memwise.services.memory.memory import Memory, NewItem
+from memwise.services.platform import rows
+from memwise.services.platform.jobs import enqueue_in
+from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import (
     agents,
     contacts,
