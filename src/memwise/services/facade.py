@@ -18,6 +18,7 @@ from memwise.retrieval.embedders import Embedder
 from memwise.services.assistant.accounts import Accounts
 from memwise.services.assistant.assistant import Assistant, Reply
 from memwise.services.assistant.model_mode import Complete, ModelAssistant
+from memwise.services.assistant.notebook import Notebook
 from memwise.services.conversation.inbound import Inbound
 from memwise.services.conversation.record import NewTurn, Record
 from memwise.services.conversation.window import Windows
@@ -32,7 +33,6 @@ from memwise.services.memory.memory import Memory
 from memwise.services.memory.patterns import PROMOTE, Patterns
 from memwise.services.memory.rebuild import Rebuilds
 from memwise.services.memory.recall import Recaller
-from memwise.services.notebook import Notebook
 from memwise.services.platform.audit import Audit
 from memwise.services.platform.events import DELIVER, Events
 from memwise.services.platform.jobs import Job, Jobs
