@@ -19,7 +19,7 @@ import pytest
 import sqlalchemy as sa
 
 from memwise import Memwise
-from memwise.services.platform.jobs import Job
+from memwise.domain.jobs import Job
 from memwise.services.platform.worker import Worker
 from memwise.storage.schema import jobs, memory_items
 from tests.conftest import _pg_clone, _pg_drop

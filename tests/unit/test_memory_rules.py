@@ -22,6 +22,7 @@ from memwise.domain.memory import (
     Trust,
     render,
     render_conflict,
+    supersession,
     temporal,
     trust,
 )
@@ -163,3 +164,25 @@ def test_guards_keep_ordinary_facts(text: str) -> None:
 def test_operational_keys_are_refused_whatever_the_text() -> None:
     with pytest.raises(errors.Refused):
         guards.check_memory_text("Tuesday", key="shipment.status")
+
+
+@pytest.mark.parametrize(
+    ("old_source", "new_source", "shared_turn", "later", "expected"),
+    [
+        (Source.stated, Source.inferred, False, True, "skip"),
+        (Source.operator, Source.inferred, False, True, "skip"),
+        (Source.inferred, Source.stated, False, False, "supersede_old"),
+        (Source.operator, Source.stated, False, True, "conflict"),
+        (Source.stated, Source.operator, False, True, "conflict"),
+        (Source.stated, Source.stated, True, True, "conflict"),
+        (Source.stated, Source.stated, False, True, "supersede_old"),
+        (Source.stated, Source.stated, False, False, "older"),
+    ],
+)
+def test_the_supersession_order_is_one_rule(
+    old_source: Source, new_source: Source, shared_turn: bool, later: bool, expected: str
+) -> None:
+    new = _item(source=new_source, evidence=[Evidence("t2", "I prefer calls")])
+    old_turns = {"t2"} if shared_turn else {"t1"}
+    said = NOW + (timedelta(days=1) if later else -timedelta(days=30))
+    assert supersession(old_source, old_turns, NOW - timedelta(days=26), new, said) == expected

@@ -14,6 +14,8 @@ from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from memwise import errors
+
 
 class Kind(StrEnum):
     preference = "preference"
@@ -160,3 +162,79 @@ def render_conflict(items: list[Item], zone: ZoneInfo) -> str:
     """How a conflict is served: both values with their dates, neither as true."""
     parts = [f"{i.text.rstrip('.')} ({_day(i.recorded_at, zone)})" for i in items]
     return "conflicting: " + " vs ".join(parts)
+
+
+@dataclass(frozen=True)
+class Written:
+    item: Item
+    action: str  # created | repeated | superseded | conflicted | skipped | history
+    affected: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Served:
+    """An item as served: with its trust and temporal state."""
+
+    item: Item
+    trust: Trust
+    temporal: str | None
+
+
+def check_occurs_on(value: str | date | datetime | None) -> str | None:
+    """An ISO date, or an aware ISO datetime; anything else is refused clearly."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            raise errors.Invalid("occurs_on needs a timezone offset", code="invalid_occurs_on")
+        return value.isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    text = str(value).strip()
+    try:
+        if len(text) == 10:
+            return date.fromisoformat(text).isoformat()
+        moment = datetime.fromisoformat(text)
+    except ValueError as exc:
+        raise errors.Invalid(
+            f"occurs_on {text!r} is not an ISO date or datetime", code="invalid_occurs_on"
+        ) from exc
+    if moment.tzinfo is None:
+        raise errors.Invalid("occurs_on needs a timezone offset", code="invalid_occurs_on")
+    return moment.isoformat()
+
+
+def check_key(key: str | None) -> str | None:
+    if key is None or not str(key).strip():
+        return None
+    k = str(key).strip().lower()
+    if len(k) > 200 or not all(part and part.replace("_", "").isalnum() for part in k.split(".")):
+        raise errors.Invalid(
+            "a key is dotted words, e.g. 'appointment.dentist'", code="invalid_key"
+        )
+    return k
+
+
+def supersession(
+    old_source: Source, old_turns: set[str], old_said: datetime, new: Item, said_at: datetime
+) -> str:
+    """How a new value relates to the active one with the same key: ``supersede_old``,
+    ``older`` (the new one is history), ``conflict`` (no order between them) or ``skip``.
+
+    A stated or operator value is never displaced by an inference; an operator's and the
+    customer's values conflict (neither outranks the other); two values from the same turn
+    conflict; otherwise the later statement wins."""
+    new_source = new.source
+    if new_source is Source.inferred and old_source is not Source.inferred:
+        return "skip"
+    if old_source is Source.inferred and new_source is not Source.inferred:
+        return "supersede_old"
+    if {old_source, new_source} == {Source.operator, Source.stated}:
+        return "conflict"
+    if old_turns & {e.turn_id for e in new.evidence}:
+        return "conflict"
+    if said_at > old_said:
+        return "supersede_old"
+    if said_at < old_said:
+        return "older"
+    return "conflict"

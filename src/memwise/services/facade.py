@@ -10,6 +10,7 @@ from typing import Any
 from memwise import errors
 from memwise.accounts.policy import AccountPolicy
 from memwise.clock import Clock, SystemClock
+from memwise.domain.jobs import Job
 from memwise.extraction.types import Extractor
 from memwise.extraction.verify import ItemVerifier
 from memwise.policies.compaction import Summariser
@@ -35,7 +36,7 @@ from memwise.services.memory.rebuild import Rebuilds
 from memwise.services.memory.recall import Recaller
 from memwise.services.platform.audit import Audit
 from memwise.services.platform.events import DELIVER, Events
-from memwise.services.platform.jobs import Job, Jobs
+from memwise.services.platform.jobs import Jobs
 from memwise.services.platform.runtime import Runtime
 from memwise.services.platform.tenancy import Tenancy
 from memwise.services.platform.worker import Worker

@@ -8,7 +8,8 @@ from fastapi import APIRouter, Query
 
 from memwise.api.auth import MW, Admin, Operator, ws
 from memwise.api.schemas import MemoryNoteIn, MemoryPatch, RecallIn, RememberIn, out, page
-from memwise.services.memory.memory import NewItem, Served
+from memwise.domain.memory import Served
+from memwise.services.memory.memory import NewItem
 
 router = APIRouter(prefix="/v1")
 

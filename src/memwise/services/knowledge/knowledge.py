@@ -14,7 +14,6 @@ import re
 import threading
 from dataclasses import dataclass
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
 import numpy as np
 import sqlalchemy as sa
@@ -22,6 +21,13 @@ from sqlalchemy.engine import Connection
 
 from memwise import errors
 from memwise.domain.access import Principal, require_staff
+from memwise.domain.knowledge import (
+    KINDS,
+    Document,
+    DocumentReceipt,
+    DocumentStatus,
+    check_source_url,
+)
 from memwise.domain.tenancy import Role
 from memwise.ids import new_id
 from memwise.policies.notebook import normalize
@@ -38,38 +44,7 @@ from memwise.storage.schema import (
 )
 
 Recipe = Literal["lexical", "hybrid"]
-KINDS = ("catalog", "manual", "software", "fitment", "policy", "faq", "note")
-
 ANSWER_FROM = 5  # knowledge answers when one of its best five passages covers the question
-
-
-@dataclass(frozen=True)
-class Document:
-    id: str
-    key: str
-    kind: str
-    title: str
-    body: str
-    source_url: str | None
-    version: str
-    identifiers: list[str]
-    status: str
-    superseded_by: str | None
-    created_at: Any
-
-
-@dataclass(frozen=True)
-class DocumentReceipt:
-    """Who approved (or rejected) which version of a document, when, and its content hash."""
-
-    id: str
-    document_id: str
-    approved_by: str
-    at: Any
-    action: str  # published | rejected
-    title: str
-    version: str
-    content_hash: str
 
 
 @dataclass(frozen=True)
@@ -97,7 +72,7 @@ def _document(r: Any) -> Document:
         r.source_url,
         r.version,
         list(r.identifiers or []),
-        r.status,
+        DocumentStatus(r.status),
         r.superseded_by,
         r.created_at,
     )
@@ -121,21 +96,6 @@ def chunk(body: str, size: int) -> list[str]:
         else:
             chunks.append(p)
     return chunks
-
-
-def check_source_url(url: str | None) -> str | None:
-    """A source link is an http(s) URL of at most 1,000 characters (never javascript:)."""
-    value = (url or "").strip() or None
-    if value is None:
-        return None
-    if len(value) > 1000:
-        raise errors.Invalid("a source URL has at most 1,000 characters", code="invalid_url")
-    parts = urlsplit(value)
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
-        raise errors.Invalid("a source URL starts with http:// or https://", code="invalid_url")
-    if any(ord(c) < 33 for c in value):
-        raise errors.Invalid("a source URL has no spaces or control characters", code="invalid_url")
-    return value
 
 
 def identifier_key(identifier: str) -> str:

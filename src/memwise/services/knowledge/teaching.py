@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -20,6 +19,16 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
+from memwise.domain.knowledge import (
+    QUESTION_CHARS,
+    Lesson,
+    LessonStatus,
+    Receipt,
+    Ticket,
+    TicketStatus,
+    Unanswered,
+    UnansweredStatus,
+)
 from memwise.ids import new_id
 from memwise.policies.notebook import normalize
 from memwise.retrieval import lexical
@@ -38,65 +47,6 @@ from memwise.storage.schema import (
     unanswered,
 )
 
-QUESTION_CHARS = 2000  # an unanswered item's or a lesson's question
-
-
-@dataclass(frozen=True)
-class Lesson:
-    id: str
-    key: str
-    version: int
-    question: str
-    answer: str
-    status: str
-    unanswered_id: str | None
-    created_by: str
-    created_at: datetime
-    approved_by: str | None
-    approved_at: datetime | None
-    content_hash: str | None
-
-
-@dataclass(frozen=True)
-class Receipt:
-    id: str
-    lesson_id: str
-    approved_by: str
-    at: datetime
-    action: str
-    question: str
-    answer: str
-    unanswered_id: str | None
-    content_hash: str
-
-
-@dataclass(frozen=True)
-class Unanswered:
-    id: str
-    question: str
-    count: int
-    status: str
-    conversation_id: str | None
-    contact_id: str | None
-    first_asked_at: datetime
-    last_asked_at: datetime
-    lesson_id: str | None
-
-
-@dataclass(frozen=True)
-class Ticket:
-    id: str
-    contact_id: str | None
-    conversation_id: str | None
-    unanswered_id: str | None
-    subject: str
-    body: str
-    status: str  # pending | accepted | failed
-    adapter: str
-    external_ref: str | None
-    error: str | None
-    created_at: datetime
-
 
 def _lesson(r: Any) -> Lesson:
     return Lesson(
@@ -105,7 +55,7 @@ def _lesson(r: Any) -> Lesson:
         r.version,
         r.question,
         r.answer,
-        r.status,
+        LessonStatus(r.status),
         r.unanswered_id,
         r.created_by,
         r.created_at,
@@ -120,7 +70,7 @@ def _unanswered(r: Any) -> Unanswered:
         r.id,
         r.question,
         r._mapping["count"],
-        r.status,
+        UnansweredStatus(r.status),
         r.conversation_id,
         r.contact_id,
         r.first_asked_at,
@@ -137,7 +87,7 @@ def _ticket(r: Any) -> Ticket:
         r.unanswered_id,
         r.subject,
         r.body,
-        r.status,
+        TicketStatus(r.status),
         r.adapter,
         r.external_ref,
         r.error,

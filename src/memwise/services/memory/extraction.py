@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors, observability
+from memwise.domain.jobs import Job
 from memwise.domain.memory import Evidence
 from memwise.extraction import dates, harness
 from memwise.extraction import pack as packs
@@ -26,7 +27,7 @@ from memwise.extraction.verify import ItemVerifier
 from memwise.ids import new_id
 from memwise.services.memory import gates
 from memwise.services.memory.memory import Memory, NewItem
-from memwise.services.platform.jobs import Job, Jobs
+from memwise.services.platform.jobs import Jobs
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import (
     agents,

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from memwise.domain.memory import Served
 from memwise.services.conversation.record import NewTurn
 from memwise.services.facade import Memwise
-from memwise.services.memory.memory import Served
 
 
 @dataclass

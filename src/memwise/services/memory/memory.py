@@ -19,9 +19,14 @@ from memwise.domain.memory import (
     Kind,
     Lifecycle,
     Scope,
+    Served,
     Source,
     Trust,
+    Written,
+    check_key,
+    check_occurs_on,
     occurs_moment,
+    supersession,
     temporal,
     trust,
 )
@@ -54,22 +59,6 @@ class NewItem:
     labels: dict[str, Any] = field(default_factory=dict)
     extractor: str | None = None
     prompt_version: str | None = None
-
-
-@dataclass(frozen=True)
-class Written:
-    item: Item
-    action: str  # created | repeated | superseded | conflicted | skipped | history
-    affected: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Served:
-    """An item as served: with its trust and temporal state."""
-
-    item: Item
-    trust: Trust
-    temporal: str | None
 
 
 def item_from_row(r: Any) -> Item:
@@ -113,30 +102,6 @@ def _evidence_json(evidence: Iterable[Evidence]) -> list[dict[str, Any]]:
     ]
 
 
-def check_occurs_on(value: str | date | datetime | None) -> str | None:
-    """An ISO date, or an aware ISO datetime; anything else is refused clearly."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, datetime):
-        if value.tzinfo is None:
-            raise errors.Invalid("occurs_on needs a timezone offset", code="invalid_occurs_on")
-        return value.isoformat()
-    if isinstance(value, date):
-        return value.isoformat()
-    text = str(value).strip()
-    try:
-        if len(text) == 10:
-            return date.fromisoformat(text).isoformat()
-        moment = datetime.fromisoformat(text)
-    except ValueError as exc:
-        raise errors.Invalid(
-            f"occurs_on {text!r} is not an ISO date or datetime", code="invalid_occurs_on"
-        ) from exc
-    if moment.tzinfo is None:
-        raise errors.Invalid("occurs_on needs a timezone offset", code="invalid_occurs_on")
-    return moment.isoformat()
-
-
 def check_text(text: str, key: str | None, *, by_staff: bool = False) -> str:
     """The write boundary for an item's text: bounded, and not of a forbidden class."""
     cleaned = " ".join(str(text or "").split())
@@ -146,17 +111,6 @@ def check_text(text: str, key: str | None, *, by_staff: bool = False) -> str:
         raise errors.Invalid(f"a memory item is limited to {MAX_TEXT} characters", code="too_long")
     guards.check_memory_text(cleaned, key, by_staff=by_staff)
     return cleaned
-
-
-def check_key(key: str | None) -> str | None:
-    if key is None or not str(key).strip():
-        return None
-    k = str(key).strip().lower()
-    if len(k) > 200 or not all(part and part.replace("_", "").isalnum() for part in k.split(".")):
-        raise errors.Invalid(
-            "a key is dotted words, e.g. 'appointment.dentist'", code="invalid_key"
-        )
-    return k
 
 
 def contact_rows(conn: Connection, workspace_id: str, contact_id: str) -> list[Any]:
@@ -346,22 +300,9 @@ class Memory:
 
     @staticmethod
     def _order(old: Any, new: Item, said_at: datetime) -> str:
-        """How a new value relates to an active one with the same key."""
-        old_source, new_source = Source(old.source), new.source
-        if new_source is Source.inferred and old_source is not Source.inferred:
-            return "skip"  # a stated or operator value is never displaced by an inference
-        if old_source is Source.inferred and new_source is not Source.inferred:
-            return "supersede_old"
-        if {old_source, new_source} == {Source.operator, Source.stated}:
-            return "conflict"  # neither outranks the other
+        """How a new value relates to an active one with the same key (the domain's rule)."""
         old_turns = {e["turn_id"] for e in old.evidence}
-        if old_turns & {e.turn_id for e in new.evidence}:
-            return "conflict"  # said in the same breath: no order between them
-        if said_at > old.last_mentioned_at:
-            return "supersede_old"
-        if said_at < old.last_mentioned_at:
-            return "older"
-        return "conflict"
+        return supersession(Source(old.source), old_turns, old.last_mentioned_at, new, said_at)
 
     def _active(
         self, conn: Connection, ws: str, contact_id: str | None, key: str | None, norm: str

@@ -16,13 +16,14 @@ from memwise import errors, observability
 from memwise.domain.memory import (
     DURABLE_KINDS,
     Item,
+    Served,
     Source,
     Trust,
     render,
     render_conflict,
 )
 from memwise.retrieval import embedders, fusion, lexical
-from memwise.services.memory.memory import Memory, Served, contact_rows, item_from_row
+from memwise.services.memory.memory import Memory, contact_rows, item_from_row
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import contacts, workspaces
 

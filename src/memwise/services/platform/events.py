@@ -33,9 +33,10 @@ from sqlalchemy.engine import Connection
 
 from memwise import errors
 from memwise.accounts.policy import AccountPolicy, PolicyRefused, pinned
+from memwise.domain.jobs import Job
 from memwise.ids import new_id
 from memwise.services.platform import rows
-from memwise.services.platform.jobs import Job, Jobs, enqueue_in
+from memwise.services.platform.jobs import Jobs, enqueue_in
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import event_endpoints, jobs
 

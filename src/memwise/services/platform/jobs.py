@@ -11,51 +11,23 @@ immediate transaction on SQLite (one writer at a time); the query is the same.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from enum import StrEnum
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
+from memwise.domain.jobs import Job, JobStatus
 from memwise.ids import new_id
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import jobs
-
-
-class JobStatus(StrEnum):
-    queued = "queued"
-    running = "running"
-    done = "done"
-    failed = "failed"
-    waiting = "waiting"  # held back by a rule (the monthly allowance); retried later
 
 
 class LeaseLost(errors.Conflict):
     """Another worker took this job over; nothing of this attempt is applied."""
 
     code = "lease_lost"
-
-
-@dataclass(frozen=True)
-class Job:
-    id: str
-    workspace_id: str
-    kind: str
-    key: str
-    payload: dict[str, Any]
-    status: JobStatus
-    attempts: int
-    max_attempts: int
-    run_after: datetime
-    lease_until: datetime | None
-    locked_by: str | None
-    last_error: str | None
-    result: dict[str, Any] | None
-    created_at: datetime
-    finished_at: datetime | None
 
 
 def _job(r: Any) -> Job:

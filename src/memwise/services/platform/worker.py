@@ -13,7 +13,8 @@ from datetime import timedelta
 from typing import Any
 
 from memwise import observability
-from memwise.services.platform.jobs import Job, Jobs
+from memwise.domain.jobs import Job
+from memwise.services.platform.jobs import Jobs
 
 Handler = Callable[[Job], Any]
 log = logging.getLogger("memwise.worker")
