@@ -113,7 +113,7 @@ def _noop_worker(url: str, jobs_kind: str) -> None:
                 "INSERT INTO applied (job_id, worker) VALUES (%(job)s, %(worker)s)",
                 {"job": job.id, "worker": str(os.getpid())},
             )
-            mw.jobs.finish_in(conn, job, {})  # rolls the insert back if the lease was lost
+            mw.jobs.finish(job, {})  # rolls the insert back if the lease was lost
         return {}
 
     worker = Worker(mw.jobs, {jobs_kind: apply})
@@ -139,7 +139,7 @@ def test_racing_workers_on_postgresql_apply_each_job_once(pg_url: str, workers: 
     with mw.rt.db.write() as conn:
         conn.exec_driver_sql("CREATE TABLE applied (job_id text NOT NULL, worker text NOT NULL)")
         for n in range(total):
-            mw.jobs.enqueue_in(conn, ws.id, "noop", f"noop:{n}", {"n": n})
+            mw.jobs.enqueue(ws.id, "noop", f"noop:{n}", {"n": n})
     children = [FORK.Process(target=_noop_worker, args=(pg_url, "noop")) for _ in range(workers)]
     for child in children:
         child.start()

@@ -197,14 +197,13 @@ class Memwise:
 
     def _fold(self, job: Job) -> dict[str, int]:
         counts = self.learning.fold(job.workspace_id, job.payload["source"])
-        with self.rt.db.write() as conn:
-            self.jobs.finish_in(conn, job, counts)
+        self.jobs.finish(job, counts)
         return counts
 
     def _promote(self, job: Job) -> dict[str, int]:
-        with self.rt.db.write() as conn:
-            counts = self.patterns.promote_in(conn, job.workspace_id)
-            self.jobs.finish_in(conn, job, counts)
+        with self.rt.db.write():  # one unit of work: the promotions and the job being done
+            counts = self.patterns.promote(job.workspace_id)
+            self.jobs.finish(job, counts)
         return counts
 
     @classmethod

@@ -96,12 +96,14 @@ class Metering:
         ).scalar()
         return int(value or 0)
 
-    def add_in(self, conn: Connection, workspace_id: str, month: str, n: int = 1) -> int:
+    def add(self, workspace_id: str, month: str, n: int = 1) -> int:
         """Count ``n`` interactions atomically (same SQL on both); returns the month's total,
-        exact even with several workers (the row is locked until the transaction ends)."""
-        return int(
-            conn.execute(_ADD_USAGE, {"ws": workspace_id, "month": month, "n": n}).scalar_one()
-        )
+        exact even with several workers (the row is locked until the transaction ends).
+        Joins an open unit of work."""
+        with self.rt.db.write() as conn:
+            return int(
+                conn.execute(_ADD_USAGE, {"ws": workspace_id, "month": month, "n": n}).scalar_one()
+            )
 
     def remaining(self, workspace_id: str) -> tuple[int, int, str]:
         """(used this month, allowance, month) in the workspace's timezone."""
@@ -247,17 +249,16 @@ class ExtractionRunner:
                     self.rt.clock.now(),
                 )
                 outcome.events += 1
-            if self.metering.add_in(conn, ws_id, month) > allowance:
+            if self.metering.add(ws_id, month) > allowance:
                 raise _OverAllowance()  # another worker took the last one: undo all of this
-            self.jobs.finish_in(conn, job, outcome.as_dict() | self._made_by())
+            self.jobs.finish(job, outcome.as_dict() | self._made_by())
         return outcome
 
     def _made_by(self) -> dict[str, str]:
         return {"extractor": self.extractor.name, "prompt_version": self.extractor.prompt_version}
 
     def _finish(self, job: Job, outcome: Outcome) -> Outcome:
-        with self.rt.db.write() as conn:
-            self.jobs.finish_in(conn, job, outcome.as_dict())
+        self.jobs.finish(job, outcome.as_dict())
         return outcome
 
     def _context(self, conn: Connection, ws_id: str, conv_id: str) -> Any:
@@ -308,8 +309,7 @@ class ExtractionRunner:
             )
             occurs_on = found.value if found else None
         try:
-            written = self.memory.write_in(
-                conn,
+            written = self.memory.write(
                 ws_id,
                 contact_id,
                 NewItem(

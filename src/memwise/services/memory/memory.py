@@ -155,13 +155,14 @@ class Memory:
 
     # -- writing -------------------------------------------------------------------------
     def write(self, workspace_id: str, contact_id: str | None, new: NewItem) -> Written:
+        """Write one item. Inside a unit of work (``db.write()``, as the extraction apply step
+        opens) it joins it under a savepoint: a refused item leaves nothing behind."""
         with self.rt.db.write() as conn:
-            return self.write_in(conn, workspace_id, contact_id, new)
+            return self._write(conn, workspace_id, contact_id, new)
 
-    def write_in(
+    def _write(
         self, conn: Connection, workspace_id: str, contact_id: str | None, new: NewItem
     ) -> Written:
-        """Write inside the caller's transaction (the extraction apply step uses this)."""
         kind = rows.enum_value(Kind, new.kind, "kind")
         scope = rows.enum_value(Scope, new.scope, "scope")
         source = rows.enum_value(Source, new.source, "source")

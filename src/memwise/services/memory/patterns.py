@@ -210,7 +210,7 @@ class Patterns:
             if Plan(r.plan).includes_memory
         ]
 
-    def promote_in(self, conn: Connection, workspace_id: str) -> dict[str, int]:
+    def _promote(self, conn: Connection, workspace_id: str) -> dict[str, int]:
         """Promote what qualifies in one workspace, inside the caller's transaction."""
         limits = self.rt.limits.patterns
         counts = {"promoted": 0, "updated": 0, "kept_wording": 0, "skipped": 0}
@@ -236,8 +236,9 @@ class Patterns:
         return counts
 
     def promote(self, workspace_id: str) -> dict[str, int]:
+        """Promote the workspace's patterns; joins an open unit of work."""
         with self.rt.db.write() as conn:
-            return self.promote_in(conn, workspace_id)
+            return self._promote(conn, workspace_id)
 
     def schedule(self, force: bool = False, workspace_id: str | None = None) -> int:
         """Queue the promotion for every eligible workspace.
@@ -293,8 +294,7 @@ class Patterns:
             return "updated" if not live.edited else "kept_wording"
         if any(r.lifecycle == "superseded" for r in mine):
             return "skipped"  # the customer stated it since: the stated item took over
-        written = self.memory.write_in(
-            conn,
+        written = self.memory.write(
             ws,
             contact_id,
             NewItem(

@@ -273,8 +273,7 @@ class Events:
             return self._retry(job, type(exc).__name__)
         if not 200 <= r.status_code < 300:
             return self._retry(job, f"the endpoint answered {r.status_code}")
-        with self.rt.db.write() as conn:
-            self.jobs.finish_in(conn, job, {"status": r.status_code})
+        self.jobs.finish(job, {"status": r.status_code})
         return Delivered("done")
 
     def _retry(self, job: Job, reason: str) -> Delivered:

@@ -97,9 +97,8 @@ class Jobs:
         self.lease = lease
         self.backoff = backoff
 
-    def enqueue_in(
+    def enqueue(
         self,
-        conn: Connection,
         workspace_id: str,
         kind: str,
         key: str,
@@ -108,22 +107,18 @@ class Jobs:
         run_after: datetime | None = None,
         max_attempts: int = 5,
     ) -> tuple[str, bool]:
-        return enqueue_in(
-            conn,
-            workspace_id,
-            kind,
-            key,
-            payload,
-            self.rt.clock.now(),
-            run_after=run_after,
-            max_attempts=max_attempts,
-        )
-
-    def enqueue(
-        self, workspace_id: str, kind: str, key: str, payload: dict[str, Any], **kw: Any
-    ) -> tuple[str, bool]:
+        """Queue a job once per key; joins an open unit of work."""
         with self.rt.db.write() as conn:
-            return self.enqueue_in(conn, workspace_id, kind, key, payload, **kw)
+            return enqueue_in(
+                conn,
+                workspace_id,
+                kind,
+                key,
+                payload,
+                self.rt.clock.now(),
+                run_after=run_after,
+                max_attempts=max_attempts,
+            )
 
     def claim(
         self,
@@ -210,8 +205,13 @@ class Jobs:
             "oldest_queued_age_s": round((now - oldest).total_seconds(), 1) if oldest else None,
         }
 
-    def finish_in(self, conn: Connection, job: Job, result: dict[str, Any]) -> None:
-        """Mark done inside the caller's transaction, if this attempt still holds the lease."""
+    def finish(self, job: Job, result: dict[str, Any]) -> None:
+        """Mark done if this attempt still holds the lease; joins an open unit of work (the
+        job's effects and its being done commit together)."""
+        with self.rt.db.write() as conn:
+            self._finish(conn, job, result)
+
+    def _finish(self, conn: Connection, job: Job, result: dict[str, Any]) -> None:
         done = conn.execute(
             jobs.update()
             .where(
