@@ -32,10 +32,6 @@ def _as(model: type[T]) -> Callable[[Any], T]:
     return adapter.validate_python
 
 
-def _raw(data: Any) -> dict[str, Any]:
-    return dict(data)
-
-
 def _given(**values: Any) -> dict[str, Any]:
     """Only the arguments the caller gave (None means: let the server decide)."""
     return {k: v for k, v in values.items() if v is not None}
@@ -161,8 +157,8 @@ def end_conversation(conversation_id: str) -> Call[m.Conversation]:
     return Call("POST", f"/v1/conversations/{conversation_id}/end", _as(m.Conversation))
 
 
-def reset_conversation(conversation_id: str) -> Call[dict[str, Any]]:
-    return Call("POST", f"/v1/conversations/{conversation_id}/reset", _raw)
+def reset_conversation(conversation_id: str) -> Call[m.Flag]:
+    return Call("POST", f"/v1/conversations/{conversation_id}/reset", _as(m.Flag))
 
 
 def search_record(q: str, limit: int = 20) -> Call[m.Page[m.RecordHit]]:
@@ -249,31 +245,31 @@ def remember(
     *,
     agent_id: str | None = None,
     channel: str | None = None,
-) -> Call[dict[str, Any]]:
+) -> Call[m.Remembered]:
     """Record messages as one conversation, end it and extract now: the items it kept."""
     body = _given(contact_id=contact_id, messages=messages, agent_id=agent_id, channel=channel)
-    return Call("POST", "/v1/memories", _raw, body)
+    return Call("POST", "/v1/memories", _as(m.Remembered), body)
 
 
-def recall(contact_id: str, request: str, limit: int | None = None) -> Call[dict[str, Any]]:
+def recall(contact_id: str, request: str, limit: int | None = None) -> Call[m.Recall]:
     body = _given(request=request, limit=limit)
-    return Call("POST", f"/v1/contacts/{contact_id}/recall", _raw, body)
+    return Call("POST", f"/v1/contacts/{contact_id}/recall", _as(m.Recall), body)
 
 
-def patterns(contact_id: str) -> Call[dict[str, Any]]:
-    return Call("GET", f"/v1/contacts/{contact_id}/patterns", _raw)
+def patterns(contact_id: str) -> Call[m.Patterns]:
+    return Call("GET", f"/v1/contacts/{contact_id}/patterns", _as(m.Patterns))
 
 
-def export_contact(contact_id: str) -> Call[dict[str, Any]]:
-    return Call("GET", f"/v1/contacts/{contact_id}/export", _raw)
+def export_contact(contact_id: str) -> Call[m.Export]:
+    return Call("GET", f"/v1/contacts/{contact_id}/export", _as(m.Export))
 
 
-def delete_contact(contact_id: str) -> Call[dict[str, Any]]:
-    return Call("DELETE", f"/v1/contacts/{contact_id}", _raw)
+def delete_contact(contact_id: str) -> Call[m.Deleted]:
+    return Call("DELETE", f"/v1/contacts/{contact_id}", _as(m.Deleted))
 
 
-def run_jobs() -> Call[dict[str, Any]]:
-    return Call("POST", "/v1/jobs/run", _raw)
+def run_jobs() -> Call[m.JobRun]:
+    return Call("POST", "/v1/jobs/run", _as(m.JobRun))
 
 
 # --- knowledge and teaching --------------------------------------------------------------

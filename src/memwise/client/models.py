@@ -7,15 +7,27 @@ breaks an older client; the fields named here are those docs/http.md promises.
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
 
 T = TypeVar("T")
+
+# A moment as the server writes it (ISO 8601 with its offset, "+00:00" for UTC).
+Moment = Annotated[datetime, PlainSerializer(lambda d: d.isoformat(), return_type=str)]
+Day = Annotated[date, PlainSerializer(lambda d: d.isoformat(), return_type=str)]
 
 
 class Result(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True)
+
+    def __getitem__(self, name: str) -> Any:
+        """``result["field"]`` reads a field (named or added by a newer server), as the
+        untyped results of earlier versions did."""
+        try:
+            return getattr(self, name)
+        except AttributeError:
+            raise KeyError(name) from None
 
 
 class Page(Result, Generic[T]):
@@ -26,6 +38,9 @@ class Page(Result, Generic[T]):
 class Health(Result):
     status: str
     version: str
+    database: dict[str, Any] | None = None
+    worker: dict[str, Any] | None = None
+    model: dict[str, Any] | None = None
 
 
 class Workspace(Result):
@@ -67,8 +82,8 @@ class Conversation(Result):
     contact_id: str | None = None
     user_id: str | None = None
     status: str
-    started_at: datetime
-    ended_at: datetime | None = None
+    started_at: Moment
+    ended_at: Moment | None = None
     visitor_token: str | None = None
 
 
@@ -79,14 +94,14 @@ class Turn(Result):
     role: str
     channel: str
     text: str | None
-    at: datetime
+    at: Moment
 
 
 class RecordHit(Result):
     turn_id: str
     conversation_id: str
     role: str
-    at: datetime
+    at: Moment
     highlight: str
     score: float
 
@@ -94,7 +109,7 @@ class RecordHit(Result):
 class NotebookEntry(Result):
     id: str
     text: str
-    created_at: datetime
+    created_at: Moment
 
 
 class NotebookAdded(Result):
@@ -124,8 +139,8 @@ class MemoryItem(Result):
     trust: str
     temporal: str | None = None
     evidence: list[Evidence] = Field(default_factory=list)
-    recorded_at: datetime
-    occurs_on: date | None = None
+    recorded_at: Moment
+    occurs_on: Moment | Day | None = None  # an ISO date, or a datetime with its offset
     superseded_by: str | None = None
     edited: bool = False
 
@@ -208,7 +223,7 @@ class AccountLookup(Result):
 
 
 class AuditEntry(Result):
-    at: datetime
+    at: Moment
     actor: str
     tool: str
     status: str
@@ -218,3 +233,206 @@ class AuditEntry(Result):
 
 class JobCounts(Result):
     pass
+
+
+# -- the rest of the operations: every answer of the API has its model -----------------------
+
+
+class Flag(Result):
+    """An operation that answers with one fact: ``{"reset": true}``, ``{"removed": true}``."""
+
+
+class ApiKey(Result):
+    id: str | None = None
+    role: str | None = None
+    label: str | None = None
+    created_at: Moment | None = None
+    revoked_at: Moment | None = None
+    api_key: str | None = None  # shown once, when minted or rotated
+
+
+class Clock(Result):
+    now: Moment
+
+
+class Settings(Result):
+    """A configuration as shown back: its type, and secrets only as set/•••."""
+
+    type: str
+
+
+class Identification(Result):
+    status: str  # bound | ambiguous | unbound
+    contact_id: str | None = None
+    account_ref: str | None = None
+    question: str | None = None
+
+
+class ContextAnswer(Context):
+    anthropic: dict[str, Any] = Field(default_factory=dict)
+    route: str = "knowledge"
+    flags: int = 0
+    tools: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class WindowMessage(Result):
+    role: str
+    text: str
+
+
+class Window(Result):
+    kind: str
+    summary: str | None = None
+    messages: list[WindowMessage] = Field(default_factory=list)
+    pending: dict[str, Any] | None = None
+
+
+class EventEndpoint(Result):
+    id: str
+    url: str
+    events: list[str] = Field(default_factory=list)
+    active: bool = True
+    secret: str | None = None  # shown once
+    types: list[str] | None = None
+
+
+class EventDelivery(Result):
+    job_id: str
+    event_id: str
+    type: str
+    endpoint_id: str
+    status: str  # queued | running | done | failed
+    attempts: int = 0
+    last_error: str | None = None
+
+
+class JobRun(Result):
+    ran: dict[str, int] = Field(default_factory=dict)
+    total: int = 0
+
+
+class Job(Result):
+    id: str
+    kind: str
+    status: str
+    attempts: int = 0
+
+
+class Jobs(Page[Job]):
+    counts: dict[str, Any] = Field(default_factory=dict)
+
+
+class RebuildProgress(Result):
+    rebuild_id: str | None = None
+    total: int = 0
+    done: int = 0
+    failed: int = 0
+    running: bool = False
+
+
+class Rebuild(Result):
+    """The estimate (``dry_run``), or the estimate and the started rebuild's progress."""
+
+    conversations: int
+    cost: int
+    remaining: int
+    allowed: bool
+    reason: str | None = None
+    progress: RebuildProgress | None = None
+
+
+class Patterns(Page[Pattern]):
+    reason: str | None = None
+
+
+class Usage(Result):
+    month: str
+    used: int
+    allowance: int
+    remaining: int
+
+
+class Created(Result):
+    id: str
+
+
+class DocumentReceipt(Result):
+    id: str
+    document_id: str
+    approved_by: str
+    at: Moment
+    action: str
+
+
+class Receipt(Result):
+    id: str
+    lesson_id: str
+    approved_by: str
+    at: Moment
+    action: str
+
+
+class Written(Result):
+    action: str
+    affected: list[str] = Field(default_factory=list)
+    item: MemoryItem
+
+
+class Graph(Result):
+    nodes: list[dict[str, Any]] = Field(default_factory=list)
+    edges: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class RecallLine(Result):
+    part: str
+    text: str
+    ids: list[str] = Field(default_factory=list)
+    trust: str | None = None
+
+
+class Recall(Result):
+    profile: list[RecallLine] = Field(default_factory=list)
+    notes: list[RecallLine] = Field(default_factory=list)
+    explain: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class HistoryHit(Result):
+    turn_id: str
+    conversation_id: str
+    role: str
+    speaker: str
+    text: str
+    at: Moment
+    score: float
+
+
+class Export(Result):
+    contact: dict[str, Any]
+    memory: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class Deleted(Result):
+    deleted: dict[str, int]
+
+
+class Remembered(Result):
+    conversation_id: str
+    status: str
+    reason: str | None = None
+    items: list[MemoryItem] = Field(default_factory=list)
+    refused: Any = None
+    discarded: int = 0
+
+
+class NotebookBlock(Result):
+    text: str | None = None
+
+
+class Secret(Result):
+    secret: str
+
+
+class Received(Result):
+    conversation_id: str | None = None
+    contact_id: str | None = None
+    duplicate: bool = False

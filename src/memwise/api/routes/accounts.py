@@ -4,22 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
-
 from memwise import errors
+from memwise.api import routes
 from memwise.api.auth import MW, Admin, Caller, Operator, conversation_scope, ws
 from memwise.api.schemas import AccountSourceIn, IdentifyIn, LookupIn
+from memwise.client import models as m
 
-router = APIRouter(prefix="/v1")
+router = routes.router("/v1")
 
 
-@router.put("/account-source")
+@router.put("/account-source", response_model=m.Settings)
 def put_source(body: AccountSourceIn, caller: Admin, mw: MW) -> dict[str, Any]:
     data = body.model_dump(exclude_none=True)
     return mw.accounts.configure(ws(caller), data.pop("type"), data)
 
 
-@router.get("/account-source")
+@router.get("/account-source", response_model=m.Settings)
 def get_source(caller: Operator, mw: MW) -> dict[str, Any]:
     shown = mw.accounts.shown(ws(caller))
     if shown is None:
@@ -27,7 +27,7 @@ def get_source(caller: Operator, mw: MW) -> dict[str, Any]:
     return shown
 
 
-@router.post("/accounts/lookup")
+@router.post("/accounts/lookup", response_model=m.AccountLookup)
 def lookup(body: LookupIn, caller: Caller, mw: MW) -> dict[str, Any]:
     """A lookup for the conversation's bound account (visitors: their own conversation)."""
     workspace = conversation_scope(caller, body.conversation_id)
@@ -49,6 +49,6 @@ def lookup(body: LookupIn, caller: Caller, mw: MW) -> dict[str, Any]:
     }
 
 
-@router.post("/identify")
+@router.post("/identify", response_model=m.Identification)
 def identify(body: IdentifyIn, caller: Operator, mw: MW) -> dict[str, Any]:
     return vars(mw.accounts.identify(ws(caller), body.kind, body.value))

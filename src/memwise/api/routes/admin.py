@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import Query, Request
 
 from memwise import errors
+from memwise.api import routes
 from memwise.api.auth import MW, Admin, Operator, ws
 from memwise.api.schemas import TestClockIn, out, page
+from memwise.client import models as m
 from memwise.clock import WorkspaceClocks
 
-router = APIRouter(prefix="/v1")
+router = routes.router("/v1")
 
 
-@router.get("/audit")
+@router.get("/audit", response_model=m.Page[m.AuditEntry])
 def audit(
     caller: Operator,
     mw: MW,
@@ -30,7 +32,7 @@ def audit(
     return page([out(e) for e in items], items[-1].seq if len(items) == limit else None)
 
 
-@router.post("/test-clock")
+@router.post("/test-clock", response_model=m.Clock)
 def set_test_clock(body: TestClockIn, request: Request, caller: Admin, mw: MW) -> dict[str, Any]:
     clock = mw.clock
     if not request.app.state.settings.test_clock or not isinstance(clock, WorkspaceClocks):

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
-
+from memwise.api import routes
 from memwise.api.auth import MW, Caller, conversation_scope
 from memwise.api.schemas import ChatIn, ContextIn
+from memwise.client import models as m
 from memwise.policies.window import Message
 
-router = APIRouter(prefix="/v1")
+router = routes.router("/v1")
 
 
 def _messages(items: list[Any] | None) -> list[Message] | None:
     return None if items is None else [Message(m.role, m.text) for m in items]
 
 
-@router.post("/context")
+@router.post("/context", response_model=m.ContextAnswer)
 def context(body: ContextIn, caller: Caller, mw: MW) -> dict[str, Any]:
     workspace = conversation_scope(caller, body.conversation_id)
     ctx = mw.assistant.context(
@@ -39,7 +39,7 @@ def context(body: ContextIn, caller: Caller, mw: MW) -> dict[str, Any]:
     }
 
 
-@router.post("/chat")
+@router.post("/chat", response_model=m.ChatReply)
 def chat(body: ChatIn, caller: Caller, mw: MW) -> dict[str, Any]:
     workspace = conversation_scope(caller, body.conversation_id)
     reply = mw.chat(

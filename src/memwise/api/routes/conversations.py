@@ -4,22 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Query
+from fastapi import Query
 
+from memwise.api import routes
 from memwise.api.auth import MW, Caller, Operator, conversation_scope, ws
 from memwise.api.schemas import ConversationIn, TurnIn, out, page
+from memwise.client import models as m
 
-router = APIRouter(prefix="/v1")
+router = routes.router("/v1")
 
 
-@router.post("/conversations", status_code=201)
+@router.post("/conversations", status_code=201, response_model=m.Conversation)
 def start(body: ConversationIn, caller: Operator, mw: MW) -> dict[str, Any]:
     data = body.model_dump()
     conv, token = mw.record.start(ws(caller), data.pop("agent_id"), data.pop("channel"), **data)
     return out(conv, visitor_token=token)
 
 
-@router.get("/conversations")
+@router.get("/conversations", response_model=m.Page[m.Conversation])
 def listing(
     caller: Operator,
     mw: MW,
@@ -31,20 +33,20 @@ def listing(
     return page([out(c) for c in items], items[-1].id if len(items) == limit else None)
 
 
-@router.get("/conversations/{conversation_id}")
+@router.get("/conversations/{conversation_id}", response_model=m.Conversation)
 def get(conversation_id: str, caller: Caller, mw: MW) -> dict[str, Any]:
     conv = mw.record.get(conversation_scope(caller, conversation_id), conversation_id)
     return out(conv)
 
 
-@router.post("/conversations/{conversation_id}/turns", status_code=201)
+@router.post("/conversations/{conversation_id}/turns", status_code=201, response_model=m.Turn)
 def append(conversation_id: str, body: TurnIn, caller: Caller, mw: MW) -> dict[str, Any]:
     workspace = conversation_scope(caller, conversation_id)
     turn = mw.record.append(workspace, conversation_id, body.role, body.text, body.at, by=caller)
     return out(turn)
 
 
-@router.get("/conversations/{conversation_id}/turns")
+@router.get("/conversations/{conversation_id}/turns", response_model=m.Page[m.Turn])
 def turns(
     conversation_id: str,
     caller: Operator,
@@ -56,7 +58,7 @@ def turns(
     return page([out(t) for t in items], items[-1].seq if len(items) == limit else None)
 
 
-@router.get("/record/search")
+@router.get("/record/search", response_model=m.Page[m.RecordHit])
 def search(
     caller: Operator,
     mw: MW,
@@ -68,18 +70,18 @@ def search(
     return page([out(h) for h in hits], None)
 
 
-@router.post("/conversations/{conversation_id}/end")
+@router.post("/conversations/{conversation_id}/end", response_model=m.Conversation)
 def end(conversation_id: str, caller: Caller, mw: MW) -> dict[str, Any]:
     return out(mw.record.end(conversation_scope(caller, conversation_id), conversation_id))
 
 
-@router.post("/conversations/{conversation_id}/reset")
+@router.post("/conversations/{conversation_id}/reset", response_model=m.Flag)
 def reset(conversation_id: str, caller: Caller, mw: MW) -> dict[str, Any]:
     mw.windows.reset(conversation_scope(caller, conversation_id), conversation_id)
     return {"reset": True}
 
 
-@router.get("/conversations/{conversation_id}/window")
+@router.get("/conversations/{conversation_id}/window", response_model=m.Window)
 def window_view(conversation_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
     view = mw.windows.view(ws(caller), conversation_id)
     return {

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import Response
 
+from memwise.api import routes
 from memwise.api.auth import MW, Admin, Caller, Operator, ws
 from memwise.api.schemas import EventIn, RebuildIn, out
+from memwise.client import models as m
 from memwise.domain.access import require_staff
 from memwise.domain.tenancy import Role
 
-router = APIRouter(prefix="/v1")
+router = routes.router("/v1")
 
 
-@router.post("/jobs/run")
+@router.post("/jobs/run", response_model=m.JobRun)
 def run_jobs(caller: Caller, mw: MW) -> dict[str, Any]:
     """Run now, until none is left, the caller's workspace's queued and scheduled jobs;
     the server admin token runs every workspace's queue."""
@@ -28,13 +30,13 @@ def run_jobs(caller: Caller, mw: MW) -> dict[str, Any]:
     return {"ran": dict(counts), "total": sum(counts.values())}
 
 
-@router.get("/jobs")
+@router.get("/jobs", response_model=m.Jobs)
 def list_jobs(caller: Operator, mw: MW) -> dict[str, Any]:
     items = mw.jobs.find(ws(caller), limit=200)
     return {"items": [out(j) for j in items], "counts": mw.jobs.counts(ws(caller))}
 
 
-@router.post("/contacts/{contact_id}/rebuild")
+@router.post("/contacts/{contact_id}/rebuild", response_model=m.Rebuild)
 def rebuild(
     contact_id: str, body: RebuildIn, caller: Admin, mw: MW, response: Response
 ) -> dict[str, Any]:
@@ -53,18 +55,18 @@ def rebuild(
     return summary | {"progress": vars(progress)}
 
 
-@router.get("/contacts/{contact_id}/rebuild")
+@router.get("/contacts/{contact_id}/rebuild", response_model=m.RebuildProgress)
 def rebuild_progress(contact_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
     return vars(mw.rebuilds.progress(ws(caller), contact_id))
 
 
-@router.get("/contacts/{contact_id}/patterns")
+@router.get("/contacts/{contact_id}/patterns", response_model=m.Patterns)
 def patterns(contact_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
     found, reason = mw.patterns.view(ws(caller), contact_id)
     return {"items": [vars(p) for p in found], "next_cursor": None, "reason": reason}
 
 
-@router.get("/usage")
+@router.get("/usage", response_model=m.Usage)
 def get_usage(caller: Operator, mw: MW) -> dict[str, Any]:
     used, allowance, month = mw.metering.remaining(ws(caller))
     return {
@@ -75,7 +77,7 @@ def get_usage(caller: Operator, mw: MW) -> dict[str, Any]:
     }
 
 
-@router.post("/events", status_code=201)
+@router.post("/events", status_code=201, response_model=m.Created)
 def post_event(body: EventIn, caller: Operator, mw: MW) -> dict[str, Any]:
     """A structured event from the host application (a booking system, a shop)."""
     event_id = mw.patterns.record_event(

@@ -4,27 +4,29 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import Query
 
+from memwise.api import routes
 from memwise.api.auth import MW, Admin, Operator, ws
 from memwise.api.schemas import DocumentIn, LessonIn, LessonPatch, TicketIn, UnansweredIn, out, page
+from memwise.client import models as m
 from memwise.services.knowledge.knowledge import Hit
 
-router = APIRouter(prefix="/v1")
+router = routes.router("/v1")
 
 
 def hit(h: Hit) -> dict[str, Any]:
     return vars(h)
 
 
-@router.post("/knowledge/documents", status_code=201)
+@router.post("/knowledge/documents", status_code=201, response_model=m.Document)
 def add_document(body: DocumentIn, caller: Operator, mw: MW) -> dict[str, Any]:
     """An operator's document is a draft until an admin approves it; an admin publishes."""
     data = body.model_dump()
     return out(mw.knowledge.add_document(ws(caller), actor=caller.actor, by=caller, **data))
 
 
-@router.get("/knowledge/documents")
+@router.get("/knowledge/documents", response_model=m.Page[m.Document])
 def documents(
     caller: Operator,
     mw: MW,
@@ -35,7 +37,7 @@ def documents(
     return page([out(d) for d in docs], None)
 
 
-@router.post("/knowledge/documents/{document_id}/approve")
+@router.post("/knowledge/documents/{document_id}/approve", response_model=m.DocumentReceipt)
 def approve_document(document_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
     receipt = mw.knowledge.approve_document(
         ws(caller), document_id, approved_by=caller.actor, by=caller
@@ -43,19 +45,19 @@ def approve_document(document_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
     return out(receipt)
 
 
-@router.post("/knowledge/documents/{document_id}/reject")
+@router.post("/knowledge/documents/{document_id}/reject", response_model=m.DocumentReceipt)
 def reject_document(document_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
     return out(
         mw.knowledge.reject_document(ws(caller), document_id, by_name=caller.actor, by=caller)
     )
 
 
-@router.get("/knowledge/documents/{document_id}/receipts")
+@router.get("/knowledge/documents/{document_id}/receipts", response_model=m.Page[m.DocumentReceipt])
 def document_receipts(document_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
     return page([out(r) for r in mw.knowledge.receipts(ws(caller), document_id)], None)
 
 
-@router.get("/knowledge/search")
+@router.get("/knowledge/search", response_model=m.KnowledgeSearch)
 def search(
     caller: Operator,
     mw: MW,
@@ -67,7 +69,7 @@ def search(
     return {"items": [hit(h) for h in hits], "next_cursor": None, "answered": answer is not None}
 
 
-@router.get("/knowledge/lookup")
+@router.get("/knowledge/lookup", response_model=m.Page[m.KnowledgeHit])
 def lookup(
     caller: Operator, mw: MW, identifier: str = Query(..., min_length=1, max_length=200)
 ) -> dict[str, Any]:
@@ -89,14 +91,14 @@ def lookup(
     )
 
 
-@router.get("/unanswered")
+@router.get("/unanswered", response_model=m.Page[m.Unanswered])
 def list_unanswered(
     caller: Operator, mw: MW, status: Literal["open", "closed"] | None = "open"
 ) -> dict[str, Any]:
     return page([out(u) for u in mw.teaching.unanswered(ws(caller), status)], None)
 
 
-@router.post("/unanswered", status_code=201)
+@router.post("/unanswered", status_code=201, response_model=m.Unanswered)
 def record_unanswered(body: UnansweredIn, caller: Operator, mw: MW) -> dict[str, Any]:
     item, created = mw.teaching.record_unanswered(
         ws(caller), body.question, conversation_id=body.conversation_id, contact_id=body.contact_id
@@ -104,7 +106,7 @@ def record_unanswered(body: UnansweredIn, caller: Operator, mw: MW) -> dict[str,
     return out(item, created=created)
 
 
-@router.post("/lessons", status_code=201)
+@router.post("/lessons", status_code=201, response_model=m.Lesson)
 def draft_lesson(body: LessonIn, caller: Operator, mw: MW) -> dict[str, Any]:
     return out(
         mw.teaching.draft(
@@ -117,7 +119,7 @@ def draft_lesson(body: LessonIn, caller: Operator, mw: MW) -> dict[str, Any]:
     )
 
 
-@router.get("/lessons")
+@router.get("/lessons", response_model=m.Page[m.Lesson])
 def list_lessons(
     caller: Operator,
     mw: MW,
@@ -126,13 +128,13 @@ def list_lessons(
     return page([out(le) for le in mw.teaching.lessons(ws(caller), status)], None)
 
 
-@router.post("/lessons/{lesson_id}/approve")
+@router.post("/lessons/{lesson_id}/approve", response_model=m.Lesson)
 def approve_lesson(lesson_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
     receipt = mw.teaching.approve(ws(caller), lesson_id, approved_by=caller.actor)
     return out(mw.teaching.lesson(ws(caller), lesson_id), receipt=out(receipt))
 
 
-@router.post("/lessons/{lesson_id}/revise", status_code=201)
+@router.post("/lessons/{lesson_id}/revise", status_code=201, response_model=m.Lesson)
 def revise_lesson(lesson_id: str, body: LessonPatch, caller: Operator, mw: MW) -> dict[str, Any]:
     return out(
         mw.teaching.revise(
@@ -141,22 +143,22 @@ def revise_lesson(lesson_id: str, body: LessonPatch, caller: Operator, mw: MW) -
     )
 
 
-@router.post("/lessons/{lesson_id}/withdraw")
+@router.post("/lessons/{lesson_id}/withdraw", response_model=m.Lesson)
 def withdraw_lesson(lesson_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
     receipt = mw.teaching.withdraw(ws(caller), lesson_id, by=caller.actor)
     return out(mw.teaching.lesson(ws(caller), lesson_id), receipt=out(receipt))
 
 
-@router.get("/receipts")
+@router.get("/receipts", response_model=m.Page[m.Receipt])
 def list_receipts(caller: Operator, mw: MW, lesson_id: str | None = None) -> dict[str, Any]:
     return page([out(r) for r in mw.teaching.receipts(ws(caller), lesson_id)], None)
 
 
-@router.get("/tickets")
+@router.get("/tickets", response_model=m.Page[m.Ticket])
 def list_tickets(caller: Operator, mw: MW, contact_id: str | None = None) -> dict[str, Any]:
     return page([out(t) for t in mw.tickets.find(ws(caller), contact_id)], None)
 
 
-@router.post("/tickets", status_code=201)
+@router.post("/tickets", status_code=201, response_model=m.Ticket)
 def open_ticket(body: TicketIn, caller: Operator, mw: MW) -> dict[str, Any]:
     return out(mw.tickets.open(ws(caller), actor=caller.actor, **body.model_dump()))

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Query
+from fastapi import Query
 
+from memwise.api import routes
 from memwise.api.auth import MW, Admin, Operator, ws
 from memwise.api.schemas import MemoryNoteIn, MemoryPatch, RecallIn, RememberIn, out, page
+from memwise.client import models as m
 from memwise.domain.memory import Served
 from memwise.services.memory.memory import NewItem
 
-router = APIRouter(prefix="/v1")
+router = routes.router("/v1")
 
 
 def served(s: Served) -> dict[str, Any]:
@@ -41,7 +43,7 @@ def served(s: Served) -> dict[str, Any]:
     }
 
 
-@router.get("/contacts/{contact_id}/memory")
+@router.get("/contacts/{contact_id}/memory", response_model=m.Page[m.MemoryItem])
 def items(
     contact_id: str,
     caller: Operator,
@@ -55,7 +57,7 @@ def items(
     return page([served(s) for s in found], None)
 
 
-@router.post("/contacts/{contact_id}/memory", status_code=201)
+@router.post("/contacts/{contact_id}/memory", status_code=201, response_model=m.Written)
 def add_note(contact_id: str, body: MemoryNoteIn, caller: Operator, mw: MW) -> dict[str, Any]:
     """An operator's own note or fact about the contact (source: operator)."""
     written = mw.memory.write(
@@ -77,7 +79,7 @@ def add_note(contact_id: str, body: MemoryNoteIn, caller: Operator, mw: MW) -> d
     }
 
 
-@router.patch("/memory/{item_id}")
+@router.patch("/memory/{item_id}", response_model=m.MemoryItem)
 def edit(item_id: str, body: MemoryPatch, caller: Operator, mw: MW) -> dict[str, Any]:
     changes = body.model_dump(exclude_unset=True)
     return served(
@@ -87,17 +89,17 @@ def edit(item_id: str, body: MemoryPatch, caller: Operator, mw: MW) -> dict[str,
     )
 
 
-@router.post("/memory/{item_id}/archive")
+@router.post("/memory/{item_id}/archive", response_model=m.MemoryItem)
 def archive(item_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
     return served(mw.memory.archive(ws(caller), item_id))
 
 
-@router.get("/contacts/{contact_id}/memory/relations")
+@router.get("/contacts/{contact_id}/memory/relations", response_model=m.Graph)
 def relations(contact_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
     return mw.memory.relations(ws(caller), contact_id)
 
 
-@router.post("/contacts/{contact_id}/recall")
+@router.post("/contacts/{contact_id}/recall", response_model=m.Recall)
 def recall(contact_id: str, body: RecallIn, caller: Operator, mw: MW) -> dict[str, Any]:
     r = mw.recaller.recall(ws(caller), contact_id, body.request, limit=body.limit)
     return {
@@ -107,7 +109,7 @@ def recall(contact_id: str, body: RecallIn, caller: Operator, mw: MW) -> dict[st
     }
 
 
-@router.get("/contacts/{contact_id}/history")
+@router.get("/contacts/{contact_id}/history", response_model=m.Page[m.HistoryHit])
 def history(
     contact_id: str,
     caller: Operator,
@@ -120,17 +122,17 @@ def history(
     return page([out(h) for h in hits], None)
 
 
-@router.get("/contacts/{contact_id}/export")
+@router.get("/contacts/{contact_id}/export", response_model=m.Export)
 def export(contact_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
     return mw.data_requests.export(ws(caller), contact_id)
 
 
-@router.delete("/contacts/{contact_id}")
+@router.delete("/contacts/{contact_id}", response_model=m.Deleted)
 def delete(contact_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
     return {"deleted": mw.data_requests.delete(ws(caller), contact_id, actor=caller.actor)}
 
 
-@router.post("/memories", status_code=201)
+@router.post("/memories", status_code=201, response_model=m.Remembered)
 def remember(body: RememberIn, caller: Operator, mw: MW) -> dict[str, Any]:
     """The quick path: record these messages as one conversation of the contact, end it and
     extract now (the same harness and write boundary as the worker)."""

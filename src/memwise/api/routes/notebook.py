@@ -4,21 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import Query, Response
 
 from memwise import errors
+from memwise.api import routes
 from memwise.api.auth import MW, Operator, ws
 from memwise.api.schemas import NotebookIn, out, page
+from memwise.client import models as m
 
-router = APIRouter(prefix="/v1/users/{user_id}/notebook")
+router = routes.router("/v1/users/{user_id}/notebook")
 
 
-@router.get("")
+@router.get("", response_model=m.Page[m.NotebookEntry])
 def entries(user_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
     return page([out(e) for e in mw.notebook.entries(ws(caller), user_id)], None)
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, response_model=m.NotebookAdded)
 def add(user_id: str, body: NotebookIn, caller: Operator, mw: MW, response: Response) -> Any:
     added = mw.notebook.add(ws(caller), user_id, body.text, actor=caller.actor)
     if added.duplicate:
@@ -27,12 +29,12 @@ def add(user_id: str, body: NotebookIn, caller: Operator, mw: MW, response: Resp
     return out(added.entry, evicted=added.evicted)
 
 
-@router.delete("/{entry_id}")
+@router.delete("/{entry_id}", response_model=m.Removed)
 def forget(user_id: str, entry_id: str, caller: Operator, mw: MW) -> dict[str, int]:
     return {"removed": mw.notebook.forget(ws(caller), user_id, entry_id, actor=caller.actor)}
 
 
-@router.delete("")
+@router.delete("", response_model=m.Removed)
 def forget_phrase(
     user_id: str, caller: Operator, mw: MW, phrase: str = Query("", max_length=400)
 ) -> dict[str, int]:
@@ -41,7 +43,7 @@ def forget_phrase(
     return {"removed": mw.notebook.forget_phrase(ws(caller), user_id, phrase, actor=caller.actor)}
 
 
-@router.get("/block")
+@router.get("/block", response_model=m.NotebookBlock)
 def block(user_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
     b = mw.notebook.block(ws(caller), user_id)
     return {

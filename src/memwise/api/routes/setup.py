@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 
 from memwise import errors
+from memwise.api import routes
 from memwise.api.auth import MW, Admin, Caller, Operator, ws
 from memwise.api.schemas import (
     AgentIn,
@@ -18,11 +19,12 @@ from memwise.api.schemas import (
     out,
     page,
 )
+from memwise.client import models as m
 
-router = APIRouter(prefix="/v1")
+router = routes.router("/v1")
 
 
-@router.get("/health")
+@router.get("/health", response_model=m.Health)
 def health(request: Request, mw: MW) -> dict[str, Any]:
     """Liveness and what needs attention: the database, the worker, the model."""
     from memwise import __version__
@@ -59,7 +61,7 @@ def health(request: Request, mw: MW) -> dict[str, Any]:
     }
 
 
-@router.post("/workspaces", status_code=201)
+@router.post("/workspaces", status_code=201, response_model=m.Workspace)
 def create_workspace(body: WorkspaceIn, caller: Caller, mw: MW) -> dict[str, Any]:
     if caller.kind != "admin":
         raise errors.Forbidden("only the server admin token creates workspaces", code="forbidden")
@@ -67,65 +69,65 @@ def create_workspace(body: WorkspaceIn, caller: Caller, mw: MW) -> dict[str, Any
     return out(workspace, api_key=key)
 
 
-@router.get("/workspace")
+@router.get("/workspace", response_model=m.Workspace)
 def get_workspace(caller: Operator, mw: MW) -> dict[str, Any]:
     return out(mw.tenancy.get_workspace(ws(caller)))
 
 
-@router.post("/api-keys", status_code=201)
+@router.post("/api-keys", status_code=201, response_model=m.ApiKey)
 def create_api_key(body: ApiKeyIn, caller: Admin, mw: MW) -> dict[str, Any]:
     return {"api_key": mw.tenancy.create_api_key(ws(caller), body.role, body.label, by=caller)}
 
 
-@router.get("/api-keys")
+@router.get("/api-keys", response_model=m.Page[m.ApiKey])
 def list_api_keys(caller: Admin, mw: MW) -> dict[str, Any]:
     """The workspace's keys: id, role, label, created and revoked times (never the secret)."""
     return page([out(k) for k in mw.tenancy.api_keys(ws(caller))], None)
 
 
-@router.delete("/api-keys/{key_id}")
+@router.delete("/api-keys/{key_id}", response_model=m.ApiKey)
 def revoke_api_key(key_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
     return out(mw.tenancy.revoke_key(ws(caller), key_id, by=caller))
 
 
-@router.post("/api-keys/{key_id}/rotate", status_code=201)
+@router.post("/api-keys/{key_id}/rotate", status_code=201, response_model=m.ApiKey)
 def rotate_api_key(key_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
     key, secret = mw.tenancy.rotate_key(ws(caller), key_id, by=caller)
     return out(key, api_key=secret)
 
 
-@router.post("/agents", status_code=201)
+@router.post("/agents", status_code=201, response_model=m.Agent)
 def create_agent(body: AgentIn, caller: Admin, mw: MW) -> dict[str, Any]:
     return out(mw.tenancy.create_agent(ws(caller), **body.model_dump()))
 
 
-@router.patch("/agents/{agent_id}")
+@router.patch("/agents/{agent_id}", response_model=m.Agent)
 def update_agent(agent_id: str, body: AgentPatch, caller: Admin, mw: MW) -> dict[str, Any]:
     changes = body.model_dump(exclude_unset=True)
     return out(mw.tenancy.update_agent(ws(caller), agent_id, changes))
 
 
-@router.get("/agents/{agent_id}")
+@router.get("/agents/{agent_id}", response_model=m.Agent)
 def get_agent(agent_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
     return out(mw.tenancy.get_agent(ws(caller), agent_id))
 
 
-@router.post("/users", status_code=201)
+@router.post("/users", status_code=201, response_model=m.User)
 def create_user(body: UserIn, caller: Admin, mw: MW) -> dict[str, Any]:
     return out(mw.tenancy.create_user(ws(caller), **body.model_dump()))
 
 
-@router.get("/users/{user_id}")
+@router.get("/users/{user_id}", response_model=m.User)
 def get_user(user_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
     return out(mw.tenancy.get_user(ws(caller), user_id))
 
 
-@router.post("/contacts", status_code=201)
+@router.post("/contacts", status_code=201, response_model=m.Contact)
 def create_contact(body: ContactIn, caller: Operator, mw: MW) -> dict[str, Any]:
     data = body.model_dump()
     return out(mw.tenancy.create_contact(ws(caller), data.pop("name"), **data))
 
 
-@router.get("/contacts/{contact_id}")
+@router.get("/contacts/{contact_id}", response_model=m.Contact)
 def get_contact(contact_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
     return out(mw.tenancy.get_contact(ws(caller), contact_id))

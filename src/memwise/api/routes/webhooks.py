@@ -6,18 +6,20 @@ import json
 from functools import partial
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from memwise import errors
+from memwise.api import routes
 from memwise.api.auth import MW, Admin, ws
+from memwise.client import models as m
 from memwise.services.conversation.inbound import Duplicate
 
-router = APIRouter(prefix="/v1")
+router = routes.router("/v1")
 
 
-@router.post("/webhook-secret", status_code=201)
+@router.post("/webhook-secret", status_code=201, response_model=m.Secret)
 def rotate(caller: Admin, mw: MW) -> dict[str, str]:
     """A new shared secret for this workspace's inbound webhooks (shown once)."""
     return {
@@ -28,7 +30,12 @@ def rotate(caller: Admin, mw: MW) -> dict[str, str]:
     }
 
 
-@router.post("/webhooks/{workspace_id}/{channel}", status_code=201, response_model=None)
+@router.post(
+    "/webhooks/{workspace_id}/{channel}",
+    status_code=201,
+    response_model=None,
+    responses={201: {"model": m.Received}, 200: {"model": m.Received}},
+)
 async def receive(
     workspace_id: str, channel: str, request: Request, mw: MW
 ) -> dict[str, Any] | JSONResponse:
