@@ -1,0 +1,227 @@
+"""The job queue's SQL: insert once per key, pick the next due job, move a job between
+states only while the attempt that holds it is still the current one.
+
+Picking uses ``FOR UPDATE SKIP LOCKED`` on PostgreSQL (several workers at once) and runs in
+an immediate transaction on SQLite (one writer at a time); the query is the same.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise.domain.jobs import Job, JobStatus
+from memwise.ids import new_id
+from memwise.storage.schema import jobs
+
+
+def job_from_row(r: Any) -> Job:
+    return Job(
+        r.id,
+        r.workspace_id,
+        r.kind,
+        r.idempotency_key,
+        r.payload,
+        JobStatus(r.status),
+        r.attempts,
+        r.max_attempts,
+        r.run_after,
+        r.lease_until,
+        r.locked_by,
+        r.last_error,
+        r.result,
+        r.created_at,
+        r.finished_at,
+    )
+
+
+def insert_once(
+    conn: Connection,
+    workspace_id: str,
+    kind: str,
+    key: str,
+    payload: dict[str, Any],
+    now: datetime,
+    *,
+    run_after: datetime | None = None,
+    max_attempts: int = 5,
+) -> tuple[str, bool]:
+    """A queued job unless one with this key exists: (job id, created)."""
+    existing = conn.execute(sa.select(jobs.c.id).where(jobs.c.idempotency_key == key)).scalar()
+    if existing:
+        return str(existing), False
+    job_id = new_id("job")
+    conn.execute(
+        jobs.insert().values(
+            id=job_id,
+            workspace_id=workspace_id,
+            kind=kind,
+            idempotency_key=key[:300],
+            payload=payload,
+            status=JobStatus.queued.value,
+            attempts=0,
+            max_attempts=max_attempts,
+            run_after=run_after or now,
+            created_at=now,
+        )
+    )
+    return job_id, True
+
+
+def next_due(
+    conn: Connection,
+    now: datetime,
+    *,
+    as_of: datetime | None = None,
+    kinds: list[str] | None = None,
+    workspace_id: str | None = None,
+    job_id: str | None = None,
+) -> Any | None:
+    """The next due row, locked: queued and scheduled up to ``as_of`` (or now), waiting and
+    due, or running with its lease run out."""
+    due = sa.or_(
+        sa.and_(
+            jobs.c.status == JobStatus.queued.value, jobs.c.run_after <= max(now, as_of or now)
+        ),
+        sa.and_(jobs.c.status == JobStatus.waiting.value, jobs.c.run_after <= now),
+        sa.and_(jobs.c.status == JobStatus.running.value, jobs.c.lease_until < now),
+    )
+    q = sa.select(jobs).where(due)
+    if kinds:
+        q = q.where(jobs.c.kind.in_(kinds))
+    if workspace_id:
+        q = q.where(jobs.c.workspace_id == workspace_id)
+    if job_id:
+        q = q.where(jobs.c.id == job_id)
+    q = q.order_by(jobs.c.run_after, jobs.c.id).limit(1).with_for_update(skip_locked=True)
+    return conn.execute(q).first()
+
+
+def give_up(conn: Connection, row: Any, now: datetime, error: str) -> None:
+    conn.execute(
+        jobs.update()
+        .where(jobs.c.id == row.id)
+        .values(status=JobStatus.failed.value, lease_until=None, finished_at=now, last_error=error)
+    )
+
+
+def take(conn: Connection, row: Any, lease_until: datetime, worker: str) -> Job:
+    """Mark a picked row running for one more attempt, held by ``worker``."""
+    conn.execute(
+        jobs.update()
+        .where(jobs.c.id == row.id)
+        .values(
+            status=JobStatus.running.value,
+            attempts=row.attempts + 1,
+            lease_until=lease_until,
+            locked_by=worker[:100],
+        )
+    )
+    return job_from_row(conn.execute(sa.select(jobs).where(jobs.c.id == row.id)).one())
+
+
+def _held(job: Job) -> Any:
+    """The attempt that holds the job is still the current one."""
+    return sa.and_(
+        jobs.c.id == job.id, jobs.c.locked_by == job.locked_by, jobs.c.attempts == job.attempts
+    )
+
+
+def mark_done(conn: Connection, job: Job, result: dict[str, Any], now: datetime) -> bool:
+    done = conn.execute(
+        jobs.update()
+        .where(_held(job), jobs.c.status == JobStatus.running.value)
+        .values(
+            status=JobStatus.done.value,
+            result=result,
+            finished_at=now,
+            lease_until=None,
+            last_error=None,
+        )
+    ).rowcount
+    return bool(done)
+
+
+def mark_attempt_failed(
+    conn: Connection,
+    job: Job,
+    status: JobStatus,
+    error: str,
+    run_after: datetime,
+    finished_at: datetime | None,
+) -> None:
+    conn.execute(
+        jobs.update()
+        .where(_held(job))
+        .values(
+            status=status.value,
+            last_error=error[:2000],
+            lease_until=None,
+            run_after=run_after,
+            finished_at=finished_at,
+        )
+    )
+
+
+def mark_waiting(conn: Connection, job: Job, reason: str, until: datetime) -> None:
+    """Back to wait; the attempt it was is not counted."""
+    conn.execute(
+        jobs.update()
+        .where(jobs.c.id == job.id, jobs.c.locked_by == job.locked_by)
+        .values(
+            status=JobStatus.waiting.value,
+            last_error=reason[:2000],
+            lease_until=None,
+            run_after=until,
+            attempts=max(0, job.attempts - 1),
+        )
+    )
+
+
+def by_id(conn: Connection, job_id: str) -> Job | None:
+    row = conn.execute(sa.select(jobs).where(jobs.c.id == job_id)).first()
+    return job_from_row(row) if row else None
+
+
+def by_key(conn: Connection, workspace_id: str, key: str) -> Job | None:
+    row = conn.execute(
+        sa.select(jobs).where(jobs.c.workspace_id == workspace_id, jobs.c.idempotency_key == key)
+    ).first()
+    return job_from_row(row) if row else None
+
+
+def find(
+    conn: Connection,
+    workspace_id: str,
+    *,
+    kind: str | None = None,
+    status: str | None = None,
+    limit: int = 100,
+) -> list[Job]:
+    q = sa.select(jobs).where(jobs.c.workspace_id == workspace_id)
+    if kind:
+        q = q.where(jobs.c.kind == kind)
+    if status:
+        q = q.where(jobs.c.status == status)
+    return [job_from_row(r) for r in conn.execute(q.order_by(jobs.c.created_at).limit(limit))]
+
+
+def counts(conn: Connection, workspace_id: str | None = None) -> dict[str, int]:
+    q = sa.select(jobs.c.status, sa.func.count()).group_by(jobs.c.status)
+    if workspace_id:
+        q = q.where(jobs.c.workspace_id == workspace_id)
+    return {status: n for status, n in conn.execute(q)}
+
+
+def due_now(conn: Connection, now: datetime) -> tuple[int, datetime | None]:
+    """How many jobs are queued or running and due, and the oldest one's run_after."""
+    n, oldest = conn.execute(
+        sa.select(sa.func.count(), sa.func.min(jobs.c.run_after)).where(
+            jobs.c.status.in_((JobStatus.queued.value, JobStatus.running.value)),
+            jobs.c.run_after <= now,
+        )
+    ).one()
+    return int(n or 0), oldest
