@@ -6,7 +6,7 @@ breaks an older client; the fields named here are those docs/http.md promises.
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
@@ -15,7 +15,6 @@ T = TypeVar("T")
 
 # A moment as the server writes it (ISO 8601 with its offset, "+00:00" for UTC).
 Moment = Annotated[datetime, PlainSerializer(lambda d: d.isoformat(), return_type=str)]
-Day = Annotated[date, PlainSerializer(lambda d: d.isoformat(), return_type=str)]
 
 
 class Result(BaseModel):
@@ -140,7 +139,7 @@ class MemoryItem(Result):
     temporal: str | None = None
     evidence: list[Evidence] = Field(default_factory=list)
     recorded_at: Moment
-    occurs_on: Moment | Day | None = None  # an ISO date, or a datetime with its offset
+    occurs_on: str | None = None  # an ISO date, or an ISO datetime with its offset
     superseded_by: str | None = None
     edited: bool = False
 

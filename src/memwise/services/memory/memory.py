@@ -39,7 +39,8 @@ from memwise.retrieval.embedders import Embedder
 from memwise.safety import guards
 from memwise.services.platform import events, rows
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import contacts, conversations, memory_items, turns, workspaces
+from memwise.storage.schema import contacts, workspaces
+from memwise.storage.stores import memory_items as store
 
 MAX_TEXT = 500
 
@@ -61,47 +62,6 @@ class NewItem:
     prompt_version: str | None = None
 
 
-def item_from_row(r: Any) -> Item:
-    return Item(
-        id=r.id,
-        workspace_id=r.workspace_id,
-        contact_id=r.contact_id,
-        kind=Kind(r.kind),
-        scope=Scope(r.scope),
-        text=r.text,
-        key=r.key,
-        source=Source(r.source),
-        evidence=[
-            Evidence(
-                e["turn_id"], e["quote"], datetime.fromisoformat(e["at"]) if e.get("at") else None
-            )
-            for e in r.evidence
-        ],
-        recorded_at=r.recorded_at,
-        last_mentioned_at=r.last_mentioned_at,
-        occurs_on=r.occurs_on,
-        lifecycle=Lifecycle(r.lifecycle),
-        conflicted=r.conflicted,
-        superseded_by=r.superseded_by,
-        superseded_at=r.superseded_at,
-        superseded_why=r.superseded_why,
-        edited=r.edited,
-        conversation_id=r.conversation_id,
-        entities=list(r.entities or []),
-        occurs_phrase=r.occurs_phrase,
-        extractor=r.extractor,
-        prompt_version=r.prompt_version,
-        labels=dict(r.labels or {}),
-    )
-
-
-def _evidence_json(evidence: Iterable[Evidence]) -> list[dict[str, Any]]:
-    return [
-        {"turn_id": e.turn_id, "quote": e.quote, "at": e.at.isoformat() if e.at else None}
-        for e in evidence
-    ]
-
-
 def check_text(text: str, key: str | None, *, by_staff: bool = False) -> str:
     """The write boundary for an item's text: bounded, and not of a forbidden class."""
     cleaned = " ".join(str(text or "").split())
@@ -111,20 +71,6 @@ def check_text(text: str, key: str | None, *, by_staff: bool = False) -> str:
         raise errors.Invalid(f"a memory item is limited to {MAX_TEXT} characters", code="too_long")
     guards.check_memory_text(cleaned, key, by_staff=by_staff)
     return cleaned
-
-
-def contact_rows(conn: Connection, workspace_id: str, contact_id: str) -> list[Any]:
-    """Every item row of one contact, oldest first: read by the contact index, sorted here.
-
-    (Asking the database to ORDER BY seq lets SQLite's planner walk the whole table in
-    primary-key order instead of using the contact index.)
-    """
-    found = conn.execute(
-        sa.select(memory_items).where(
-            memory_items.c.workspace_id == workspace_id, memory_items.c.contact_id == contact_id
-        )
-    )
-    return sorted(found, key=lambda r: r.seq)
 
 
 class Memory:
@@ -137,11 +83,7 @@ class Memory:
         if self.embedder is None:
             return
         vector = self.embedder.embed([text])[0]
-        conn.execute(
-            memory_items.update()
-            .where(memory_items.c.id == item_id)
-            .values(embedder=self.embedder.id, embedding=embedders.to_bytes(vector))
-        )
+        store.set_vector(conn, item_id, self.embedder.id, embedders.to_bytes(vector))
 
     @property
     def stale_after(self) -> timedelta:
@@ -205,7 +147,7 @@ class Memory:
         # The supersession decision is serialised per (contact, key): two writers of one key
         # take turns, so the second sees the first and supersedes or conflicts with it.
         self.rt.db.backend.serialize(conn, f"memory:{workspace_id}:{contact_id}:{key or norm}")
-        same = self._active(conn, workspace_id, contact_id, key, norm)
+        same = store.active_matching(conn, workspace_id, contact_id, key, norm)
         repeat = next((r for r in same if r.normalized == norm), None)
         if repeat is not None:
             return self._repeat(conn, repeat, evidence, said_at)
@@ -213,7 +155,7 @@ class Memory:
         verdicts = [(old, self._order(old, candidate, said_at)) for old in rivals]
         skipped = next((old for old, v in verdicts if v == "skip"), None)
         if skipped is not None:  # decided before anything is written: no dangling marks
-            return Written(item_from_row(skipped), "skipped", [skipped.id])
+            return Written(store.item_from_row(skipped), "skipped", [skipped.id])
         action, affected, superseded_by = "created", [], None
         for old, verdict in verdicts:
             if verdict == "supersede_old":
@@ -224,7 +166,7 @@ class Memory:
                         if source is Source.stated
                         else "an operator set it"
                     )
-                self._supersede(conn, old.id, candidate.id, now, why)
+                store.supersede(conn, old.id, candidate.id, now, why)
                 action = "superseded"
                 affected.append(old.id)
             elif verdict == "older":
@@ -234,9 +176,10 @@ class Memory:
             else:
                 action = "conflicted"
                 affected.append(old.id)
-        self._insert(conn, candidate, norm, zone, superseded_by, now)
+        occurs_at = occurs_moment(candidate.occurs_on, zone) if candidate.occurs_on else None
+        store.insert(conn, candidate, norm, occurs_at, superseded_by, now)
         self._embed(conn, candidate.id, text)
-        self._settle_conflicts(conn, workspace_id, contact_id, key)
+        store.settle_conflicts(conn, workspace_id, contact_id, key)
         stored = self._get(conn, workspace_id, candidate.id)
         if action in ("created", "superseded", "conflicted"):
             events.emit_in(
@@ -272,11 +215,7 @@ class Memory:
             )
         checked = []
         for e in evidence:
-            row = conn.execute(
-                sa.select(turns.c.role, turns.c.at, turns.c.text, conversations.c.contact_id)
-                .join(conversations, conversations.c.id == turns.c.conversation_id)
-                .where(turns.c.id == e.turn_id, turns.c.workspace_id == workspace_id)
-            ).first()
+            row = store.quoted_turn(conn, workspace_id, e.turn_id)
             if row is None or row.contact_id != contact_id:
                 raise errors.Invalid(
                     "evidence must quote a turn of this contact's conversations",
@@ -305,115 +244,26 @@ class Memory:
         old_turns = {e["turn_id"] for e in old.evidence}
         return supersession(Source(old.source), old_turns, old.last_mentioned_at, new, said_at)
 
-    def _active(
-        self, conn: Connection, ws: str, contact_id: str | None, key: str | None, norm: str
-    ) -> list[Any]:
-        where = [
-            memory_items.c.workspace_id == ws,
-            memory_items.c.lifecycle == Lifecycle.active.value,
-            memory_items.c.contact_id == contact_id
-            if contact_id
-            else memory_items.c.contact_id.is_(None),
-        ]
-        match = memory_items.c.normalized == norm
-        if key:
-            match = sa.or_(match, memory_items.c.key == key)
-        return list(conn.execute(sa.select(memory_items).where(*where, match)).all())
-
     def _repeat(
         self, conn: Connection, row: Any, evidence: list[Evidence], at: datetime
     ) -> Written:
         known = {(e["turn_id"], e["quote"]) for e in row.evidence}
         merged = list(row.evidence) + [
-            e for e in _evidence_json(evidence) if (e["turn_id"], e["quote"]) not in known
+            e for e in store.evidence_json(evidence) if (e["turn_id"], e["quote"]) not in known
         ]
-        conn.execute(
-            memory_items.update()
-            .where(memory_items.c.id == row.id)
-            .values(last_mentioned_at=max(at, row.last_mentioned_at), evidence=merged[-20:])
-        )
+        store.mentioned(conn, row.id, merged[-20:], max(at, row.last_mentioned_at))
         return Written(self._get(conn, row.workspace_id, row.id), "repeated", [row.id])
-
-    def _insert(
-        self,
-        conn: Connection,
-        item: Item,
-        norm: str,
-        zone: ZoneInfo,
-        superseded_by: str | None,
-        now: datetime,
-    ) -> None:
-        conn.execute(
-            memory_items.insert().values(
-                id=item.id,
-                workspace_id=item.workspace_id,
-                contact_id=item.contact_id,
-                conversation_id=item.conversation_id,
-                kind=item.kind.value,
-                scope=item.scope.value,
-                text=item.text,
-                normalized=norm,
-                key=item.key,
-                source=item.source.value,
-                evidence=_evidence_json(item.evidence),
-                entities=item.entities,
-                labels=item.labels,
-                recorded_at=item.recorded_at,
-                last_mentioned_at=item.last_mentioned_at,
-                occurs_on=item.occurs_on,
-                occurs_at=occurs_moment(item.occurs_on, zone) if item.occurs_on else None,
-                occurs_phrase=item.occurs_phrase,
-                lifecycle=(Lifecycle.superseded if superseded_by else Lifecycle.active).value,
-                conflicted=False,
-                superseded_by=superseded_by,
-                superseded_at=now if superseded_by else None,
-                superseded_why="an older statement, recorded after a newer one"
-                if superseded_by
-                else None,
-                edited=False,
-                extractor=item.extractor,
-                prompt_version=item.prompt_version,
-            )
-        )
-
-    @staticmethod
-    def _supersede(conn: Connection, old_id: str, new_id_: str, now: datetime, why: str) -> None:
-        conn.execute(
-            memory_items.update()
-            .where(memory_items.c.id == old_id)
-            .values(
-                lifecycle=Lifecycle.superseded.value,
-                superseded_by=new_id_,
-                superseded_at=now,
-                superseded_why=why[:300],
-                conflicted=False,
-            )
-        )
-
-    @staticmethod
-    def _settle_conflicts(
-        conn: Connection, ws: str, contact_id: str | None, key: str | None
-    ) -> None:
-        """Active items sharing a key are conflicted exactly when there is more than one."""
-        if not key:
-            return
-        scope = (
-            memory_items.c.contact_id == contact_id
-            if contact_id
-            else (memory_items.c.contact_id.is_(None))
-        )
-        live = sa.and_(
-            memory_items.c.workspace_id == ws,
-            scope,
-            memory_items.c.key == key,
-            memory_items.c.lifecycle == Lifecycle.active.value,
-        )
-        count = conn.execute(sa.select(sa.func.count()).where(live)).scalar_one()
-        conn.execute(memory_items.update().where(live).values(conflicted=count > 1))
 
     # -- reading -------------------------------------------------------------------------
     def _get(self, conn: Connection, workspace_id: str, item_id: str) -> Item:
-        return item_from_row(rows.require(conn, memory_items, workspace_id, item_id, "memory_item"))
+        return store.item_from_row(self._row(conn, workspace_id, item_id))
+
+    @staticmethod
+    def _row(conn: Connection, workspace_id: str, item_id: str) -> Any:
+        found = store.row(conn, workspace_id, item_id)
+        if found is None:
+            raise errors.NotFound("no such memory_item", code="memory_item_not_found")
+        return found
 
     def get(self, workspace_id: str, item_id: str) -> Served:
         with self.rt.db.read() as conn:
@@ -444,14 +294,11 @@ class Memory:
         with self.rt.db.read() as conn:
             rows.require(conn, contacts, workspace_id, contact_id, "contact")
             zone = self.zone(conn, workspace_id)
-            q = sa.select(memory_items).where(
-                memory_items.c.workspace_id == workspace_id,
-                memory_items.c.contact_id == contact_id,
-                memory_items.c.lifecycle.in_(lifecycles),
-            )
-            if kind:
-                q = q.where(memory_items.c.kind == kind)
-            found = [item_from_row(r) for r in sorted(conn.execute(q), key=lambda r: r.seq)]
+            found = [
+                store.item_from_row(r)
+                for r in store.contact_rows(conn, workspace_id, contact_id, lifecycles)
+                if kind is None or r.kind == kind
+            ]
         served = [self.serve(i, zone) for i in found]
         return [s for s in served if trust_filter is None or s.trust == trust_filter]
 
@@ -467,7 +314,7 @@ class Memory:
     ) -> Served:
         """Change the text and/or occurs_on (None clears it); marks the item edited."""
         with self.rt.db.write() as conn:
-            row = rows.require(conn, memory_items, workspace_id, item_id, "memory_item")
+            row = self._row(conn, workspace_id, item_id)
             if row.lifecycle != Lifecycle.active.value:
                 raise errors.Conflict("only an active item can be edited", code="not_active")
             values: dict[str, Any] = {"edited": True}
@@ -479,24 +326,16 @@ class Memory:
                 iso = check_occurs_on(occurs_on)
                 zone = self.zone(conn, workspace_id)
                 values.update(occurs_on=iso, occurs_at=occurs_moment(iso, zone) if iso else None)
-            conn.execute(memory_items.update().where(memory_items.c.id == item_id).values(**values))
+            store.update(conn, item_id, **values)
         return self.get(workspace_id, item_id)
 
     def archive(self, workspace_id: str, item_id: str) -> Served:
         """Archive (never delete). Idempotent."""
         with self.rt.db.write() as conn:
-            row = rows.require(conn, memory_items, workspace_id, item_id, "memory_item")
+            row = self._row(conn, workspace_id, item_id)
             if row.lifecycle == Lifecycle.active.value:
-                conn.execute(
-                    memory_items.update()
-                    .where(memory_items.c.id == item_id)
-                    .values(
-                        lifecycle=Lifecycle.archived.value,
-                        archived_at=self.rt.clock.now(),
-                        conflicted=False,
-                    )
-                )
-                self._settle_conflicts(conn, workspace_id, row.contact_id, row.key)
+                store.archive(conn, item_id, self.rt.clock.now())
+                store.settle_conflicts(conn, workspace_id, row.contact_id, row.key)
                 events.emit_in(
                     conn,
                     workspace_id,

@@ -23,9 +23,10 @@ from memwise.domain.memory import (
     render_conflict,
 )
 from memwise.retrieval import embedders, fusion, lexical
-from memwise.services.memory.memory import Memory, contact_rows, item_from_row
+from memwise.services.memory.memory import Memory
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import contacts, workspaces
+from memwise.storage.stores.memory_items import contact_rows, item_from_row
 
 PROFILE_KEYS = ("name", "role", "preference.contact_channel", "contact_channel", "language")
 RANK = {Source.stated: 0, Source.operator: 0, Source.inferred: 1}

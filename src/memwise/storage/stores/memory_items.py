@@ -1,0 +1,210 @@
+"""Memory items' SQL: insert, the active rows a new value meets, supersession and conflict
+marks, mentions, vectors, and a contact's rows. No rules here: the domain decides what a new
+value does to an old one, the memory service when."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise.domain.memory import Evidence, Item, Kind, Lifecycle, Scope, Source
+from memwise.storage.schema import conversations, memory_items, turns
+
+
+def item_from_row(r: Any) -> Item:
+    return Item(
+        id=r.id,
+        workspace_id=r.workspace_id,
+        contact_id=r.contact_id,
+        kind=Kind(r.kind),
+        scope=Scope(r.scope),
+        text=r.text,
+        key=r.key,
+        source=Source(r.source),
+        evidence=[
+            Evidence(
+                e["turn_id"], e["quote"], datetime.fromisoformat(e["at"]) if e.get("at") else None
+            )
+            for e in r.evidence
+        ],
+        recorded_at=r.recorded_at,
+        last_mentioned_at=r.last_mentioned_at,
+        occurs_on=r.occurs_on,
+        lifecycle=Lifecycle(r.lifecycle),
+        conflicted=r.conflicted,
+        superseded_by=r.superseded_by,
+        superseded_at=r.superseded_at,
+        superseded_why=r.superseded_why,
+        edited=r.edited,
+        conversation_id=r.conversation_id,
+        entities=list(r.entities or []),
+        occurs_phrase=r.occurs_phrase,
+        extractor=r.extractor,
+        prompt_version=r.prompt_version,
+        labels=dict(r.labels or {}),
+    )
+
+
+def evidence_json(evidence: Iterable[Evidence]) -> list[dict[str, Any]]:
+    return [
+        {"turn_id": e.turn_id, "quote": e.quote, "at": e.at.isoformat() if e.at else None}
+        for e in evidence
+    ]
+
+
+def _owner(contact_id: str | None) -> Any:
+    return (
+        memory_items.c.contact_id == contact_id
+        if contact_id
+        else memory_items.c.contact_id.is_(None)
+    )
+
+
+def row(conn: Connection, workspace_id: str, item_id: str) -> Any | None:
+    return conn.execute(
+        sa.select(memory_items).where(
+            memory_items.c.workspace_id == workspace_id, memory_items.c.id == item_id
+        )
+    ).first()
+
+
+def contact_rows(
+    conn: Connection, workspace_id: str, contact_id: str, lifecycles: Iterable[str] | None = None
+) -> list[Any]:
+    """Every item row of one contact (of these lifecycles), oldest first: read by the contact
+    index, sorted here (asking the database to ORDER BY seq lets SQLite's planner walk the
+    whole table in primary-key order instead of using the contact index)."""
+    q = sa.select(memory_items).where(
+        memory_items.c.workspace_id == workspace_id, memory_items.c.contact_id == contact_id
+    )
+    if lifecycles is not None:
+        q = q.where(memory_items.c.lifecycle.in_(list(lifecycles)))
+    return sorted(conn.execute(q), key=lambda r: r.seq)
+
+
+def active_matching(
+    conn: Connection, workspace_id: str, contact_id: str | None, key: str | None, norm: str
+) -> list[Any]:
+    """The active rows a new value meets: the same words, or the same key."""
+    match = memory_items.c.normalized == norm
+    if key:
+        match = sa.or_(match, memory_items.c.key == key)
+    return list(
+        conn.execute(
+            sa.select(memory_items).where(
+                memory_items.c.workspace_id == workspace_id,
+                memory_items.c.lifecycle == Lifecycle.active.value,
+                _owner(contact_id),
+                match,
+            )
+        ).all()
+    )
+
+
+def mentioned(conn: Connection, item_id: str, evidence: list[dict[str, Any]], at: datetime) -> None:
+    conn.execute(
+        memory_items.update()
+        .where(memory_items.c.id == item_id)
+        .values(last_mentioned_at=at, evidence=evidence)
+    )
+
+
+def insert(
+    conn: Connection,
+    item: Item,
+    norm: str,
+    occurs_at: datetime | None,
+    superseded_by: str | None,
+    now: datetime,
+) -> None:
+    conn.execute(
+        memory_items.insert().values(
+            id=item.id,
+            workspace_id=item.workspace_id,
+            contact_id=item.contact_id,
+            conversation_id=item.conversation_id,
+            kind=item.kind.value,
+            scope=item.scope.value,
+            text=item.text,
+            normalized=norm,
+            key=item.key,
+            source=item.source.value,
+            evidence=evidence_json(item.evidence),
+            entities=item.entities,
+            labels=item.labels,
+            recorded_at=item.recorded_at,
+            last_mentioned_at=item.last_mentioned_at,
+            occurs_on=item.occurs_on,
+            occurs_at=occurs_at,
+            occurs_phrase=item.occurs_phrase,
+            lifecycle=(Lifecycle.superseded if superseded_by else Lifecycle.active).value,
+            conflicted=False,
+            superseded_by=superseded_by,
+            superseded_at=now if superseded_by else None,
+            superseded_why="an older statement, recorded after a newer one"
+            if superseded_by
+            else None,
+            edited=False,
+            extractor=item.extractor,
+            prompt_version=item.prompt_version,
+        )
+    )
+
+
+def supersede(conn: Connection, old_id: str, new_id: str, now: datetime, why: str) -> None:
+    conn.execute(
+        memory_items.update()
+        .where(memory_items.c.id == old_id)
+        .values(
+            lifecycle=Lifecycle.superseded.value,
+            superseded_by=new_id,
+            superseded_at=now,
+            superseded_why=why[:300],
+            conflicted=False,
+        )
+    )
+
+
+def settle_conflicts(
+    conn: Connection, workspace_id: str, contact_id: str | None, key: str | None
+) -> None:
+    """Active items sharing a key are conflicted exactly when there is more than one."""
+    if not key:
+        return
+    live = sa.and_(
+        memory_items.c.workspace_id == workspace_id,
+        _owner(contact_id),
+        memory_items.c.key == key,
+        memory_items.c.lifecycle == Lifecycle.active.value,
+    )
+    count = conn.execute(sa.select(sa.func.count()).where(live)).scalar_one()
+    conn.execute(memory_items.update().where(live).values(conflicted=count > 1))
+
+
+def set_vector(conn: Connection, item_id: str, embedder: str, vector: bytes) -> None:
+    conn.execute(
+        memory_items.update()
+        .where(memory_items.c.id == item_id)
+        .values(embedder=embedder, embedding=vector)
+    )
+
+
+def update(conn: Connection, item_id: str, **values: Any) -> None:
+    conn.execute(memory_items.update().where(memory_items.c.id == item_id).values(**values))
+
+
+def archive(conn: Connection, item_id: str, now: datetime) -> None:
+    update(conn, item_id, lifecycle=Lifecycle.archived.value, archived_at=now, conflicted=False)
+
+
+def quoted_turn(conn: Connection, workspace_id: str, turn_id: str) -> Any | None:
+    """The turn a quote cites, with its conversation's contact (role, at, text, contact_id)."""
+    return conn.execute(
+        sa.select(turns.c.role, turns.c.at, turns.c.text, conversations.c.contact_id)
+        .join(conversations, conversations.c.id == turns.c.conversation_id)
+        .where(turns.c.id == turn_id, turns.c.workspace_id == workspace_id)
+    ).first()
