@@ -8,7 +8,6 @@ from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
@@ -30,12 +29,10 @@ from memwise.services.platform.tenancy import hash_secret
 from memwise.storage import search
 from memwise.storage.schema import (
     agents,
-    contact_identities,
     contacts,
-    conversations,
-    turns,
     users,
 )
+from memwise.storage.stores import record as store
 
 MAX_BATCH = 10_000
 
@@ -45,38 +42,6 @@ class NewTurn:
     role: str
     text: str
     at: datetime | None = None
-
-
-def conversation_from_row(row: Any) -> Conversation:
-    return Conversation(
-        id=row.id,
-        workspace_id=row.workspace_id,
-        agent_id=row.agent_id,
-        channel=Channel(row.channel),
-        contact_id=row.contact_id,
-        user_id=row.user_id,
-        account_ref=row.account_ref,
-        excluded_from_memory=row.excluded_from_memory,
-        status=ConversationStatus(row.status),
-        thread=row.thread,
-        started_at=row.started_at,
-        last_activity_at=row.last_activity_at,
-        ended_at=row.ended_at,
-        summary=row.summary,
-    )
-
-
-def _turn(row: Any) -> Turn:
-    return Turn(
-        id=row.id,
-        workspace_id=row.workspace_id,
-        conversation_id=row.conversation_id,
-        seq=row.seq,
-        role=Author(row.role),
-        channel=row.channel,
-        text=row.text,
-        at=row.at,
-    )
 
 
 class Record:
@@ -115,37 +80,27 @@ class Record:
             else:
                 rows.require(conn, users, workspace_id, user_id or "", "user")
             conv_id = new_id("cnv")
-            conn.execute(
-                conversations.insert().values(
-                    id=conv_id,
-                    workspace_id=workspace_id,
-                    agent_id=agent_id,
-                    channel=channel_.value,
-                    contact_id=contact_id,
-                    user_id=user_id,
-                    account_ref=account_ref,
-                    excluded_from_memory=bool(excluded_from_memory),
-                    status=ConversationStatus.open.value,
-                    thread=thread,
-                    visitor_token_hash=hash_secret(token),
-                    started_at=now,
-                    last_activity_at=now,
-                )
+            store.open_conversation(
+                conn,
+                id=conv_id,
+                workspace_id=workspace_id,
+                agent_id=agent_id,
+                channel=channel_.value,
+                contact_id=contact_id,
+                user_id=user_id,
+                account_ref=account_ref,
+                excluded_from_memory=bool(excluded_from_memory),
+                thread=thread,
+                visitor_token_hash=hash_secret(token),
+                started_at=now,
+                last_activity_at=now,
             )
         return self.get(workspace_id, conv_id), token
 
     @staticmethod
     def _check_account(conn: Connection, workspace_id: str, contact_id: str, ref: str) -> None:
         norm = identity.normalize("account_ref", ref)
-        found = conn.execute(
-            sa.select(contact_identities.c.id).where(
-                contact_identities.c.workspace_id == workspace_id,
-                contact_identities.c.contact_id == contact_id,
-                contact_identities.c.kind == "account_ref",
-                contact_identities.c.normalized == norm,
-            )
-        ).first()
-        if found is None:
+        if not store.holds_account(conn, workspace_id, contact_id, norm):
             raise errors.Invalid(
                 "that account is not one of the contact's accounts", code="account_not_linked"
             )
@@ -157,19 +112,12 @@ class Record:
 
     def get(self, workspace_id: str, conversation_id: str) -> Conversation:
         with self.rt.db.read() as conn:
-            row = rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
-        return conversation_from_row(row)
+            return store.conversation_from_row(_require(conn, workspace_id, conversation_id))
 
     def by_visitor_token(self, token: str) -> Conversation | None:
         """The open conversation a visitor token belongs to: the token dies with it."""
         with self.rt.db.read() as conn:
-            row = conn.execute(
-                sa.select(conversations).where(
-                    conversations.c.visitor_token_hash == hash_secret(token),
-                    conversations.c.status == ConversationStatus.open.value,
-                )
-            ).first()
-        return conversation_from_row(row) if row else None
+            return store.by_token_hash(conn, hash_secret(token))
 
     def conversations(
         self,
@@ -179,14 +127,14 @@ class Record:
         before: str | None = None,
         limit: int = 50,
     ) -> list[Conversation]:
-        q = sa.select(conversations).where(conversations.c.workspace_id == workspace_id)
-        if contact_id:
-            q = q.where(conversations.c.contact_id == contact_id)
-        if before:
-            q = q.where(conversations.c.id < before)
-        q = q.order_by(conversations.c.id.desc()).limit(max(1, min(limit, 500)))
         with self.rt.db.read() as conn:
-            return [conversation_from_row(r) for r in conn.execute(q)]
+            return store.listing(
+                conn,
+                workspace_id,
+                contact_id=contact_id,
+                before=before,
+                limit=max(1, min(limit, 500)),
+            )
 
     # -- turns ---------------------------------------------------------------------------
     def append(
@@ -222,9 +170,7 @@ class Record:
             )
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
-            conv = conversation_from_row(
-                rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
-            )
+            conv = store.conversation_from_row(_require(conn, workspace_id, conversation_id))
             if by is not None and by.is_visitor and by.conversation_id != conversation_id:
                 raise errors.NotFound("no such conversation", code="conversation_not_found")
             if conv.status is not ConversationStatus.open:
@@ -233,7 +179,7 @@ class Record:
                     code="conversation_closed",
                 )
             keep_text = (
-                self._record_policy(conn, workspace_id, conv.agent_id) is RecordPolicy.archive
+                store.record_policy(conn, workspace_id, conv.agent_id) is RecordPolicy.archive
             )
             batch = []
             for t in new:
@@ -253,47 +199,23 @@ class Record:
                         "at": self._time(t.at, by) if t.at else now,
                     }
                 )
-            seqs = self.rt.db.backend.insert_turns(conn, batch)
-            last = max(r["at"] for r in batch)
-            conn.execute(
-                conversations.update()
-                .where(conversations.c.id == conversation_id)
-                .values(
-                    last_activity_at=sa.case(
-                        (conversations.c.last_activity_at < last, last),
-                        else_=conversations.c.last_activity_at,
-                    )
-                )
-            )
+            seqs = store.append_turns(conn, self.rt.db.backend, conversation_id, batch)
             stored = [{**r, "seq": seq} for r, seq in zip(batch, seqs, strict=True)]
-        return [_turn(SimpleNamespace(**r)) for r in stored]
-
-    @staticmethod
-    def _record_policy(conn: Connection, workspace_id: str, agent_id: str) -> RecordPolicy:
-        value = conn.execute(
-            sa.select(agents.c.record_policy).where(
-                agents.c.id == agent_id, agents.c.workspace_id == workspace_id
-            )
-        ).scalar_one()
-        return RecordPolicy(value)
+        return [store.turn_from_row(SimpleNamespace(**r)) for r in stored]
 
     def turns(
         self, workspace_id: str, conversation_id: str, *, after: int | None = None, limit: int = 500
     ) -> list[Turn]:
         with self.rt.db.read() as conn:
-            rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
-            q = sa.select(turns).where(
-                turns.c.workspace_id == workspace_id, turns.c.conversation_id == conversation_id
+            _require(conn, workspace_id, conversation_id)
+            return store.turns_page(
+                conn, workspace_id, conversation_id, after, max(1, min(limit, 5000))
             )
-            if after is not None:
-                q = q.where(turns.c.seq > after)
-            q = q.order_by(turns.c.seq).limit(max(1, min(limit, 5000)))
-            return [_turn(r) for r in conn.execute(q)]
 
     def end(self, workspace_id: str, conversation_id: str) -> Conversation:
         """End a conversation explicitly. Idempotent: ending an ended one changes nothing."""
         with self.rt.db.write() as conn:
-            rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            _require(conn, workspace_id, conversation_id)
             close(
                 conn,
                 workspace_id,
@@ -334,20 +256,9 @@ def close(
 
     The one place a conversation closes: extraction is queued here, in the same transaction.
     """
-    done = conn.execute(
-        conversations.update()
-        .where(
-            conversations.c.id == conversation_id,
-            conversations.c.workspace_id == workspace_id,
-            conversations.c.status == ConversationStatus.open.value,
-        )
-        .values(status=status, ended_at=at, pending=None)
-    ).rowcount
+    done, contact = store.close(conn, workspace_id, conversation_id, status, at)
     if done:
         gates.queue_extraction_in(conn, workspace_id, conversation_id, at)
-        contact = conn.execute(
-            sa.select(conversations.c.contact_id).where(conversations.c.id == conversation_id)
-        ).scalar()
         events.emit_in(
             conn,
             workspace_id,
@@ -355,4 +266,11 @@ def close(
             {"conversation_id": conversation_id, "contact_id": contact, "status": status},
             at,
         )
-    return bool(done)
+    return done
+
+
+def _require(conn: Connection, workspace_id: str, conversation_id: str) -> Any:
+    row = store.conversation(conn, workspace_id, conversation_id)
+    if row is None:
+        raise errors.NotFound("no such conversation", code="conversation_not_found")
+    return row
