@@ -33,6 +33,7 @@ class TurnDoc:
     conversation_id: str
     speaker: str  # the participant's name (or role) as a question would name them
     text: str
+    customer: bool = True  # the contact's own words (else the assistant's, a staff user's)
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ class TurnRecallConfig:
     k1: float = 1.2
     b: float = 0.5
     stemmer: Literal["snowball", "light"] = "snowball"
+    other_weight: float = 1.0  # ×w for turns not in the contact's own words (1: equal)
+    session_cap: int = 0  # at most this many turns of one conversation in the top k (0: any)
 
 
 class _BM25:
@@ -115,6 +118,7 @@ class TurnIndex:
             merged[self.conversation_of[i]].update(counts)
         self.conversations = _BM25(merged, c.k1, 0.75)
         self.speaker_of = np.array([d.speaker for d in self.docs], dtype=object)
+        self.customer = np.array([d.customer for d in self.docs], dtype=bool)
         self.speakers = {d.speaker for d in self.docs if d.speaker}
         self.speaker_terms = {s: set(self.terms(s)) for s in self.speakers}
         self.vectors = self._smooth(vectors, spans) if vectors is not None else None
@@ -174,7 +178,25 @@ class TurnIndex:
         if len(named) == 1 and c.speaker_boost:
             (who,) = named
             score = np.where(self.speaker_of == who, score * (1.0 + c.speaker_boost), score)
+        if c.other_weight != 1.0:
+            score = np.where(self.customer, score, score * c.other_weight)
         k = max(1, min(k, len(self.docs)))
+        if c.session_cap:
+            return self._diverse(score, k, c.session_cap)
         best = np.argpartition(-score, k - 1)[:k]
         best = best[np.argsort(-score[best], kind="stable")]
         return [(int(i), float(score[i])) for i in best if score[i] > 0]
+
+    def _diverse(self, score: np.ndarray, k: int, cap: int) -> list[tuple[int, float]]:
+        """The best turns with at most ``cap`` from one conversation, so that a question
+        whose answer is spread over sessions sees each of them."""
+        taken: Counter[int] = Counter()
+        out: list[tuple[int, float]] = []
+        for i in np.argsort(-score, kind="stable"):
+            if score[i] <= 0 or len(out) == k:
+                break
+            conv = int(self.conversation_of[i])
+            if taken[conv] < cap:
+                taken[conv] += 1
+                out.append((int(i), float(score[i])))
+        return out

@@ -150,7 +150,13 @@ class History:
             )
         found.sort(key=lambda r: (r.started_at, r.conversation_id, r.seq))  # conversations whole
         docs = [
-            TurnDoc(r.id, r.conversation_id, self._speaker(r, contact.name, names), r.text)
+            TurnDoc(
+                r.id,
+                r.conversation_id,
+                self._speaker(r, contact.name, names),
+                r.text,
+                r.role == "customer",
+            )
             for r in found
         ]
         vectors = (
