@@ -117,7 +117,7 @@ def test_the_teaching_step(mw: Memwise) -> None:
     assert mw.teaching.lesson(ws, draft.id).status == "superseded"
     hit = mw.knowledge.answers(ws, "Do you ship to Austria?")
     assert hit is not None and "2 working days" in hit.excerpt
-    mw.teaching.withdraw(ws, revised.id, by="key:owner")
+    mw.teaching.withdraw(ws, revised.id, by_name="key:owner")
     assert mw.knowledge.answers(ws, "Do you ship to Austria?") is None
     assert [r.action for r in mw.teaching.receipts(ws)] == ["published", "published", "withdrawn"]
 

@@ -6,6 +6,7 @@ import pytest
 
 from memwise import errors
 from memwise.domain.access import Kind, Principal
+from memwise.domain.tenancy import Role
 from memwise.services.assistant import tools
 from tests.integration.conftest import Api
 from tests.security.conftest import conversation, staff
@@ -100,4 +101,32 @@ def test_a_customer_turn_written_through_mcp_says_so_without_keeping_the_text(se
     )
     (entry,) = sec.mw.audit.entries(s["ws"], tool="mcp.record_turn")
     assert entry.args["written_as_customer"] is True and entry.args["chars"] == len(text)
-    assert "4111" not in str(entry.args) and entry.actor == "mcp:operator"
+    assert "4111 1111" not in str(entry.args) and entry.actor == "mcp:operator"
+
+
+def test_admin_operations_are_refused_to_an_operator_in_the_services(sec: Api) -> None:
+    """The rule is the service's, so the console, the API and library callers passing a
+    principal get the same answer."""
+    s = staff(sec)
+    ws = s["ws"]
+    op = Principal(Kind.key, ws, Role.operator)
+    lesson = sec.mw.teaching.draft(ws, "Do you repair tandems?", "Yes.", actor="op")
+    attempts = [
+        lambda: sec.mw.rebuilds.start(ws, s["contact"], by=op),
+        lambda: sec.mw.data_requests.export(ws, s["contact"], by=op),
+        lambda: sec.mw.data_requests.held(ws, s["contact"], by=op),
+        lambda: sec.mw.data_requests.delete(ws, s["contact"], actor="op", by=op),
+        lambda: sec.mw.teaching.approve(ws, lesson.id, approved_by="op", by=op),
+        lambda: sec.mw.teaching.withdraw(ws, lesson.id, by_name="op", by=op),
+        lambda: sec.mw.events.add_endpoint(ws, "https://example.com/hook", by=op),
+        lambda: sec.mw.events.remove_endpoint(ws, "evp_x", by=op),
+        lambda: sec.mw.tickets.configure(ws, "https://example.com/t", by=op),
+        lambda: sec.mw.tickets.unconfigure(ws, by=op),
+        lambda: sec.mw.tenancy.api_keys(ws, by=op),
+    ]
+    for attempt in attempts:
+        with pytest.raises(errors.Forbidden):
+            attempt()
+    assert sec.mw.tenancy.get_contact(ws, s["contact"]).name == "Ann Lee"
+    assert sec.mw.teaching.lesson(ws, lesson.id).status == "draft"
+    assert sec.mw.events.endpoints(ws) == []

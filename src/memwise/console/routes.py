@@ -34,8 +34,6 @@ from memwise.console.session import (
     params,
     secure_request,
 )
-from memwise.domain.access import require_staff
-from memwise.domain.tenancy import Role
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -373,9 +371,8 @@ def archive(request: Request, who: Operator, data: dict[str, str]) -> Response:
 
 @post("/contacts/{contact_id}/rebuild")
 def rebuild(request: Request, who: Operator, data: dict[str, str]) -> Response:
-    who.require_admin()
     contact_id = arg(request, "contact_id")
-    progress = mw_of(request).rebuilds.start(who.workspace_id, contact_id)
+    progress = mw_of(request).rebuilds.start(who.workspace_id, contact_id, by=who.principal)
     response = back(
         f"/console/contacts/{contact_id}",
         note=f"Rebuild started: {progress.total} conversations to re-read.",
@@ -403,9 +400,8 @@ def rebuild_progress(request: Request, contact_id: str) -> Response:
 
 @get("/contacts/{contact_id}/export")
 def export(request: Request, who: Operator) -> Response:
-    who.require_admin()
     contact_id = arg(request, "contact_id")
-    data = mw_of(request).data_requests.export(who.workspace_id, contact_id)
+    data = mw_of(request).data_requests.export(who.workspace_id, contact_id, by=who.principal)
     disposition = f'attachment; filename="contact-{contact_id}.json"'
     return Response(
         json.dumps(data, indent=2, default=str),
@@ -416,19 +412,19 @@ def export(request: Request, who: Operator) -> Response:
 
 @get("/contacts/{contact_id}/delete")
 def delete_confirm(request: Request, who: Operator) -> Response:
-    who.require_admin()
-    contact = mw_of(request).tenancy.get_contact(who.workspace_id, arg(request, "contact_id"))
-    return render(request, who, "delete.html", contact=contact)
+    mw, contact_id = mw_of(request), arg(request, "contact_id")
+    held = mw.data_requests.held(who.workspace_id, contact_id, by=who.principal)
+    contact = mw.tenancy.get_contact(who.workspace_id, contact_id)
+    return render(request, who, "delete.html", contact=contact, held=held)
 
 
 @post("/contacts/{contact_id}/delete")
 def delete(request: Request, who: Operator, data: dict[str, str]) -> Response:
-    who.require_admin()
     mw, contact_id = mw_of(request), arg(request, "contact_id")
     contact = mw.tenancy.get_contact(who.workspace_id, contact_id)
     if data.get("confirm_name", "").strip() != contact.name:
         raise errors.Invalid("type the contact's name exactly to confirm", code="not_confirmed")
-    mw.data_requests.delete(who.workspace_id, contact_id, actor=who.actor)
+    mw.data_requests.delete(who.workspace_id, contact_id, actor=who.actor, by=who.principal)
     return back("/console/contacts", note=f"{contact.name} and everything about them deleted.")
 
 
@@ -460,17 +456,17 @@ def draft(request: Request, who: Operator, data: dict[str, str]) -> Response:
 
 @post("/lessons/{lesson_id}/approve")
 def approve(request: Request, who: Operator, data: dict[str, str]) -> Response:
-    who.require_admin()
     receipt = mw_of(request).teaching.approve(
-        who.workspace_id, arg(request, "lesson_id"), approved_by=who.actor
+        who.workspace_id, arg(request, "lesson_id"), approved_by=who.actor, by=who.principal
     )
     return back("/console/teach", note=f"Published with receipt {receipt.id}.")
 
 
 @post("/lessons/{lesson_id}/withdraw")
 def withdraw(request: Request, who: Operator, data: dict[str, str]) -> Response:
-    who.require_admin()
-    mw_of(request).teaching.withdraw(who.workspace_id, arg(request, "lesson_id"), by=who.actor)
+    mw_of(request).teaching.withdraw(
+        who.workspace_id, arg(request, "lesson_id"), by_name=who.actor, by=who.principal
+    )
     return back("/console/knowledge", note="Lesson withdrawn.")
 
 
@@ -549,10 +545,11 @@ def events_page(request: Request, who: Operator) -> Response:
 def add_event_endpoint(request: Request, who: Operator, data: dict[str, str]) -> Response:
     from memwise.services.platform.events import TYPES
 
-    require_staff(who.principal, Role.admin)
     mw = mw_of(request)
     chosen = [t for t in TYPES if data.get(f"event_{t}")]
-    _, secret = mw.events.add_endpoint(who.workspace_id, data.get("url", ""), chosen)
+    _, secret = mw.events.add_endpoint(
+        who.workspace_id, data.get("url", ""), chosen, by=who.principal
+    )
     return render(
         request,
         who,
@@ -567,26 +564,29 @@ def add_event_endpoint(request: Request, who: Operator, data: dict[str, str]) ->
 
 @post("/ticket-adapter")
 def set_ticket_adapter(request: Request, who: Operator, data: dict[str, str]) -> Response:
-    require_staff(who.principal, Role.admin)
     auth = (data.get("authorization") or "").strip()
     mw_of(request).tickets.configure(
-        who.workspace_id, data.get("url", ""), {"Authorization": auth} if auth else None
+        who.workspace_id,
+        data.get("url", ""),
+        {"Authorization": auth} if auth else None,
+        by=who.principal,
     )
     return back("/console/events", note="Tickets now go to the helpdesk webhook.")
 
 
 @post("/events/{endpoint_id}/remove")
 def remove_event_endpoint(request: Request, who: Operator, data: dict[str, str]) -> Response:
-    require_staff(who.principal, Role.admin)
-    mw_of(request).events.remove_endpoint(who.workspace_id, arg(request, "endpoint_id"))
+    mw_of(request).events.remove_endpoint(
+        who.workspace_id, arg(request, "endpoint_id"), by=who.principal
+    )
     return back("/console/events", note="Endpoint removed.")
 
 
 # -- API keys ------------------------------------------------------------------------------
 @get("/keys")
 def keys(request: Request, who: Operator) -> Response:
-    require_staff(who.principal, Role.admin)
-    return render(request, who, "keys.html", keys=mw_of(request).tenancy.api_keys(who.workspace_id))
+    found = mw_of(request).tenancy.api_keys(who.workspace_id, by=who.principal)
+    return render(request, who, "keys.html", keys=found)
 
 
 @post("/keys")

@@ -18,7 +18,7 @@ router = routes.router("/v1")
 @router.post("/event-endpoints", status_code=201, response_model=m.EventEndpoint)
 def add_endpoint(body: EventEndpointIn, caller: Admin, mw: MW) -> dict[str, Any]:
     """Subscribe a URL to events (every type, or ``events``); the signing secret, shown once."""
-    endpoint, secret = mw.events.add_endpoint(ws(caller), body.url, body.events)
+    endpoint, secret = mw.events.add_endpoint(ws(caller), body.url, body.events, by=caller)
     return out(endpoint, secret=secret, types=list(TYPES))
 
 
@@ -29,7 +29,7 @@ def endpoints(caller: Admin, mw: MW) -> dict[str, Any]:
 
 @router.delete("/event-endpoints/{endpoint_id}", response_model=m.Flag)
 def remove_endpoint(endpoint_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
-    mw.events.remove_endpoint(ws(caller), endpoint_id)
+    mw.events.remove_endpoint(ws(caller), endpoint_id, by=caller)
     return {"removed": True}
 
 
@@ -42,7 +42,7 @@ def deliveries(caller: Operator, mw: MW, limit: int = Query(100, ge=1, le=500)) 
 @router.put("/ticket-adapter", response_model=m.Settings)
 def put_ticket_adapter(body: TicketAdapterIn, caller: Admin, mw: MW) -> dict[str, Any]:
     """Send this workspace's tickets to its helpdesk's webhook (header values write-only)."""
-    return mw.tickets.configure(ws(caller), body.url, body.headers)
+    return mw.tickets.configure(ws(caller), body.url, body.headers, by=caller)
 
 
 @router.get("/ticket-adapter", response_model=m.Settings)
@@ -52,5 +52,5 @@ def get_ticket_adapter(caller: Operator, mw: MW) -> dict[str, Any]:
 
 @router.delete("/ticket-adapter", response_model=m.Settings)
 def delete_ticket_adapter(caller: Admin, mw: MW) -> dict[str, Any]:
-    mw.tickets.unconfigure(ws(caller))
+    mw.tickets.unconfigure(ws(caller), by=caller)
     return mw.tickets.configured(ws(caller))

@@ -50,7 +50,7 @@ def rebuild(
     }
     if body.dry_run:
         return summary
-    progress = mw.rebuilds.start(ws(caller), contact_id)
+    progress = mw.rebuilds.start(ws(caller), contact_id, by=caller)
     response.status_code = 202
     return summary | {"progress": vars(progress)}
 

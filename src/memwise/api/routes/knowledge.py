@@ -130,7 +130,7 @@ def list_lessons(
 
 @router.post("/lessons/{lesson_id}/approve", response_model=m.Lesson)
 def approve_lesson(lesson_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
-    receipt = mw.teaching.approve(ws(caller), lesson_id, approved_by=caller.actor)
+    receipt = mw.teaching.approve(ws(caller), lesson_id, approved_by=caller.actor, by=caller)
     return out(mw.teaching.lesson(ws(caller), lesson_id), receipt=out(receipt))
 
 
@@ -145,7 +145,7 @@ def revise_lesson(lesson_id: str, body: LessonPatch, caller: Operator, mw: MW) -
 
 @router.post("/lessons/{lesson_id}/withdraw", response_model=m.Lesson)
 def withdraw_lesson(lesson_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
-    receipt = mw.teaching.withdraw(ws(caller), lesson_id, by=caller.actor)
+    receipt = mw.teaching.withdraw(ws(caller), lesson_id, by_name=caller.actor, by=caller)
     return out(mw.teaching.lesson(ws(caller), lesson_id), receipt=out(receipt))
 
 

@@ -124,12 +124,14 @@ def history(
 
 @router.get("/contacts/{contact_id}/export", response_model=m.Export)
 def export(contact_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
-    return mw.data_requests.export(ws(caller), contact_id)
+    return mw.data_requests.export(ws(caller), contact_id, by=caller)
 
 
 @router.delete("/contacts/{contact_id}", response_model=m.Deleted)
 def delete(contact_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
-    return {"deleted": mw.data_requests.delete(ws(caller), contact_id, actor=caller.actor)}
+    return {
+        "deleted": mw.data_requests.delete(ws(caller), contact_id, actor=caller.actor, by=caller)
+    }
 
 
 @router.post("/memories", status_code=201, response_model=m.Remembered)

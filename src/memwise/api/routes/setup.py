@@ -82,7 +82,7 @@ def create_api_key(body: ApiKeyIn, caller: Admin, mw: MW) -> dict[str, Any]:
 @router.get("/api-keys", response_model=m.Page[m.ApiKey])
 def list_api_keys(caller: Admin, mw: MW) -> dict[str, Any]:
     """The workspace's keys: id, role, label, created and revoked times (never the secret)."""
-    return page([out(k) for k in mw.tenancy.api_keys(ws(caller))], None)
+    return page([out(k) for k in mw.tenancy.api_keys(ws(caller), by=caller)], None)
 
 
 @router.delete("/api-keys/{key_id}", response_model=m.ApiKey)

@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
+from memwise.domain.access import Principal, require_staff
 from memwise.domain.knowledge import (
     QUESTION_CHARS,
     Lesson,
@@ -29,6 +30,7 @@ from memwise.domain.knowledge import (
     Unanswered,
     UnansweredStatus,
 )
+from memwise.domain.tenancy import Role
 from memwise.ids import new_id
 from memwise.policies.notebook import normalize
 from memwise.retrieval import lexical
@@ -213,8 +215,11 @@ class Teaching:
             revises=lesson_id,
         )
 
-    def approve(self, workspace_id: str, lesson_id: str, *, approved_by: str) -> Receipt:
+    def approve(
+        self, workspace_id: str, lesson_id: str, *, approved_by: str, by: Principal | None = None
+    ) -> Receipt:
         """Publish a draft: lesson, receipt, search chunk and closed item in one transaction."""
+        require_staff(by, Role.admin)  # the rule holds for every door
         draft = self.lesson(workspace_id, lesson_id)
         text = f"Q: {draft.question}\nA: {draft.answer}"
         vectors = self.knowledge.embed_texts([text])  # before the transaction: it may be remote
@@ -286,8 +291,11 @@ class Teaching:
                 )
         return receipt
 
-    def withdraw(self, workspace_id: str, lesson_id: str, *, by: str) -> Receipt:
+    def withdraw(
+        self, workspace_id: str, lesson_id: str, *, by_name: str, by: Principal | None = None
+    ) -> Receipt:
         """Stop serving a published lesson; it is kept, with a receipt of the withdrawal."""
+        require_staff(by, Role.admin)  # the rule holds for every door
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
             row = rows.require(conn, lessons, workspace_id, lesson_id, "lesson")
@@ -307,7 +315,7 @@ class Teaching:
                 conn,
                 workspace_id,
                 row,
-                by,
+                by_name,
                 now,
                 "withdrawn",
                 row.content_hash or content_hash(row.question, row.answer),
@@ -534,10 +542,16 @@ class Tickets:
         self.policy = policy
 
     def configure(
-        self, workspace_id: str, url: str, headers: dict[str, str] | None = None
+        self,
+        workspace_id: str,
+        url: str,
+        headers: dict[str, str] | None = None,
+        *,
+        by: Principal | None = None,
     ) -> dict[str, Any]:
         """Send this workspace's tickets to its helpdesk: POST url with the ticket as JSON
-        (accepted on a 2xx). Header values are write-only (shown as •••)."""
+        (accepted on a 2xx). Header values are write-only (shown as •••). Admin+."""
+        require_staff(by, Role.admin)  # the rule holds for every door
         from memwise.accounts.policy import check_headers
         from memwise.services.platform.events import check_url
 
@@ -566,7 +580,8 @@ class Tickets:
             return {"type": self.adapter.name}
         return {"type": "webhook", "url": row.url, "headers": {k: "•••" for k in row.headers}}
 
-    def unconfigure(self, workspace_id: str) -> None:
+    def unconfigure(self, workspace_id: str, *, by: Principal | None = None) -> None:
+        require_staff(by, Role.admin)  # the rule holds for every door
         with self.rt.db.write() as conn:
             conn.execute(
                 ticket_adapters.delete().where(ticket_adapters.c.workspace_id == workspace_id)

@@ -10,6 +10,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from memwise.domain.access import Principal, require_staff
+from memwise.domain.tenancy import Role
 from memwise.services.platform import audit, rows
 from memwise.services.platform.runtime import Runtime
 from memwise.services.platform.tenancy import Tenancy
@@ -94,8 +96,11 @@ class DataRequests:
         # called after a deletion commits, to drop what is held in memory about the contact
         self.after_delete: list[Callable[[str, str], None]] = []
 
-    def export(self, workspace_id: str, contact_id: str) -> dict[str, Any]:
-        """Everything held about one contact, as one JSON-ready document."""
+    def export(
+        self, workspace_id: str, contact_id: str, *, by: Principal | None = None
+    ) -> dict[str, Any]:
+        """Everything held about one contact, as one JSON-ready document (admin+)."""
+        require_staff(by, Role.admin)  # the rule holds for every door
         contact = self.tenancy.get_contact(workspace_id, contact_id)
         with self.rt.db.read() as conn:
             convs = conn.execute(
@@ -216,11 +221,42 @@ class DataRequests:
                 conn.execute(question_book.delete().where(question_book.c.id == entry.id))
         return len(mine)
 
-    def delete(self, workspace_id: str, contact_id: str, *, actor: str) -> dict[str, int]:
-        """Hard-delete one contact and everything about them, in one transaction.
+    def held(
+        self, workspace_id: str, contact_id: str, *, by: Principal | None = None
+    ) -> dict[str, int]:
+        """What a deletion would remove: conversations, turns and memory items (admin+; the
+        confirmation a person reads before deleting)."""
+        require_staff(by, Role.admin)
+        with self.rt.db.read() as conn:
+            rows.require(conn, contacts, workspace_id, contact_id, "contact")
+            mine = sa.select(conversations.c.id).where(
+                conversations.c.workspace_id == workspace_id,
+                conversations.c.contact_id == contact_id,
+            )
+            count = sa.func.count()
+            return {
+                "conversations": conn.execute(
+                    sa.select(count).select_from(mine.subquery())
+                ).scalar_one(),
+                "turns": conn.execute(
+                    sa.select(count).where(turns.c.conversation_id.in_(mine))
+                ).scalar_one(),
+                "memory_items": conn.execute(
+                    sa.select(count).where(
+                        memory_items.c.workspace_id == workspace_id,
+                        memory_items.c.contact_id == contact_id,
+                    )
+                ).scalar_one(),
+            }
+
+    def delete(
+        self, workspace_id: str, contact_id: str, *, actor: str, by: Principal | None = None
+    ) -> dict[str, int]:
+        """Hard-delete one contact and everything about them, in one transaction (admin+).
 
         The audit entry records that a deletion happened and how much went, never what.
         """
+        require_staff(by, Role.admin)  # the rule holds for every door
         with self.rt.db.write() as conn:
             rows.require(conn, contacts, workspace_id, contact_id, "contact")
             conv_ids = list(

@@ -14,7 +14,9 @@ from zoneinfo import ZoneInfo
 import sqlalchemy as sa
 
 from memwise import errors
+from memwise.domain.access import Principal, require_staff
 from memwise.domain.memory import Lifecycle, Source
+from memwise.domain.tenancy import Role
 from memwise.ids import new_id
 from memwise.services.memory import gates
 from memwise.services.memory.extraction import Metering, month_of
@@ -76,8 +78,9 @@ class Rebuilds:
             )
         return Estimate(cost, cost, remaining, reason is None, reason)
 
-    def start(self, workspace_id: str, contact_id: str) -> Progress:
+    def start(self, workspace_id: str, contact_id: str, *, by: Principal | None = None) -> Progress:
         """Start a rebuild, or return the one already running (which costs nothing more)."""
+        require_staff(by, Role.admin)  # the rule holds for every door
         current = self.progress(workspace_id, contact_id)
         if current.running:
             return current

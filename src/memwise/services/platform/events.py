@@ -33,7 +33,9 @@ from sqlalchemy.engine import Connection
 
 from memwise import errors
 from memwise.accounts.policy import AccountPolicy, PolicyRefused, pinned
+from memwise.domain.access import Principal, require_staff
 from memwise.domain.jobs import Job
+from memwise.domain.tenancy import Role
 from memwise.ids import new_id
 from memwise.services.platform import rows
 from memwise.services.platform.jobs import Jobs, enqueue_in
@@ -154,9 +156,16 @@ class Events:
 
     # -- endpoints -------------------------------------------------------------------------
     def add_endpoint(
-        self, workspace_id: str, url: str, events: list[str] | None = None
+        self,
+        workspace_id: str,
+        url: str,
+        events: list[str] | None = None,
+        *,
+        by: Principal | None = None,
     ) -> tuple[Endpoint, str]:
-        """Subscribe a URL (to every type, or to ``events``); its signing secret, shown once."""
+        """Subscribe a URL (to every type, or to ``events``); its signing secret, shown once.
+        Admin+."""
+        require_staff(by, Role.admin)  # the rule holds for every door
         clean = check_url(url)
         wanted = sorted(set(events or []))
         unknown = set(wanted) - set(TYPES)
@@ -202,8 +211,11 @@ class Events:
             ).all()
         return [Endpoint(r.id, r.url, list(r.events or []), r.active, r.created_at) for r in found]
 
-    def remove_endpoint(self, workspace_id: str, endpoint_id: str) -> None:
+    def remove_endpoint(
+        self, workspace_id: str, endpoint_id: str, *, by: Principal | None = None
+    ) -> None:
         """Stop delivering to it (deliveries already queued fail as 'endpoint removed')."""
+        require_staff(by, Role.admin)  # the rule holds for every door
         with self.rt.db.write() as conn:
             rows.require(conn, event_endpoints, workspace_id, endpoint_id, "endpoint")
             conn.execute(

@@ -193,8 +193,9 @@ class Tenancy:
                 code="forbidden",
             )
 
-    def api_keys(self, workspace_id: str) -> list[ApiKey]:
+    def api_keys(self, workspace_id: str, *, by: Principal | None = None) -> list[ApiKey]:
         """The workspace's keys, newest first (never their secrets)."""
+        require_staff(by, Role.admin)  # the rule holds for every door
         with self.rt.db.read() as conn:
             found = conn.execute(
                 sa.select(api_keys)
