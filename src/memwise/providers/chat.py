@@ -38,7 +38,9 @@ class ChatModel(Protocol):
         ...
 
 
-class OpenAIChat:
+class _SDKChat:
+    sdk = ""
+
     def __init__(
         self,
         model: str,
@@ -48,12 +50,18 @@ class OpenAIChat:
         timeout: float = 60.0,
         max_retries: int = 2,
         client: Any = None,
+        max_tokens: int = 4096,
     ) -> None:
         self.client = client or sdk_client(
-            "openai", base_url, api_key, timeout=timeout, max_retries=max_retries
+            self.sdk, base_url, api_key, timeout=timeout, max_retries=max_retries
         )
         self.model = model
-        self.name = f"openai:{model}"
+        self.max_tokens = max_tokens
+        self.name = f"{self.sdk}:{model}"
+
+
+class OpenAIChat(_SDKChat):
+    sdk = "openai"
 
     def __call__(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
         options: dict[str, Any] = {}
@@ -98,24 +106,8 @@ class OpenAIChat:
         return str(r.choices[0].message.content or "")
 
 
-class AnthropicChat:
-    def __init__(
-        self,
-        model: str,
-        *,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        timeout: float = 60.0,
-        max_retries: int = 2,
-        client: Any = None,
-        max_tokens: int = 4096,
-    ) -> None:
-        self.client = client or sdk_client(
-            "anthropic", base_url, api_key, timeout=timeout, max_retries=max_retries
-        )
-        self.model = model
-        self.max_tokens = max_tokens
-        self.name = f"anthropic:{model}"
+class AnthropicChat(_SDKChat):
+    sdk = "anthropic"
 
     def __call__(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
         system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")

@@ -442,8 +442,8 @@ FOLD = "fold_questions"
 
 def schedule_folds(rt: Runtime, force: bool = False, workspace_id: str | None = None) -> int:
     """Queue each source's fold on its cadence, once per period, for every workspace."""
-    from memwise.services.platform.jobs import enqueue_in
     from memwise.storage.schema import workspaces
+    from memwise.storage.stores.jobs import insert_once
 
     now = rt.clock.now()
     day = int(now.timestamp() // 86400)
@@ -458,7 +458,7 @@ def schedule_folds(rt: Runtime, force: bool = False, workspace_id: str | None = 
                     continue  # nothing to fold: no job
                 period = f"forced:{now.isoformat()}" if force else str(day // every)
                 key = f"{FOLD}:{ws}:{source}:{period}"
-                _, created = enqueue_in(
+                _, created = insert_once(
                     conn, ws, FOLD, key, {"source": source}, now, max_attempts=3
                 )
                 queued += created

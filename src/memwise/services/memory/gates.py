@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise.domain.tenancy import Plan
-from memwise.services.platform.jobs import enqueue_in
 from memwise.storage.schema import agents, conversations, workspaces
+from memwise.storage.stores.jobs import insert_once
 
 EXTRACT = "extract"
 
@@ -64,5 +64,5 @@ def queue_extraction_in(
     payload: dict[str, Any] = {"conversation_id": conversation_id}
     if rebuild:
         payload["rebuild_id"] = rebuild
-    job_id, _ = enqueue_in(conn, workspace_id, EXTRACT, key, payload, now)
+    job_id, _ = insert_once(conn, workspace_id, EXTRACT, key, payload, now)
     return job_id

@@ -26,7 +26,6 @@ from memwise.policies.notebook import normalize
 from memwise.services.memory.extraction import record_event_in
 from memwise.services.memory.memory import Memory, NewItem
 from memwise.services.platform import rows
-from memwise.services.platform.jobs import enqueue_in
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import (
     agents,
@@ -36,6 +35,7 @@ from memwise.storage.schema import (
     memory_items,
     workspaces,
 )
+from memwise.storage.stores.jobs import insert_once
 
 PROMOTE = "promote_patterns"
 
@@ -254,7 +254,7 @@ class Patterns:
                 if workspace_id and ws != workspace_id:
                     continue
                 period = f"forced:{now.isoformat()}" if force else f"{slot:%Y-%m-%d}"
-                _, created = enqueue_in(
+                _, created = insert_once(
                     conn,
                     ws,
                     PROMOTE,

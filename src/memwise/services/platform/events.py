@@ -38,9 +38,10 @@ from memwise.domain.jobs import Job
 from memwise.domain.tenancy import Role
 from memwise.ids import new_id
 from memwise.services.platform import rows
-from memwise.services.platform.jobs import Jobs, enqueue_in
+from memwise.services.platform.jobs import Jobs
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import event_endpoints, jobs
+from memwise.storage.stores.jobs import insert_once
 
 DELIVER = "deliver_event"
 TYPES = (
@@ -105,7 +106,7 @@ def emit_in(
             "created_at": now.isoformat(),
             "data": data,
         }
-        enqueue_in(
+        insert_once(
             conn,
             workspace_id,
             DELIVER,

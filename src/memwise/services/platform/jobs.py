@@ -27,24 +27,6 @@ class LeaseLost(errors.Conflict):
     code = "lease_lost"
 
 
-def enqueue_in(
-    conn: Connection,
-    workspace_id: str,
-    kind: str,
-    key: str,
-    payload: dict[str, Any],
-    now: datetime,
-    *,
-    run_after: datetime | None = None,
-    max_attempts: int = 5,
-) -> tuple[str, bool]:
-    """Queue a job in the caller's transaction unless one with this key exists (for code
-    that holds a connection, not the Jobs service). Returns (job id, created)."""
-    return store.insert_once(
-        conn, workspace_id, kind, key, payload, now, run_after=run_after, max_attempts=max_attempts
-    )
-
-
 class Jobs:
     def __init__(
         self,
