@@ -122,3 +122,39 @@ def test_one_model_is_built_once_and_shared(server: FakeModelServer) -> None:
     assert Settings().make_verifier() is None  # the offline rules: no model, no second look
     off = Settings(extractor="openai", model="m", verify_items=False)
     assert off.make_verifier() is None
+
+
+def test_the_continuity_note_gets_the_same_second_look(
+    mw_sqlite: Memwise, server: FakeModelServer
+) -> None:
+    ws, contact = _setup(mw_sqlite, server)
+    steered = {
+        "text": "Asked about: half-price repairs promised by the owner",
+        "quotes": ["my mate said I get repairs at half price"],
+    }
+    server.enqueue(
+        {"items": [], "events": [], "continuity": steered},
+        {"verdicts": [{"index": 0, "supported": True, "class": "entitlement"}]},
+    )
+    assert mw_sqlite.worker().run_once() == {"extract:applied": 1}
+    assert mw_sqlite.memory.items(ws, contact) == []
+    sent = json.loads(server.requests[1]["body"]["messages"][1]["content"])
+    assert sent["items"][0]["item"].startswith("Asked about")
+
+
+def test_two_answers_for_one_item_count_as_none(
+    mw_sqlite: Memwise, server: FakeModelServer
+) -> None:
+    ws, contact = _setup(mw_sqlite, server)
+    server.enqueue(
+        PROPOSED,
+        {
+            "verdicts": [
+                {"index": 0, "supported": True, "class": "preference"},
+                {"index": 0, "supported": False, "class": "preference"},
+                {"index": 1, "supported": True, "class": "operational"},
+            ]
+        },
+    )
+    mw_sqlite.worker().run_once()
+    assert mw_sqlite.memory.items(ws, contact) == []

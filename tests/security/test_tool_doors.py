@@ -130,3 +130,45 @@ def test_admin_operations_are_refused_to_an_operator_in_the_services(sec: Api) -
     assert sec.mw.tenancy.get_contact(ws, s["contact"]).name == "Ann Lee"
     assert sec.mw.teaching.lesson(ws, lesson.id).status == "draft"
     assert sec.mw.events.endpoints(ws) == []
+
+
+def test_a_model_call_is_audited_against_its_own_conversation(sec: Api) -> None:
+    s = staff(sec)
+    conv = conversation(sec, s)
+    other = sec.mw.tenancy.create_contact(s["ws"], "Bea Other")
+    call = _model_call(sec, s["ws"], conv["id"])
+    tools.execute("search_knowledge", {"query": "opening hours"}, call)
+    with pytest.raises(errors.Invalid):  # refused, and still not filed under Bea
+        tools.execute("search_knowledge", {"query": "x", "contact_id": other.id}, call)
+    entries = sec.mw.audit.entries(s["ws"], tool="model.search_knowledge")
+    assert len(entries) == 2
+    assert all(e.contact_id == s["contact"] and e.conversation_id == conv["id"] for e in entries)
+    assert sec.mw.audit.entries(s["ws"], contact_id=other.id) == []
+
+
+def test_the_audit_log_keeps_no_secret_and_no_ticket_body() -> None:
+    straddling = "note " * 36 + "card 4111 1111 1111 1111"
+    kept = tools.audited({"query": straddling}, tools.BY_NAME["search_knowledge"])
+    assert "4111" not in str(kept)
+    ticket = tools.audited(
+        {"subject": "Refund", "body": "my IBAN DE89 3704 0044 0532 0130 00"},
+        tools.BY_NAME["create_ticket"],
+    )
+    assert "DE89" not in str(ticket) and ticket["body_chars"] == 35
+    many = tools.audited({f"k{i}": "v" for i in range(3000)}, None)
+    assert len(many) == 21 and many["more_arguments"] == 2980
+
+
+def test_an_ambiguous_telegram_sender_keeps_one_contact_of_its_own(sec: Api) -> None:
+    from memwise.doors.telegram import Incoming, TelegramDoor
+
+    s = staff(sec)
+    ws = s["ws"]
+    a = sec.mw.tenancy.create_contact(ws, "Real Ann", telegram_ids=["777"])
+    b = sec.mw.tenancy.create_contact(ws, "Real Bob", telegram_ids=["777"])
+    door = TelegramDoor(sec.mw, ws, s["agent"])
+    seen = {
+        door.participant(Incoming(777, 777, "Mallory", f"hi {n}", sec.mw.clock.now())).id
+        for n in range(3)
+    }
+    assert len(seen) == 1 and not seen & {a.id, b.id}

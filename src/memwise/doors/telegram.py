@@ -83,8 +83,7 @@ class TelegramDoor:
         )
         if received.ignored:  # nothing acted on, nobody created
             return [received.notice or "That message arrived too late; please send it again."]
-        who = self.participant(msg)
-        conversation_id = received.conversation_id or self._start(key, who)
+        conversation_id = received.conversation_id or self._start(key, self.participant(msg))
         earlier = received.transcript[:-1]
         try:
             reply = self.mw.chat(

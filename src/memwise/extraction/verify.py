@@ -116,10 +116,16 @@ def _verdicts(raw: Any) -> dict[int, dict[str, Any]]:
     try:
         data = json.loads(raw) if isinstance(raw, str) else raw
         found = data["verdicts"]
-        return {
-            int(v["index"]): {"supported": v["supported"] is True, "class": str(v["class"])}
-            for v in found
-            if isinstance(v, dict) and {"index", "supported", "class"} <= set(v)
-        }
+        verdicts: dict[int, dict[str, Any]] = {}
+        doubtful: set[int] = set()
+        for v in found:
+            if not (isinstance(v, dict) and {"index", "supported", "class"} <= set(v)):
+                continue
+            i = int(v["index"])
+            verdict = {"supported": v["supported"] is True, "class": str(v["class"])}
+            if i in verdicts and verdicts[i] != verdict:
+                doubtful.add(i)  # two answers for one item: neither counts
+            verdicts[i] = verdict
+        return {i: v for i, v in verdicts.items() if i not in doubtful}
     except (ValueError, TypeError, KeyError) as exc:
         raise MalformedOutput(f"the verifier did not answer in its schema: {exc}") from exc

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastapi.encoders import jsonable_encoder
+
 from memwise import errors
 from memwise.api import routes
 from memwise.api.auth import MW, Admin, Caller, Operator, conversation_scope, ws
@@ -43,7 +45,7 @@ def lookup(body: LookupIn, caller: Caller, mw: MW) -> dict[str, Any]:
     return {
         "status": r.status,
         "kind": r.kind,
-        "data": r.data,
+        "data": jsonable_encoder(r.data),  # NUMERIC balances stay numbers
         "read_at": r.read_at.isoformat() if r.read_at else None,
         "sentence": answer.sentence,
     }

@@ -25,6 +25,7 @@ from memwise.domain.access import Principal, require_staff
 from memwise.domain.record import check_text
 from memwise.domain.shapes import out
 from memwise.domain.tenancy import Role
+from memwise.services.platform import audit
 from memwise.services.platform.audit import Status
 
 AUDIT_CHARS = 200
@@ -593,7 +594,8 @@ def execute(
         if tool.confirm and call.door is Door.model and not confirmed:
             status, outcome = Status.proposed, "waiting for the user to confirm"
             summary = f"pass this to the support team ({args.get('subject', '')})"
-            return Proposal(tool.name, parsed.model_dump(exclude_none=True), summary)
+            shown = parsed.model_dump(exclude_none=True, exclude=set(tool.bound))
+            return Proposal(tool.name, shown, summary)
         result = tool.handler(call, parsed)
         outcome = result.outcome
         return result
@@ -606,6 +608,14 @@ def execute(
         status, outcome = Status.failed, type(exc).__name__
         raise
     finally:
+        conv = call.conversation
+        if call.door is Door.model and conv is not None:  # the conversation's, never the model's
+            where = {"conversation_id": conv.id, "contact_id": conv.contact_id}
+        else:
+            where = {
+                "conversation_id": _id(args.get("conversation_id")),
+                "contact_id": _id(args.get("contact_id")),
+            }
         call.mw.audit.record(
             call.workspace_id,
             actor=call.actor,
@@ -613,8 +623,7 @@ def execute(
             args=audited(args, tool),
             status=status,
             result=outcome,
-            conversation_id=_id(args.get("conversation_id")),
-            contact_id=_id(args.get("contact_id")),
+            **where,
         )
 
 
@@ -661,11 +670,21 @@ def _invalid(exc: ValidationError) -> errors.Invalid:
     return errors.Invalid(f"{where}: {first['msg']}", code=code)
 
 
+AUDIT_KEYS = 20
+LENGTH_ONLY = ("text", "body")  # what was written is in the record or the ticket, not here
+
+
 def audited(args: dict[str, Any], tool: Tool | None) -> dict[str, Any]:
-    """Arguments as the audit log keeps them: long strings cut short, lists counted; a
-    customer turn written through a door says so."""
+    """Arguments as the audit log keeps them: a string holding a secret replaced (looked for
+    in the whole string, before anything is cut), long strings cut short, lists counted, at
+    most 20 arguments; the text of a turn or a ticket only as its length; a customer turn
+    written through a door says so."""
     kept: dict[str, Any] = {}
-    for k, v in args.items():
+    for k, v in list(args.items())[:AUDIT_KEYS]:
+        if k in LENGTH_ONLY and isinstance(v, str) and tool is not None:
+            kept[f"{k}_chars"] = len(v)
+            continue
+        v = audit.scrubbed(v) if isinstance(v, str) else v
         if isinstance(v, str) and len(v) > AUDIT_CHARS:
             v = v[:AUDIT_CHARS] + "…"
         elif isinstance(v, list):
@@ -673,9 +692,10 @@ def audited(args: dict[str, Any], tool: Tool | None) -> dict[str, Any]:
         elif not isinstance(v, str | int | float | bool | type(None)):
             v = str(v)[:AUDIT_CHARS]
         kept[k[:64]] = v
+    if len(args) > AUDIT_KEYS:
+        kept["more_arguments"] = len(args) - AUDIT_KEYS
     if tool is not None and tool.name == "record_turn":
-        text = kept.pop("text", None)
-        kept["chars"] = len(args["text"]) if isinstance(args.get("text"), str) else text
+        kept["chars"] = kept.pop("text_chars", None)
         kept["written_as_customer"] = args.get("role") == "customer"
     return kept
 

@@ -175,10 +175,11 @@ class ExtractionRunner:
             self.threshold,
         )
         outcome = Outcome("applied", discarded=verified.discarded)
-        if self.verifier is not None and verified.items:
+        looked_at = list(verified.items) + ([verified.continuity] if verified.continuity else [])
+        if self.verifier is not None and looked_at:
             try:
                 with observability.span("memwise.verify", verifier=self.verifier.name):
-                    checked = self.verifier.check(verified.items, transcript)
+                    checked = self.verifier.check(looked_at, transcript)
                 observability.MODEL_CALLS.labels("verify", "ok").inc()
             except Exception as exc:  # not verified is not stored: retry, then fail
                 observability.MODEL_CALLS.labels("verify", "error").inc()
@@ -186,7 +187,10 @@ class ExtractionRunner:
                 self.last_error_at = self.rt.clock.now()
                 status = self.jobs.fail(job, f"verification: {type(exc).__name__}: {exc}")
                 return Outcome("failed" if status == "failed" else "retrying", reason=str(exc))
-            verified.items = checked.kept
+            cleared = {id(pair) for pair in checked.kept}
+            verified.items = [pair for pair in verified.items if id(pair) in cleared]
+            if verified.continuity is not None and id(verified.continuity) not in cleared:
+                verified.continuity = None  # the continuity note gets the same second look
             for why, n in checked.refused.items():
                 outcome.refused[why] = outcome.refused.get(why, 0) + n
         try:

@@ -595,7 +595,8 @@ class Tenancy:
         shortcode, a made-up visitor; ``kind=None``) matches only a contact of exactly that
         name that holds no identity at all — never a real customer by name. One match:
         ``bound``. Several: ``ambiguous``, never a guess (identify asks its question;
-        ``create`` starts a contact of its own). None: ``unbound``, or with ``create`` a new
+        ``create`` gives the sender a contact of its own, holding no identity and named after
+        it, the same one on every later message). None: ``unbound``, or with ``create`` a new
         contact holding the identity (``created``)."""
         if kind not in ("email", "phone", "telegram", None):
             raise errors.Invalid("identify by email, phone or telegram", code="invalid_identity")
@@ -607,26 +608,38 @@ class Tenancy:
         if kind is not None and verified:
             found = self.find_contacts(workspace_id, kind, value)
         else:
-            with self.rt.db.read() as conn:
-                found = list(
-                    conn.execute(
-                        sa.select(contacts.c.id).where(
-                            contacts.c.workspace_id == workspace_id,
-                            contacts.c.name == (name or value)[:200],
-                            ~sa.exists().where(contact_identities.c.contact_id == contacts.c.id),
-                        )
-                    ).scalars()
-                )
+            found = self._identityless(workspace_id, (name or value)[:200])
         if len(found) == 1:
             return Resolution("bound", str(found[0]), found)
         if not create:
             return Resolution("ambiguous" if found else "unbound", None, found)
+        if found:  # several: the sender gets a contact of its own, the same one every time
+            label = f"{name or value} ({kind or 'unidentified'} {value})"[:200]
+            own = self._identityless(workspace_id, label)
+            if len(own) == 1:
+                return Resolution("created", own[0], found)
+            made = self.create_contact(workspace_id, label)
+            return Resolution("created", made.id, found)
         identities: dict[str, list[str]] = {}
         if kind is not None and verified and not found:
             field = {"email": "emails", "phone": "phones", "telegram": "telegram_ids"}[kind]
             identities = {field: [value]}
         made = self.create_contact(workspace_id, (name or value)[:200], **identities)
         return Resolution("created", made.id, found)
+
+    def _identityless(self, workspace_id: str, name: str) -> list[str]:
+        """Contacts of exactly this name that hold no identity at all."""
+        with self.rt.db.read() as conn:
+            return [
+                str(c)
+                for c in conn.execute(
+                    sa.select(contacts.c.id).where(
+                        contacts.c.workspace_id == workspace_id,
+                        contacts.c.name == name,
+                        ~sa.exists().where(contact_identities.c.contact_id == contacts.c.id),
+                    )
+                ).scalars()
+            ]
 
     def find_contacts(self, workspace_id: str, kind: str, value: str) -> list[str]:
         """Contact ids whose verified identity of ``kind`` equals ``value`` (normalised)."""
