@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
@@ -25,7 +24,6 @@ from memwise.domain.knowledge import (
     KINDS,
     Document,
     DocumentReceipt,
-    DocumentStatus,
     check_source_url,
 )
 from memwise.domain.tenancy import Role
@@ -34,14 +32,8 @@ from memwise.policies.notebook import normalize
 from memwise.retrieval import embedders, fusion, lexical
 from memwise.retrieval.embedders import Embedder
 from memwise.safety import pii
-from memwise.services.platform import rows
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import (
-    document_receipts,
-    knowledge_chunks,
-    knowledge_documents,
-    knowledge_identifiers,
-)
+from memwise.storage.stores import knowledge as store
 
 Recipe = Literal["lexical", "hybrid"]
 ANSWER_FROM = 5  # knowledge answers when one of its best five passages covers the question
@@ -60,22 +52,6 @@ class Hit:
     coverage: float
     similarity: float | None
     position: int
-
-
-def _document(r: Any) -> Document:
-    return Document(
-        r.id,
-        r.doc_key,
-        r.kind,
-        r.title,
-        r.body,
-        r.source_url,
-        r.version,
-        list(r.identifiers or []),
-        DocumentStatus(r.status),
-        r.superseded_by,
-        r.created_at,
-    )
 
 
 def chunk(body: str, size: int) -> list[str]:
@@ -168,21 +144,20 @@ class Knowledge:
         with self.rt.db.write() as conn:
             pii.check(conn, workspace_id, f"{title}\n{body}")
             self._check_new_version(conn, workspace_id, doc_key, version)
-            conn.execute(
-                knowledge_documents.insert().values(
-                    id=doc_id,
-                    workspace_id=workspace_id,
-                    doc_key=doc_key,
-                    kind=kind,
-                    title=title,
-                    body=body,
-                    source_url=source_url,
-                    version=version,
-                    identifiers=idents,
-                    status="draft",
-                    created_by=actor[:200],
-                    created_at=now,
-                )
+            store.insert_document(
+                conn,
+                id=doc_id,
+                workspace_id=workspace_id,
+                doc_key=doc_key,
+                kind=kind,
+                title=title,
+                body=body,
+                source_url=source_url,
+                version=version,
+                identifiers=idents,
+                status="draft",
+                created_by=actor[:200],
+                created_at=now,
             )
             if publish_now:
                 self._publish(conn, workspace_id, doc_id, actor)
@@ -200,7 +175,7 @@ class Knowledge:
         current and searchable, and a receipt records who approved what, in one transaction."""
         require_staff(by, Role.admin)
         with self.rt.db.write() as conn:
-            row = rows.require(conn, knowledge_documents, workspace_id, document_id, "document")
+            row = _require(conn, workspace_id, document_id)
             if row.status != "draft":
                 raise errors.Conflict(
                     f"this document is {row.status}, not a draft", code="not_a_draft"
@@ -213,27 +188,16 @@ class Knowledge:
         """Refuse a draft (admin+): it is kept, marked rejected, with a receipt."""
         require_staff(by, Role.admin)
         with self.rt.db.write() as conn:
-            row = rows.require(conn, knowledge_documents, workspace_id, document_id, "document")
+            row = _require(conn, workspace_id, document_id)
             if row.status != "draft":
                 raise errors.Conflict(
                     f"this document is {row.status}, not a draft", code="not_a_draft"
                 )
-            conn.execute(
-                knowledge_documents.update()
-                .where(knowledge_documents.c.id == document_id)
-                .values(status="rejected")
-            )
+            store.set_status(conn, document_id, "rejected")
             return self._receipt(conn, row, by_name, "rejected")
 
     def _check_new_version(self, conn: Connection, ws: str, doc_key: str, version: str) -> None:
-        taken = conn.execute(
-            sa.select(knowledge_documents.c.status).where(
-                knowledge_documents.c.workspace_id == ws,
-                knowledge_documents.c.doc_key == doc_key,
-                knowledge_documents.c.version == version,
-                knowledge_documents.c.status.in_(("current", "draft")),
-            )
-        ).scalar()
+        taken = store.version_taken(conn, ws, doc_key, version)
         if taken is not None:
             what = "published" if taken == "current" else "waiting for approval"
             raise errors.Conflict(
@@ -241,48 +205,26 @@ class Knowledge:
             )
 
     def _publish(self, conn: Connection, ws: str, doc_id: str, approved_by: str) -> DocumentReceipt:
-        row = conn.execute(
-            sa.select(knowledge_documents).where(knowledge_documents.c.id == doc_id)
-        ).one()
+        row = _require(conn, ws, doc_id)
         pieces = chunk(row.body, self.limits.chunk_chars)
         vectors = self.embed_texts([f"{row.title}\n{p}" for p in pieces])
-        current = conn.execute(
-            sa.select(knowledge_documents).where(
-                knowledge_documents.c.workspace_id == ws,
-                knowledge_documents.c.doc_key == row.doc_key,
-                knowledge_documents.c.status == "current",
-            )
-        ).first()
+        current = store.current_version(conn, ws, row.doc_key)
         if current is not None:
-            conn.execute(
-                knowledge_documents.update()
-                .where(knowledge_documents.c.id == current.id)
-                .values(status="superseded", superseded_by=doc_id)
-            )
-            conn.execute(
-                knowledge_chunks.update()
-                .where(knowledge_chunks.c.owner_id == current.id)
-                .values(current=False)
-            )
-        conn.execute(
-            knowledge_documents.update()
-            .where(knowledge_documents.c.id == doc_id)
-            .values(status="current")
+            store.set_status(conn, current.id, "superseded", superseded_by=doc_id)
+            store.retire_chunks(conn, current.id)
+        store.set_status(conn, doc_id, "current")
+        store.add_identifiers(
+            conn,
+            [
+                {
+                    "workspace_id": ws,
+                    "document_id": doc_id,
+                    "identifier": i,
+                    "normalized": identifier_key(i),
+                }
+                for i in row.identifiers or []
+            ],
         )
-        idents = list(row.identifiers or [])
-        if idents:
-            conn.execute(
-                knowledge_identifiers.insert(),
-                [
-                    {
-                        "workspace_id": ws,
-                        "document_id": doc_id,
-                        "identifier": i,
-                        "normalized": identifier_key(i),
-                    }
-                    for i in idents
-                ],
-            )
         self.insert_chunks(
             conn, ws, "reference", doc_id, row.title, pieces, row.source_url, row.version, vectors
         )
@@ -299,29 +241,12 @@ class Knowledge:
             version=row.version,
             content_hash=hashlib.sha256(f"{row.title}\n{row.body}".encode()).hexdigest(),
         )
-        conn.execute(
-            document_receipts.insert().values(workspace_id=row.workspace_id, **vars(receipt))
-        )
+        store.add_receipt(conn, row.workspace_id, receipt)
         return receipt
 
     def receipts(self, workspace_id: str, document_id: str | None = None) -> list[DocumentReceipt]:
-        q = sa.select(document_receipts).where(document_receipts.c.workspace_id == workspace_id)
-        if document_id:
-            q = q.where(document_receipts.c.document_id == document_id)
         with self.rt.db.read() as conn:
-            return [
-                DocumentReceipt(
-                    r.id,
-                    r.document_id,
-                    r.approved_by,
-                    r.at,
-                    r.action,
-                    r.title,
-                    r.version,
-                    r.content_hash,
-                )
-                for r in conn.execute(q.order_by(document_receipts.c.at, document_receipts.c.id))
-            ]
+            return store.receipts(conn, workspace_id, document_id)
 
     def embed_texts(self, texts: list[str]) -> np.ndarray | None:
         if self.embedder is None or not texts:
@@ -342,8 +267,8 @@ class Knowledge:
     ) -> None:
         ids = [new_id("chk") for _ in pieces]
         eid = self.embedder.id if vectors is not None and self.embedder else None
-        conn.execute(
-            knowledge_chunks.insert(),
+        store.add_chunks(
+            conn,
             [
                 {
                     "id": ids[n],
@@ -369,9 +294,7 @@ class Knowledge:
 
     def document(self, workspace_id: str, document_id: str) -> Document:
         with self.rt.db.read() as conn:
-            return _document(
-                rows.require(conn, knowledge_documents, workspace_id, document_id, "document")
-            )
+            return store.document_from_row(_require(conn, workspace_id, document_id))
 
     def documents(
         self,
@@ -382,15 +305,10 @@ class Knowledge:
     ) -> list[Document]:
         """Current documents (with ``include_superseded``, every version); ``status`` picks
         one state: current, draft, superseded or rejected."""
-        q = sa.select(knowledge_documents).where(knowledge_documents.c.workspace_id == workspace_id)
-        if status is not None:
-            q = q.where(knowledge_documents.c.status == status)
-        elif not include_superseded:
-            q = q.where(knowledge_documents.c.status == "current")
         with self.rt.db.read() as conn:
-            return [
-                _document(r) for r in conn.execute(q.order_by(knowledge_documents.c.created_at))
-            ]
+            return store.documents(
+                conn, workspace_id, status=status, include_superseded=include_superseded
+            )
 
     def lookup(self, workspace_id: str, identifier: str) -> list[Document]:
         """Current documents carrying exactly this identifier (case and spacing aside)."""
@@ -398,19 +316,7 @@ class Knowledge:
         if not key:
             raise errors.Invalid("give an identifier", code="empty_identifier")
         with self.rt.db.read() as conn:
-            found = conn.execute(
-                sa.select(knowledge_documents)
-                .join(
-                    knowledge_identifiers,
-                    knowledge_identifiers.c.document_id == knowledge_documents.c.id,
-                )
-                .where(
-                    knowledge_identifiers.c.workspace_id == workspace_id,
-                    knowledge_identifiers.c.normalized == key,
-                    knowledge_documents.c.status == "current",
-                )
-            ).all()
-        return [_document(r) for r in found]
+            return store.by_identifier(conn, workspace_id, key)
 
     # -- search ----------------------------------------------------------------------------
     def search(
@@ -435,12 +341,7 @@ class Knowledge:
             seqs = list(dict.fromkeys(lexical_seqs + list(sims)))
             if not seqs:
                 return []
-            found = {
-                r.seq: r
-                for r in conn.execute(
-                    sa.select(knowledge_chunks).where(knowledge_chunks.c.seq.in_(seqs))
-                )
-            }
+            found = store.chunks(conn, seqs)
         q_terms = set(lexical.terms(query))
         coverage = {
             s: len(q_terms & (lexical.term_set(r.title) | lexical.term_set(r.text)))
@@ -515,26 +416,12 @@ class Knowledge:
         """Every current vector of the embedder in use for a workspace (exact search, cached)."""
         assert self.embedder is not None
         eid = self.embedder.id
-        mark = tuple(
-            conn.execute(
-                sa.select(sa.func.max(knowledge_chunks.c.seq), sa.func.count()).where(
-                    knowledge_chunks.c.workspace_id == ws,
-                    knowledge_chunks.c.current.is_(True),
-                    knowledge_chunks.c.embedder == eid,
-                )
-            ).one()
-        )
+        mark = store.vectors_mark(conn, ws, eid)
         with self._lock:
             cached = self._matrix.get((ws, eid))
             if cached and cached[0] == mark:
                 return cached[1], cached[2]
-        found = conn.execute(
-            sa.select(knowledge_chunks.c.seq, knowledge_chunks.c.embedding).where(
-                knowledge_chunks.c.workspace_id == ws,
-                knowledge_chunks.c.current.is_(True),
-                knowledge_chunks.c.embedder == eid,
-            )
-        ).all()
+        found = store.vectors(conn, ws, eid)
         seqs = [r.seq for r in found]
         matrix = (
             np.vstack([embedders.from_bytes(r.embedding) for r in found])
@@ -563,3 +450,10 @@ def _excerpt(text: str, query: str, width: int = 320) -> str:
     best = max(0, min(best, len(text) - width))
     snippet = text[best : best + width].strip()
     return ("…" if best > 0 else "") + snippet + ("…" if best + width < len(text) else "")
+
+
+def _require(conn: Connection, workspace_id: str, document_id: str) -> Any:
+    row = store.document_row(conn, workspace_id, document_id)
+    if row is None:
+        raise errors.NotFound("no such document", code="document_not_found")
+    return row

@@ -1,0 +1,175 @@
+"""Knowledge's SQL: document versions and their receipts, exact identifiers, and the chunks
+search reads (lexical candidates come from the backend, vectors from here or pgvector)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise.domain.knowledge import Document, DocumentReceipt, DocumentStatus
+from memwise.storage.schema import (
+    document_receipts,
+    knowledge_chunks,
+    knowledge_documents,
+    knowledge_identifiers,
+)
+
+
+def document_from_row(r: Any) -> Document:
+    return Document(
+        r.id,
+        r.doc_key,
+        r.kind,
+        r.title,
+        r.body,
+        r.source_url,
+        r.version,
+        list(r.identifiers or []),
+        DocumentStatus(r.status),
+        r.superseded_by,
+        r.created_at,
+    )
+
+
+def insert_document(conn: Connection, **values: Any) -> None:
+    conn.execute(knowledge_documents.insert().values(**values))
+
+
+def document_row(conn: Connection, workspace_id: str, document_id: str) -> Any | None:
+    return conn.execute(
+        sa.select(knowledge_documents).where(
+            knowledge_documents.c.id == document_id,
+            knowledge_documents.c.workspace_id == workspace_id,
+        )
+    ).first()
+
+
+def version_taken(conn: Connection, workspace_id: str, doc_key: str, version: str) -> str | None:
+    """The status of this version if it is current or waiting for approval."""
+    taken: str | None = conn.execute(
+        sa.select(knowledge_documents.c.status).where(
+            knowledge_documents.c.workspace_id == workspace_id,
+            knowledge_documents.c.doc_key == doc_key,
+            knowledge_documents.c.version == version,
+            knowledge_documents.c.status.in_(("current", "draft")),
+        )
+    ).scalar()
+    return taken
+
+
+def current_version(conn: Connection, workspace_id: str, doc_key: str) -> Any | None:
+    return conn.execute(
+        sa.select(knowledge_documents).where(
+            knowledge_documents.c.workspace_id == workspace_id,
+            knowledge_documents.c.doc_key == doc_key,
+            knowledge_documents.c.status == "current",
+        )
+    ).first()
+
+
+def set_status(conn: Connection, document_id: str, status: str, **values: Any) -> None:
+    conn.execute(
+        knowledge_documents.update()
+        .where(knowledge_documents.c.id == document_id)
+        .values(status=status, **values)
+    )
+
+
+def retire_chunks(conn: Connection, owner_id: str) -> None:
+    """The owner's passages are no longer served (a superseded version, a withdrawn lesson)."""
+    conn.execute(
+        knowledge_chunks.update()
+        .where(knowledge_chunks.c.owner_id == owner_id)
+        .values(current=False)
+    )
+
+
+def add_identifiers(conn: Connection, rows: Sequence[dict[str, Any]]) -> None:
+    if rows:
+        conn.execute(knowledge_identifiers.insert(), list(rows))
+
+
+def add_chunks(conn: Connection, rows: Sequence[dict[str, Any]]) -> None:
+    if rows:
+        conn.execute(knowledge_chunks.insert(), list(rows))
+
+
+def add_receipt(conn: Connection, workspace_id: str, receipt: DocumentReceipt) -> None:
+    conn.execute(document_receipts.insert().values(workspace_id=workspace_id, **vars(receipt)))
+
+
+def receipts(
+    conn: Connection, workspace_id: str, document_id: str | None = None
+) -> list[DocumentReceipt]:
+    q = sa.select(document_receipts).where(document_receipts.c.workspace_id == workspace_id)
+    if document_id:
+        q = q.where(document_receipts.c.document_id == document_id)
+    return [
+        DocumentReceipt(
+            r.id, r.document_id, r.approved_by, r.at, r.action, r.title, r.version, r.content_hash
+        )
+        for r in conn.execute(q.order_by(document_receipts.c.at, document_receipts.c.id))
+    ]
+
+
+def documents(
+    conn: Connection, workspace_id: str, *, status: str | None, include_superseded: bool
+) -> list[Document]:
+    q = sa.select(knowledge_documents).where(knowledge_documents.c.workspace_id == workspace_id)
+    if status is not None:
+        q = q.where(knowledge_documents.c.status == status)
+    elif not include_superseded:
+        q = q.where(knowledge_documents.c.status == "current")
+    return [
+        document_from_row(r) for r in conn.execute(q.order_by(knowledge_documents.c.created_at))
+    ]
+
+
+def by_identifier(conn: Connection, workspace_id: str, key: str) -> list[Document]:
+    found = conn.execute(
+        sa.select(knowledge_documents)
+        .join(
+            knowledge_identifiers, knowledge_identifiers.c.document_id == knowledge_documents.c.id
+        )
+        .where(
+            knowledge_identifiers.c.workspace_id == workspace_id,
+            knowledge_identifiers.c.normalized == key,
+            knowledge_documents.c.status == "current",
+        )
+    ).all()
+    return [document_from_row(r) for r in found]
+
+
+def chunks(conn: Connection, seqs: Sequence[int]) -> dict[int, Any]:
+    return {
+        r.seq: r
+        for r in conn.execute(sa.select(knowledge_chunks).where(knowledge_chunks.c.seq.in_(seqs)))
+    }
+
+
+def vectors_mark(conn: Connection, workspace_id: str, embedder: str) -> tuple[Any, ...]:
+    """(newest seq, count) of the current vectors of one embedder: changes when they do."""
+    return tuple(
+        conn.execute(
+            sa.select(sa.func.max(knowledge_chunks.c.seq), sa.func.count()).where(
+                knowledge_chunks.c.workspace_id == workspace_id,
+                knowledge_chunks.c.current.is_(True),
+                knowledge_chunks.c.embedder == embedder,
+            )
+        ).one()
+    )
+
+
+def vectors(conn: Connection, workspace_id: str, embedder: str) -> list[Any]:
+    return list(
+        conn.execute(
+            sa.select(knowledge_chunks.c.seq, knowledge_chunks.c.embedding).where(
+                knowledge_chunks.c.workspace_id == workspace_id,
+                knowledge_chunks.c.current.is_(True),
+                knowledge_chunks.c.embedder == embedder,
+            )
+        ).all()
+    )
