@@ -23,12 +23,10 @@ from memwise.domain.access import Principal, require_staff
 from memwise.domain.knowledge import (
     QUESTION_CHARS,
     Lesson,
-    LessonStatus,
     Receipt,
     Ticket,
     TicketStatus,
     Unanswered,
-    UnansweredStatus,
 )
 from memwise.domain.tenancy import Role
 from memwise.ids import new_id
@@ -41,44 +39,12 @@ from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import (
     contacts,
     conversations,
-    knowledge_chunks,
-    lessons,
-    receipts,
     ticket_adapters,
     tickets,
     unanswered,
 )
-
-
-def _lesson(r: Any) -> Lesson:
-    return Lesson(
-        r.id,
-        r.lesson_key,
-        r.version,
-        r.question,
-        r.answer,
-        LessonStatus(r.status),
-        r.unanswered_id,
-        r.created_by,
-        r.created_at,
-        r.approved_by,
-        r.approved_at,
-        r.content_hash,
-    )
-
-
-def _unanswered(r: Any) -> Unanswered:
-    return Unanswered(
-        r.id,
-        r.question,
-        r._mapping["count"],
-        UnansweredStatus(r.status),
-        r.conversation_id,
-        r.contact_id,
-        r.first_asked_at,
-        r.last_asked_at,
-        r.lesson_id,
-    )
+from memwise.storage.stores import knowledge as kstore
+from memwise.storage.stores import lessons as lstore
 
 
 def _ticket(r: Any) -> Ticket:
@@ -168,33 +134,25 @@ class Teaching:
             pii.check(conn, workspace_id, f"{q}\n{a}")
             key, version = new_id("lk"), 1
             if revises:
-                prior = rows.require(conn, lessons, workspace_id, revises, "lesson")
+                prior = _lesson_row(conn, workspace_id, revises)
                 key = prior.lesson_key
-                version = 1 + (
-                    conn.execute(
-                        sa.select(sa.func.max(lessons.c.version)).where(lessons.c.lesson_key == key)
-                    ).scalar()
-                    or 0
-                )
+                version = lstore.next_version(conn, key)
                 unanswered_id = unanswered_id or prior.unanswered_id
             if unanswered_id:
                 rows.require(conn, unanswered, workspace_id, unanswered_id, "unanswered")
-            lesson_id = new_id("les")
-            conn.execute(
-                lessons.insert().values(
-                    id=lesson_id,
-                    workspace_id=workspace_id,
-                    lesson_key=key,
-                    version=version,
-                    question=q,
-                    answer=a,
-                    status="draft",
-                    unanswered_id=unanswered_id,
-                    created_by=actor[:200],
-                    created_at=self.rt.clock.now(),
-                )
+            return lstore.insert_lesson(
+                conn,
+                id=new_id("les"),
+                workspace_id=workspace_id,
+                lesson_key=key,
+                version=version,
+                question=q,
+                answer=a,
+                status="draft",
+                unanswered_id=unanswered_id,
+                created_by=actor[:200],
+                created_at=self.rt.clock.now(),
             )
-            return _lesson(conn.execute(sa.select(lessons).where(lessons.c.id == lesson_id)).one())
 
     def revise(
         self,
@@ -225,35 +183,23 @@ class Teaching:
         vectors = self.knowledge.embed_texts([text])  # before the transaction: it may be remote
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
-            row = rows.require(conn, lessons, workspace_id, lesson_id, "lesson")
+            row = _lesson_row(conn, workspace_id, lesson_id)
             if row.status != "draft":
                 raise errors.Conflict(
                     f"only a draft can be approved (this one is {row.status})", code="not_a_draft"
                 )
             pii.check(conn, workspace_id, f"{row.question}\n{row.answer}")
             digest = content_hash(row.question, row.answer)
-            for old in conn.execute(
-                sa.select(lessons.c.id).where(
-                    lessons.c.lesson_key == row.lesson_key, lessons.c.status == "published"
-                )
-            ).scalars():
-                conn.execute(
-                    lessons.update().where(lessons.c.id == old).values(status="superseded")
-                )
-                conn.execute(
-                    knowledge_chunks.update()
-                    .where(knowledge_chunks.c.owner_id == old)
-                    .values(current=False)
-                )
-            conn.execute(
-                lessons.update()
-                .where(lessons.c.id == lesson_id)
-                .values(
-                    status="published",
-                    approved_by=approved_by[:200],
-                    approved_at=now,
-                    content_hash=digest,
-                )
+            for old in lstore.published_versions(conn, row.lesson_key):
+                lstore.set_lesson(conn, old, status="superseded")
+                kstore.retire_chunks(conn, old)
+            lstore.set_lesson(
+                conn,
+                lesson_id,
+                status="published",
+                approved_by=approved_by[:200],
+                approved_at=now,
+                content_hash=digest,
             )
             receipt = self._receipt(conn, workspace_id, row, approved_by, now, "published", digest)
             events.emit_in(
@@ -284,11 +230,7 @@ class Teaching:
                 vectors,
             )
             if row.unanswered_id:
-                conn.execute(
-                    unanswered.update()
-                    .where(unanswered.c.id == row.unanswered_id)
-                    .values(status="closed", lesson_id=lesson_id)
-                )
+                lstore.close_item(conn, row.unanswered_id, lesson_id)
         return receipt
 
     def withdraw(
@@ -298,19 +240,13 @@ class Teaching:
         require_staff(by, Role.admin)  # the rule holds for every door
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
-            row = rows.require(conn, lessons, workspace_id, lesson_id, "lesson")
+            row = _lesson_row(conn, workspace_id, lesson_id)
             if row.status != "published":
                 raise errors.Conflict(
                     "only a published lesson can be withdrawn", code="not_published"
                 )
-            conn.execute(
-                lessons.update().where(lessons.c.id == lesson_id).values(status="withdrawn")
-            )
-            conn.execute(
-                knowledge_chunks.update()
-                .where(knowledge_chunks.c.owner_id == lesson_id)
-                .values(current=False)
-            )
+            lstore.set_lesson(conn, lesson_id, status="withdrawn")
+            kstore.retire_chunks(conn, lesson_id)
             return self._receipt(
                 conn,
                 workspace_id,
@@ -335,52 +271,20 @@ class Teaching:
             row.unanswered_id,
             digest,
         )
-        conn.execute(
-            receipts.insert().values(
-                id=receipt.id,
-                workspace_id=ws,
-                lesson_id=row.id,
-                approved_by=receipt.approved_by,
-                at=at,
-                action=action,
-                question=row.question,
-                answer=row.answer,
-                unanswered_id=row.unanswered_id,
-                content_hash=digest,
-            )
-        )
+        lstore.add_receipt(conn, ws, receipt)
         return receipt
 
     def lesson(self, workspace_id: str, lesson_id: str) -> Lesson:
         with self.rt.db.read() as conn:
-            return _lesson(rows.require(conn, lessons, workspace_id, lesson_id, "lesson"))
+            return lstore.lesson_from_row(_lesson_row(conn, workspace_id, lesson_id))
 
     def lessons(self, workspace_id: str, status: str | None = None) -> list[Lesson]:
-        q = sa.select(lessons).where(lessons.c.workspace_id == workspace_id)
-        if status:
-            q = q.where(lessons.c.status == status)
         with self.rt.db.read() as conn:
-            return [_lesson(r) for r in conn.execute(q.order_by(lessons.c.created_at))]
+            return lstore.lessons_of(conn, workspace_id, status)
 
     def receipts(self, workspace_id: str, lesson_id: str | None = None) -> list[Receipt]:
-        q = sa.select(receipts).where(receipts.c.workspace_id == workspace_id)
-        if lesson_id:
-            q = q.where(receipts.c.lesson_id == lesson_id)
         with self.rt.db.read() as conn:
-            return [
-                Receipt(
-                    r.id,
-                    r.lesson_id,
-                    r.approved_by,
-                    r.at,
-                    r.action,
-                    r.question,
-                    r.answer,
-                    r.unanswered_id,
-                    r.content_hash,
-                )
-                for r in conn.execute(q.order_by(receipts.c.at))
-            ]
+            return lstore.receipts_of(conn, workspace_id, lesson_id)
 
     # -- unanswered items ------------------------------------------------------------------
     def record_unanswered(
@@ -397,34 +301,23 @@ class Teaching:
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
             check_refs(conn, workspace_id, contact_id=contact_id, conversation_id=conversation_id)
-            for r in conn.execute(
-                sa.select(unanswered).where(
-                    unanswered.c.workspace_id == workspace_id, unanswered.c.status == "open"
-                )
-            ):
+            for r in lstore.open_items(conn, workspace_id):
                 if same_question(r.question, text):
-                    conn.execute(
-                        unanswered.update()
-                        .where(unanswered.c.id == r.id)
-                        .values(count=r._mapping["count"] + 1, last_asked_at=now)
-                    )
-                    return _unanswered(
-                        conn.execute(sa.select(unanswered).where(unanswered.c.id == r.id)).one()
-                    ), False
+                    lstore.asked_again(conn, r, now)
+                    return lstore.item(conn, r.id), False
             item_id = new_id("una")
-            conn.execute(
-                unanswered.insert().values(
-                    id=item_id,
-                    workspace_id=workspace_id,
-                    question=text,
-                    normalized=normalize(text),
-                    count=1,
-                    status="open",
-                    conversation_id=conversation_id,
-                    contact_id=contact_id,
-                    first_asked_at=now,
-                    last_asked_at=now,
-                )
+            lstore.insert_item(
+                conn,
+                id=item_id,
+                workspace_id=workspace_id,
+                question=text,
+                normalized=normalize(text),
+                count=1,
+                status="open",
+                conversation_id=conversation_id,
+                contact_id=contact_id,
+                first_asked_at=now,
+                last_asked_at=now,
             )
             events.emit_in(
                 conn,
@@ -433,21 +326,11 @@ class Teaching:
                 {"unanswered_id": item_id, "question": text, "contact_id": contact_id},
                 now,
             )
-            return _unanswered(
-                conn.execute(sa.select(unanswered).where(unanswered.c.id == item_id)).one()
-            ), True
+            return lstore.item(conn, item_id), True
 
     def unanswered(self, workspace_id: str, status: str | None = "open") -> list[Unanswered]:
-        q = sa.select(unanswered).where(unanswered.c.workspace_id == workspace_id)
-        if status:
-            q = q.where(unanswered.c.status == status)
         with self.rt.db.read() as conn:
-            return [
-                _unanswered(r)
-                for r in conn.execute(
-                    q.order_by(unanswered.c.count.desc(), unanswered.c.last_asked_at.desc())
-                )
-            ]
+            return lstore.items_of(conn, workspace_id, status)
 
 
 class TicketAdapter(Protocol):
@@ -704,3 +587,10 @@ class Tickets:
             q = q.where(tickets.c.contact_id == contact_id)
         with self.rt.db.read() as conn:
             return [_ticket(r) for r in conn.execute(q.order_by(tickets.c.created_at))]
+
+
+def _lesson_row(conn: Connection, workspace_id: str, lesson_id: str) -> Any:
+    row = lstore.lesson_row(conn, workspace_id, lesson_id)
+    if row is None:
+        raise errors.NotFound("no such lesson", code="lesson_not_found")
+    return row
