@@ -15,7 +15,6 @@ from datetime import datetime
 from typing import Any, Protocol
 
 import httpx
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
@@ -25,7 +24,6 @@ from memwise.domain.knowledge import (
     Lesson,
     Receipt,
     Ticket,
-    TicketStatus,
     Unanswered,
 )
 from memwise.domain.tenancy import Role
@@ -39,28 +37,11 @@ from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import (
     contacts,
     conversations,
-    ticket_adapters,
-    tickets,
     unanswered,
 )
 from memwise.storage.stores import knowledge as kstore
 from memwise.storage.stores import lessons as lstore
-
-
-def _ticket(r: Any) -> Ticket:
-    return Ticket(
-        r.id,
-        r.contact_id,
-        r.conversation_id,
-        r.unanswered_id,
-        r.subject,
-        r.body,
-        TicketStatus(r.status),
-        r.adapter,
-        r.external_ref,
-        r.error,
-        r.created_at,
-    )
+from memwise.storage.stores import tickets as tstore
 
 
 def check_refs(
@@ -441,24 +422,12 @@ class Tickets:
         clean = check_url(url)
         check_headers(dict(headers or {}))
         with self.rt.db.write() as conn:
-            conn.execute(
-                ticket_adapters.delete().where(ticket_adapters.c.workspace_id == workspace_id)
-            )
-            conn.execute(
-                ticket_adapters.insert().values(
-                    workspace_id=workspace_id,
-                    url=clean,
-                    headers=dict(headers or {}),
-                    updated_at=self.rt.clock.now(),
-                )
-            )
+            tstore.set_adapter(conn, workspace_id, clean, dict(headers or {}), self.rt.clock.now())
         return {"type": "webhook", "url": clean, "headers": {k: "•••" for k in headers or {}}}
 
     def configured(self, workspace_id: str) -> dict[str, Any]:
         with self.rt.db.read() as conn:
-            row = conn.execute(
-                sa.select(ticket_adapters).where(ticket_adapters.c.workspace_id == workspace_id)
-            ).first()
+            row = tstore.adapter(conn, workspace_id)
         if row is None:
             return {"type": self.adapter.name}
         return {"type": "webhook", "url": row.url, "headers": {k: "•••" for k in row.headers}}
@@ -466,15 +435,11 @@ class Tickets:
     def unconfigure(self, workspace_id: str, *, by: Principal | None = None) -> None:
         require_staff(by, Role.admin)  # the rule holds for every door
         with self.rt.db.write() as conn:
-            conn.execute(
-                ticket_adapters.delete().where(ticket_adapters.c.workspace_id == workspace_id)
-            )
+            tstore.drop_adapter(conn, workspace_id)
 
     def _adapter(self, workspace_id: str) -> TicketAdapter:
         with self.rt.db.read() as conn:
-            row = conn.execute(
-                sa.select(ticket_adapters).where(ticket_adapters.c.workspace_id == workspace_id)
-            ).first()
+            row = tstore.adapter(conn, workspace_id)
         if row is None:
             return self.adapter
         return _GuardedWebhook(row.url, dict(row.headers), self.policy)
@@ -506,43 +471,31 @@ class Tickets:
                 unanswered_id=unanswered_id,
             )
             if contact_id is not None:
-                open_ = list(
-                    conn.execute(
-                        sa.select(tickets).where(
-                            tickets.c.workspace_id == workspace_id,
-                            tickets.c.contact_id == contact_id,
-                            tickets.c.status.in_(("pending", "accepted")),
-                        )
-                    )
-                )
+                open_ = tstore.open_of(conn, workspace_id, contact_id)
                 for r in open_:
                     if (unanswered_id and r.unanswered_id == unanswered_id) or same_question(
                         r.subject, subject_text
                     ):
-                        return _ticket(r)
+                        return tstore.ticket_from_row(r)
                 cap = self.rt.limits.clients.open_tickets_per_contact
                 if len(open_) >= cap:
                     raise errors.LimitExceeded(
                         f"this contact already has {cap} open tickets", code="too_many_tickets"
                     )
             adapter = self._adapter(workspace_id)  # read inside the transaction, closed below
-            conn.execute(
-                tickets.insert().values(
-                    id=ticket_id,
-                    workspace_id=workspace_id,
-                    contact_id=contact_id,
-                    conversation_id=conversation_id,
-                    unanswered_id=unanswered_id,
-                    subject=subject_text,
-                    body=_text(body, "body", 20000),
-                    status="pending",
-                    adapter=adapter.name,
-                    created_at=now,
-                    updated_at=now,
-                )
-            )
-            pending = _ticket(
-                conn.execute(sa.select(tickets).where(tickets.c.id == ticket_id)).one()
+            pending = tstore.insert(
+                conn,
+                id=ticket_id,
+                workspace_id=workspace_id,
+                contact_id=contact_id,
+                conversation_id=conversation_id,
+                unanswered_id=unanswered_id,
+                subject=subject_text,
+                body=_text(body, "body", 20000),
+                status="pending",
+                adapter=adapter.name,
+                created_at=now,
+                updated_at=now,
             )
         try:
             status, ref, error = adapter.submit(pending)
@@ -550,13 +503,7 @@ class Tickets:
             if isinstance(adapter, _GuardedWebhook):  # made for this ticket
                 adapter.client.close()
         with self.rt.db.write() as conn:
-            conn.execute(
-                tickets.update()
-                .where(tickets.c.id == ticket_id)
-                .values(
-                    status=status, external_ref=ref, error=error, updated_at=self.rt.clock.now()
-                )
-            )
+            tstore.answered(conn, ticket_id, status, ref, error, self.rt.clock.now())
             info = {"ticket_id": ticket_id, "subject": subject_text, "contact_id": contact_id}
             events.emit_in(conn, workspace_id, "ticket.created", info, self.rt.clock.now())
             if status == "accepted":
@@ -579,14 +526,11 @@ class Tickets:
                 contact_id=contact_id,
                 conversation_id=conversation_id,
             )
-            return _ticket(conn.execute(sa.select(tickets).where(tickets.c.id == ticket_id)).one())
+            return tstore.ticket(conn, ticket_id)
 
     def find(self, workspace_id: str, contact_id: str | None = None) -> list[Ticket]:
-        q = sa.select(tickets).where(tickets.c.workspace_id == workspace_id)
-        if contact_id:
-            q = q.where(tickets.c.contact_id == contact_id)
         with self.rt.db.read() as conn:
-            return [_ticket(r) for r in conn.execute(q.order_by(tickets.c.created_at))]
+            return tstore.of(conn, workspace_id, contact_id)
 
 
 def _lesson_row(conn: Connection, workspace_id: str, lesson_id: str) -> Any:
