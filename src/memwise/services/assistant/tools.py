@@ -209,7 +209,14 @@ class Tool:
         return Status.executed if self.writes else Status.read
 
     def schema(self, door: Door) -> dict[str, Any]:
-        """The arguments' JSON schema as ``door`` shows it (bound arguments left out)."""
+        """The arguments' JSON schema as ``door`` shows it (bound arguments left out); built
+        once per tool and door (every turn's context lists them)."""
+        cached = _SCHEMAS.get((self.name, door))
+        if cached is None:
+            cached = _SCHEMAS[(self.name, door)] = self._schema(door)
+        return cached
+
+    def _schema(self, door: Door) -> dict[str, Any]:
         schema: dict[str, Any] = _clean(self.args.model_json_schema())
         if door is Door.model and self.bound:
             props = schema.get("properties", {})
@@ -223,6 +230,9 @@ class Tool:
     def spec(self, door: Door = Door.model) -> dict[str, Any]:
         """The function spec a chat model is given (OpenAI's shape; Anthropic's is mapped)."""
         return {"name": self.name, "description": self.description, "parameters": self.schema(door)}
+
+
+_SCHEMAS: dict[tuple[str, Door], dict[str, Any]] = {}
 
 
 def _clean(schema: Any) -> Any:

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from types import SimpleNamespace
-from typing import Any
 
 from sqlalchemy.engine import Connection
 
@@ -30,6 +29,7 @@ from memwise.storage import search
 from memwise.storage.schema import (
     agents,
     contacts,
+    conversations,
     users,
 )
 from memwise.storage.stores import record as store
@@ -112,7 +112,9 @@ class Record:
 
     def get(self, workspace_id: str, conversation_id: str) -> Conversation:
         with self.rt.db.read() as conn:
-            return store.conversation_from_row(_require(conn, workspace_id, conversation_id))
+            return store.conversation_from_row(
+                rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            )
 
     def by_visitor_token(self, token: str) -> Conversation | None:
         """The open conversation a visitor token belongs to: the token dies with it."""
@@ -170,7 +172,9 @@ class Record:
             )
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
-            conv = store.conversation_from_row(_require(conn, workspace_id, conversation_id))
+            conv = store.conversation_from_row(
+                rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            )
             if by is not None and by.is_visitor and by.conversation_id != conversation_id:
                 raise errors.NotFound("no such conversation", code="conversation_not_found")
             if conv.status is not ConversationStatus.open:
@@ -207,7 +211,7 @@ class Record:
         self, workspace_id: str, conversation_id: str, *, after: int | None = None, limit: int = 500
     ) -> list[Turn]:
         with self.rt.db.read() as conn:
-            _require(conn, workspace_id, conversation_id)
+            rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
             return store.turns_page(
                 conn, workspace_id, conversation_id, after, max(1, min(limit, 5000))
             )
@@ -215,7 +219,7 @@ class Record:
     def end(self, workspace_id: str, conversation_id: str) -> Conversation:
         """End a conversation explicitly. Idempotent: ending an ended one changes nothing."""
         with self.rt.db.write() as conn:
-            _require(conn, workspace_id, conversation_id)
+            rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
             close(
                 conn,
                 workspace_id,
@@ -267,10 +271,3 @@ def close(
             at,
         )
     return done
-
-
-def _require(conn: Connection, workspace_id: str, conversation_id: str) -> Any:
-    row = store.conversation(conn, workspace_id, conversation_id)
-    if row is None:
-        raise errors.NotFound("no such conversation", code="conversation_not_found")
-    return row

@@ -32,7 +32,9 @@ from memwise.policies.notebook import normalize
 from memwise.retrieval import embedders, fusion, lexical
 from memwise.retrieval.embedders import Embedder
 from memwise.safety import pii
+from memwise.services.platform import rows
 from memwise.services.platform.runtime import Runtime
+from memwise.storage.schema import knowledge_documents
 from memwise.storage.stores import knowledge as store
 
 Recipe = Literal["lexical", "hybrid"]
@@ -175,7 +177,7 @@ class Knowledge:
         current and searchable, and a receipt records who approved what, in one transaction."""
         require_staff(by, Role.admin)
         with self.rt.db.write() as conn:
-            row = _require(conn, workspace_id, document_id)
+            row = rows.require(conn, knowledge_documents, workspace_id, document_id, "document")
             if row.status != "draft":
                 raise errors.Conflict(
                     f"this document is {row.status}, not a draft", code="not_a_draft"
@@ -188,7 +190,7 @@ class Knowledge:
         """Refuse a draft (admin+): it is kept, marked rejected, with a receipt."""
         require_staff(by, Role.admin)
         with self.rt.db.write() as conn:
-            row = _require(conn, workspace_id, document_id)
+            row = rows.require(conn, knowledge_documents, workspace_id, document_id, "document")
             if row.status != "draft":
                 raise errors.Conflict(
                     f"this document is {row.status}, not a draft", code="not_a_draft"
@@ -205,7 +207,7 @@ class Knowledge:
             )
 
     def _publish(self, conn: Connection, ws: str, doc_id: str, approved_by: str) -> DocumentReceipt:
-        row = _require(conn, ws, doc_id)
+        row = rows.require(conn, knowledge_documents, ws, doc_id, "document")
         pieces = chunk(row.body, self.limits.chunk_chars)
         vectors = self.embed_texts([f"{row.title}\n{p}" for p in pieces])
         current = store.current_version(conn, ws, row.doc_key)
@@ -294,7 +296,9 @@ class Knowledge:
 
     def document(self, workspace_id: str, document_id: str) -> Document:
         with self.rt.db.read() as conn:
-            return store.document_from_row(_require(conn, workspace_id, document_id))
+            return store.document_from_row(
+                rows.require(conn, knowledge_documents, workspace_id, document_id, "document")
+            )
 
     def documents(
         self,
@@ -450,10 +454,3 @@ def _excerpt(text: str, query: str, width: int = 320) -> str:
     best = max(0, min(best, len(text) - width))
     snippet = text[best : best + width].strip()
     return ("…" if best > 0 else "") + snippet + ("…" if best + width < len(text) else "")
-
-
-def _require(conn: Connection, workspace_id: str, document_id: str) -> Any:
-    row = store.document_row(conn, workspace_id, document_id)
-    if row is None:
-        raise errors.NotFound("no such document", code="document_not_found")
-    return row

@@ -37,6 +37,7 @@ from memwise.services.platform.runtime import Runtime
 from memwise.storage.schema import (
     contacts,
     conversations,
+    lessons,
     unanswered,
 )
 from memwise.storage.stores import knowledge as kstore
@@ -115,7 +116,7 @@ class Teaching:
             pii.check(conn, workspace_id, f"{q}\n{a}")
             key, version = new_id("lk"), 1
             if revises:
-                prior = _lesson_row(conn, workspace_id, revises)
+                prior = rows.require(conn, lessons, workspace_id, revises, "lesson")
                 key = prior.lesson_key
                 version = lstore.next_version(conn, key)
                 unanswered_id = unanswered_id or prior.unanswered_id
@@ -164,7 +165,7 @@ class Teaching:
         vectors = self.knowledge.embed_texts([text])  # before the transaction: it may be remote
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
-            row = _lesson_row(conn, workspace_id, lesson_id)
+            row = rows.require(conn, lessons, workspace_id, lesson_id, "lesson")
             if row.status != "draft":
                 raise errors.Conflict(
                     f"only a draft can be approved (this one is {row.status})", code="not_a_draft"
@@ -221,7 +222,7 @@ class Teaching:
         require_staff(by, Role.admin)  # the rule holds for every door
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
-            row = _lesson_row(conn, workspace_id, lesson_id)
+            row = rows.require(conn, lessons, workspace_id, lesson_id, "lesson")
             if row.status != "published":
                 raise errors.Conflict(
                     "only a published lesson can be withdrawn", code="not_published"
@@ -257,7 +258,9 @@ class Teaching:
 
     def lesson(self, workspace_id: str, lesson_id: str) -> Lesson:
         with self.rt.db.read() as conn:
-            return lstore.lesson_from_row(_lesson_row(conn, workspace_id, lesson_id))
+            return lstore.lesson_from_row(
+                rows.require(conn, lessons, workspace_id, lesson_id, "lesson")
+            )
 
     def lessons(self, workspace_id: str, status: str | None = None) -> list[Lesson]:
         with self.rt.db.read() as conn:
@@ -531,10 +534,3 @@ class Tickets:
     def find(self, workspace_id: str, contact_id: str | None = None) -> list[Ticket]:
         with self.rt.db.read() as conn:
             return tstore.of(conn, workspace_id, contact_id)
-
-
-def _lesson_row(conn: Connection, workspace_id: str, lesson_id: str) -> Any:
-    row = lstore.lesson_row(conn, workspace_id, lesson_id)
-    if row is None:
-        raise errors.NotFound("no such lesson", code="lesson_not_found")
-    return row

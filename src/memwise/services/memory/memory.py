@@ -39,7 +39,7 @@ from memwise.retrieval.embedders import Embedder
 from memwise.safety import guards
 from memwise.services.platform import events, rows
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import contacts, workspaces
+from memwise.storage.schema import contacts, memory_items, workspaces
 from memwise.storage.stores import memory_items as store
 
 MAX_TEXT = 500
@@ -260,10 +260,7 @@ class Memory:
 
     @staticmethod
     def _row(conn: Connection, workspace_id: str, item_id: str) -> Any:
-        found = store.row(conn, workspace_id, item_id)
-        if found is None:
-            raise errors.NotFound("no such memory_item", code="memory_item_not_found")
-        return found
+        return rows.require(conn, memory_items, workspace_id, item_id, "memory_item")
 
     def get(self, workspace_id: str, item_id: str) -> Served:
         with self.rt.db.read() as conn:

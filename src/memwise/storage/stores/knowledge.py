@@ -38,15 +38,6 @@ def insert_document(conn: Connection, **values: Any) -> None:
     conn.execute(knowledge_documents.insert().values(**values))
 
 
-def document_row(conn: Connection, workspace_id: str, document_id: str) -> Any | None:
-    return conn.execute(
-        sa.select(knowledge_documents).where(
-            knowledge_documents.c.id == document_id,
-            knowledge_documents.c.workspace_id == workspace_id,
-        )
-    ).first()
-
-
 def version_taken(conn: Connection, workspace_id: str, doc_key: str, version: str) -> str | None:
     """The status of this version if it is current or waiting for approval."""
     taken: str | None = conn.execute(

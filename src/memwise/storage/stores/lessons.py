@@ -58,12 +58,6 @@ def receipt_from_row(r: Any) -> Receipt:
 
 
 # -- lessons -------------------------------------------------------------------------------
-def lesson_row(conn: Connection, workspace_id: str, lesson_id: str) -> Any | None:
-    return conn.execute(
-        sa.select(lessons).where(lessons.c.id == lesson_id, lessons.c.workspace_id == workspace_id)
-    ).first()
-
-
 def next_version(conn: Connection, lesson_key: str) -> int:
     newest = conn.execute(
         sa.select(sa.func.max(lessons.c.version)).where(lessons.c.lesson_key == lesson_key)

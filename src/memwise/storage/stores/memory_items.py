@@ -64,14 +64,6 @@ def _owner(contact_id: str | None) -> Any:
     )
 
 
-def row(conn: Connection, workspace_id: str, item_id: str) -> Any | None:
-    return conn.execute(
-        sa.select(memory_items).where(
-            memory_items.c.workspace_id == workspace_id, memory_items.c.id == item_id
-        )
-    ).first()
-
-
 def contact_rows(
     conn: Connection, workspace_id: str, contact_id: str, lifecycles: Iterable[str] | None = None
 ) -> list[Any]:

@@ -52,14 +52,6 @@ def open_conversation(conn: Connection, **values: Any) -> None:
     conn.execute(conversations.insert().values(status=ConversationStatus.open.value, **values))
 
 
-def conversation(conn: Connection, workspace_id: str, conversation_id: str) -> Any | None:
-    return conn.execute(
-        sa.select(conversations).where(
-            conversations.c.id == conversation_id, conversations.c.workspace_id == workspace_id
-        )
-    ).first()
-
-
 def by_token_hash(conn: Connection, token_hash: str) -> Conversation | None:
     """The open conversation a visitor token belongs to."""
     row = conn.execute(
