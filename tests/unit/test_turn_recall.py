@@ -52,3 +52,28 @@ def test_vectors_add_meaning_when_given() -> None:
 def test_words_meet_at_their_full_stem() -> None:
     index = TurnIndex([TurnDoc("x1", "c1", "Ann", "The adoption agency called me back.")])
     assert index.search("when was the dog adopted?")  # adopted ~ adoption (Snowball)
+
+
+def test_a_per_conversation_cap_lets_every_conversation_be_seen() -> None:
+    plain = TurnIndex(docs(), config=TurnRecallConfig(conversation_weight=0, speaker_boost=0))
+    capped = TurnIndex(
+        docs(), config=TurnRecallConfig(conversation_weight=0, speaker_boost=0, session_cap=1)
+    )
+    question = "sister kayaking lake weekend Lisbon"
+    assert {plain.docs[i].conversation_id for i, _ in plain.search(question, k=2)} == {"c1"}
+    top = [capped.docs[i].conversation_id for i, _ in capped.search(question, k=2)]
+    assert sorted(top) == ["c1", "c2"]
+
+
+def test_turns_not_in_the_contacts_words_can_weigh_less() -> None:
+    mixed = [
+        TurnDoc("u1", "c1", "Ann", "I booked the dentist", customer=True),
+        TurnDoc("x1", "c1", "Eve", "The dentist booking is noted, dentist dentist", customer=False),
+    ]
+    config = TurnRecallConfig(neighbour_weight=0, conversation_weight=0, speaker_boost=0)
+    equal = TurnIndex(mixed, config=config)
+    customer_first = TurnIndex(
+        mixed, config=TurnRecallConfig(**{**vars(config), "other_weight": 0.3})
+    )
+    assert equal.docs[equal.search("dentist")[0][0]].id == "x1"
+    assert customer_first.docs[customer_first.search("dentist")[0][0]].id == "u1"
