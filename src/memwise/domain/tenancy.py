@@ -107,6 +107,18 @@ class Agent:
 
 
 @dataclass(frozen=True)
+class ApiKey:
+    """A workspace key (never its secret: only its hash is stored)."""
+
+    id: str
+    workspace_id: str
+    role: Role
+    label: str | None
+    created_at: datetime
+    revoked_at: datetime | None
+
+
+@dataclass(frozen=True)
 class User:
     id: str
     workspace_id: str

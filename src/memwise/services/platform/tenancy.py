@@ -6,10 +6,9 @@ import contextlib
 import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
@@ -18,6 +17,7 @@ from memwise.domain.record import check_text
 from memwise.domain.tenancy import (
     DEFAULT_ALLOWANCE,
     Agent,
+    ApiKey,
     Contact,
     Plan,
     RecordPolicy,
@@ -32,15 +32,7 @@ from memwise.ids import new_id, new_secret
 from memwise.policies import window
 from memwise.services.platform import identity, rows
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import (
-    agents,
-    api_keys,
-    console_sessions,
-    contact_identities,
-    contacts,
-    users,
-    workspaces,
-)
+from memwise.storage.stores import tenancy as store
 
 KEY_ROLES = (Role.owner, Role.admin, Role.operator)
 _IDENTITY_FIELDS = {
@@ -56,31 +48,6 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def _workspace(row: Any) -> Workspace:
-    return Workspace(
-        id=row.id,
-        name=row.name,
-        timezone=row.timezone,
-        plan=Plan(row.plan),
-        monthly_allowance=row.monthly_allowance,
-        created_at=row.created_at,
-    )
-
-
-def _agent(row: Any) -> Agent:
-    return Agent(
-        id=row.id,
-        workspace_id=row.workspace_id,
-        name=row.name,
-        memory_enabled=row.memory_enabled,
-        domain=row.domain,
-        business_intelligence=row.business_intelligence,
-        record_policy=RecordPolicy(row.record_policy),
-        created_at=row.created_at,
-        window_overrides=row.window_overrides,
-    )
-
-
 @dataclass(frozen=True)
 class Resolution:
     """Who a sender is (``Tenancy.resolve_contact``)."""
@@ -88,33 +55,6 @@ class Resolution:
     status: str  # bound | ambiguous | unbound | created
     contact_id: str | None
     matches: list[str]  # every contact the identity matched (several: nobody was chosen)
-
-
-@dataclass(frozen=True)
-class ApiKey:
-    id: str
-    workspace_id: str
-    role: Role
-    label: str | None
-    created_at: datetime
-    revoked_at: datetime | None
-
-
-def _key(row: Any) -> ApiKey:
-    return ApiKey(
-        row.id, row.workspace_id, Role(row.role), row.label, row.created_at, row.revoked_at
-    )
-
-
-def _user(row: Any) -> User:
-    return User(
-        id=row.id,
-        workspace_id=row.workspace_id,
-        name=row.name,
-        role=Role(row.role),
-        telegram_id=row.telegram_id,
-        created_at=row.created_at,
-    )
 
 
 class Tenancy:
@@ -145,7 +85,7 @@ class Tenancy:
             "created_at": self.rt.clock.now(),
         }
         with self.rt.db.write() as conn:
-            conn.execute(workspaces.insert().values(**row))
+            store.insert_workspace(conn, **row)
             key = self._insert_key(conn, row["id"], Role.owner, "first owner key")
         return self.get_workspace(row["id"]), key
 
@@ -153,15 +93,14 @@ class Tenancy:
         self, conn: Connection, workspace_id: str, role: Role, label: str | None
     ) -> str:
         secret = new_secret("mw")
-        conn.execute(
-            api_keys.insert().values(
-                id=new_id("key"),
-                workspace_id=workspace_id,
-                role=role.value,
-                key_hash=hash_secret(secret),
-                label=label,
-                created_at=self.rt.clock.now(),
-            )
+        store.insert_key(
+            conn,
+            id=new_id("key"),
+            workspace_id=workspace_id,
+            role=role.value,
+            key_hash=hash_secret(secret),
+            label=label,
+            created_at=self.rt.clock.now(),
         )
         return secret
 
@@ -179,7 +118,7 @@ class Tenancy:
             raise errors.Invalid("API keys are for owner, admin or operator", code="invalid_role")
         self._may_manage(by, role_)
         with self.rt.db.write() as conn:
-            self._require_workspace(conn, workspace_id)
+            store.workspace(conn, workspace_id)
             return self._insert_key(conn, workspace_id, role_, label)
 
     @staticmethod
@@ -197,68 +136,37 @@ class Tenancy:
         """The workspace's keys, newest first (never their secrets)."""
         require_staff(by, Role.admin)  # the rule holds for every door
         with self.rt.db.read() as conn:
-            found = conn.execute(
-                sa.select(api_keys)
-                .where(api_keys.c.workspace_id == workspace_id)
-                .order_by(api_keys.c.created_at.desc(), api_keys.c.id.desc())
-            )
-            return [_key(r) for r in found]
+            return store.keys_of(conn, workspace_id)
 
     def revoke_key(self, workspace_id: str, key_id: str, *, by: Principal | None = None) -> ApiKey:
         """Stop a key at once (and every console session opened with it). The last active
         owner key cannot be revoked: the workspace would have no owner left."""
         with self.rt.db.write() as conn:
-            row = rows.require(conn, api_keys, workspace_id, key_id, "api_key")
+            row = store.key_in(conn, workspace_id, key_id)
             self._may_manage(by, Role(row.role))
             if row.revoked_at is None:
-                self._refuse_last_owner(conn, workspace_id, row)
-                now = self.rt.clock.now()
-                conn.execute(
-                    api_keys.update().where(api_keys.c.id == key_id).values(revoked_at=now)
-                )
-                conn.execute(
-                    console_sessions.update()
-                    .where(
-                        console_sessions.c.key_id == key_id,
-                        console_sessions.c.revoked_at.is_(None),
+                last = store.active_owner_keys(conn, workspace_id) <= 1
+                if row.role == Role.owner.value and last:
+                    raise errors.Conflict(
+                        "this is the workspace's last owner key: rotate it instead",
+                        code="last_owner_key",
                     )
-                    .values(revoked_at=now)
-                )
-            return _key(conn.execute(sa.select(api_keys).where(api_keys.c.id == key_id)).one())
+                store.revoke_key(conn, key_id, self.rt.clock.now())
+            return store.key(conn, key_id)
 
     def rotate_key(
         self, workspace_id: str, key_id: str, *, by: Principal | None = None
     ) -> tuple[ApiKey, str]:
         """Replace a key: a new secret with the same role and label; the old one stops now."""
         with self.rt.db.write() as conn:
-            row = rows.require(conn, api_keys, workspace_id, key_id, "api_key")
+            row = store.key_in(conn, workspace_id, key_id)
             self._may_manage(by, Role(row.role))
             if row.revoked_at is not None:
                 raise errors.Conflict("that key is already revoked", code="key_revoked")
             secret = self._insert_key(conn, workspace_id, Role(row.role), row.label)
             self.revoke_key(workspace_id, key_id, by=None)
-            new = conn.execute(
-                sa.select(api_keys).where(api_keys.c.key_hash == hash_secret(secret))
-            ).one()
-        return _key(new), secret
-
-    @staticmethod
-    def _refuse_last_owner(conn: Connection, workspace_id: str, row: Any) -> None:
-        if row.role != Role.owner.value:
-            return
-        owners = conn.execute(
-            sa.select(sa.func.count())
-            .select_from(api_keys)
-            .where(
-                api_keys.c.workspace_id == workspace_id,
-                api_keys.c.role == Role.owner.value,
-                api_keys.c.revoked_at.is_(None),
-            )
-        ).scalar_one()
-        if owners <= 1:
-            raise errors.Conflict(
-                "this is the workspace's last owner key: rotate it instead", code="last_owner_key"
-            )
+            new = store.key_by_hash(conn, hash_secret(secret))
+        return new, secret
 
     # -- console sessions ------------------------------------------------------------------
     def open_session(self, secret: str, *, hours: float = 12) -> tuple[str, str, Role] | None:
@@ -266,24 +174,19 @@ class Tenancy:
         revocable, with an absolute expiry. Returns (token, workspace id, role) or None."""
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
-            row = conn.execute(
-                sa.select(api_keys).where(
-                    api_keys.c.key_hash == hash_secret(secret), api_keys.c.revoked_at.is_(None)
-                )
-            ).first()
+            row = store.active_key_by_hash(conn, hash_secret(secret))
             if row is None:
                 return None
             token = new_secret("cs")
-            conn.execute(
-                console_sessions.insert().values(
-                    id=new_id("ses"),
-                    workspace_id=row.workspace_id,
-                    key_id=row.id,
-                    token_hash=hash_secret(token),
-                    created_at=now,
-                    last_seen_at=now,
-                    expires_at=now + timedelta(hours=hours),
-                )
+            store.insert_session(
+                conn,
+                id=new_id("ses"),
+                workspace_id=row.workspace_id,
+                key_id=row.id,
+                token_hash=hash_secret(token),
+                created_at=now,
+                last_seen_at=now,
+                expires_at=now + timedelta(hours=hours),
             )
         return token, row.workspace_id, Role(row.role)
 
@@ -292,66 +195,35 @@ class Tenancy:
         before its absolute expiry and used within ``idle_minutes``."""
         now = self.rt.clock.now()
         with self.rt.db.read() as conn:
-            row = conn.execute(
-                sa.select(console_sessions, api_keys.c.role, api_keys.c.revoked_at.label("kr"))
-                .join(api_keys, api_keys.c.id == console_sessions.c.key_id)
-                .where(console_sessions.c.token_hash == hash_secret(token))
-            ).first()
+            row = store.session_by_hash(conn, hash_secret(token))
         if row is None or row.revoked_at is not None or row.kr is not None:
             return None
         if now >= row.expires_at or now - row.last_seen_at > timedelta(minutes=idle_minutes):
             return None
         if now - row.last_seen_at > timedelta(seconds=30):  # at most one write a half-minute
             with self.rt.db.write() as conn:
-                conn.execute(
-                    console_sessions.update()
-                    .where(console_sessions.c.id == row.id)
-                    .values(last_seen_at=now)
-                )
+                store.touch_session(conn, row.id, now)
         return row.workspace_id, Role(row.role)
 
     def close_session(self, token: str) -> None:
         """Log out: the session is revoked on the server, whatever the browser keeps."""
         with self.rt.db.write() as conn:
-            conn.execute(
-                console_sessions.update()
-                .where(
-                    console_sessions.c.token_hash == hash_secret(token),
-                    console_sessions.c.revoked_at.is_(None),
-                )
-                .values(revoked_at=self.rt.clock.now())
-            )
+            store.revoke_session(conn, hash_secret(token), self.rt.clock.now())
 
     def authenticate_key(self, secret: str) -> tuple[str, Role] | None:
         """The (workspace id, role) a key grants, or None."""
         with self.rt.db.read() as conn:
-            row = conn.execute(
-                sa.select(api_keys.c.workspace_id, api_keys.c.role).where(
-                    api_keys.c.key_hash == hash_secret(secret), api_keys.c.revoked_at.is_(None)
-                )
-            ).first()
+            row = store.active_key_by_hash(conn, hash_secret(secret))
         return (row.workspace_id, Role(row.role)) if row else None
 
     def workspace_named(self, name: str) -> str | None:
         """The id of the oldest workspace with this exact name (the demo reuses its own)."""
         with self.rt.db.read() as conn:
-            found = conn.execute(
-                sa.select(workspaces.c.id)
-                .where(workspaces.c.name == name)
-                .order_by(workspaces.c.created_at)
-                .limit(1)
-            ).scalar()
-        return str(found) if found else None
+            return store.workspace_named(conn, name)
 
     def get_workspace(self, workspace_id: str) -> Workspace:
         with self.rt.db.read() as conn:
-            return _workspace(self._require_workspace(conn, workspace_id))
-
-    def _require_workspace(self, conn: Connection, workspace_id: str) -> Any:
-        row = conn.execute(sa.select(workspaces).where(workspaces.c.id == workspace_id)).first()
-        if row is None:
-            raise errors.NotFound("no such workspace", code="workspace_not_found")
-        return row
+            return store.workspace(conn, workspace_id)
 
     # -- agents --------------------------------------------------------------------------
     def create_agent(
@@ -377,8 +249,8 @@ class Tenancy:
         )
         values.update(id=new_id("agt"), workspace_id=workspace_id, created_at=self.rt.clock.now())
         with self.rt.db.write() as conn:
-            self._require_workspace(conn, workspace_id)
-            conn.execute(agents.insert().values(**values))
+            store.workspace(conn, workspace_id)
+            store.insert_agent(conn, **values)
         return self.get_agent(workspace_id, values["id"])
 
     def update_agent(self, workspace_id: str, agent_id: str, changes: Mapping[str, Any]) -> Agent:
@@ -393,7 +265,7 @@ class Tenancy:
         if unknown:
             raise errors.Invalid(f"unknown agent fields: {sorted(unknown)}", code="invalid_field")
         with self.rt.db.write() as conn:
-            current = _agent(rows.require(conn, agents, workspace_id, agent_id, "agent"))
+            current = store.agent(conn, workspace_id, agent_id)
             merged = {
                 "name": current.name,
                 "memory_enabled": current.memory_enabled,
@@ -403,11 +275,7 @@ class Tenancy:
                 "window_overrides": current.window_overrides,
                 **changes,
             }
-            conn.execute(
-                agents.update()
-                .where(agents.c.id == agent_id, agents.c.workspace_id == workspace_id)
-                .values(**self._agent_values(merged))
-            )
+            store.update_agent(conn, workspace_id, agent_id, **self._agent_values(merged))
         return self.get_agent(workspace_id, agent_id)
 
     @staticmethod
@@ -433,31 +301,20 @@ class Tenancy:
 
     def get_agent(self, workspace_id: str, agent_id: str) -> Agent:
         with self.rt.db.read() as conn:
-            return _agent(rows.require(conn, agents, workspace_id, agent_id, "agent"))
+            return store.agent(conn, workspace_id, agent_id)
 
     def default_agent(self, workspace_id: str) -> str:
         """The workspace's first agent: the one a message or an import goes to when none is
         named. Conflict when the workspace has none yet."""
-        with self.rt.db.read() as conn:
-            agent = conn.execute(
-                sa.select(agents.c.id)
-                .where(agents.c.workspace_id == workspace_id)
-                .order_by(agents.c.created_at, agents.c.id)
-                .limit(1)
-            ).scalar()
-        if agent is None:
+        found = self.agents(workspace_id)
+        if not found:
             raise errors.Conflict("create an agent first", code="no_agent")
-        return str(agent)
+        return found[0].id
 
     def agents(self, workspace_id: str) -> list[Agent]:
         """The workspace's agents, oldest first."""
         with self.rt.db.read() as conn:
-            found = conn.execute(
-                sa.select(agents)
-                .where(agents.c.workspace_id == workspace_id)
-                .order_by(agents.c.created_at, agents.c.id)
-            )
-            return [_agent(r) for r in found]
+            return store.agents_of(conn, workspace_id)
 
     # -- users ---------------------------------------------------------------------------
     def create_user(
@@ -472,40 +329,26 @@ class Tenancy:
             "created_at": self.rt.clock.now(),
         }
         with self.rt.db.write() as conn:
-            self._require_workspace(conn, workspace_id)
-            if (
-                values["telegram_id"]
-                and conn.execute(
-                    sa.select(users.c.id).where(
-                        users.c.workspace_id == workspace_id,
-                        users.c.telegram_id == values["telegram_id"],
-                    )
-                ).first()
+            store.workspace(conn, workspace_id)
+            if values["telegram_id"] and store.user_by_telegram(
+                conn, workspace_id, values["telegram_id"]
             ):
                 raise errors.Conflict("another user has that Telegram id", code="telegram_id_taken")
-            conn.execute(users.insert().values(**values))
+            store.insert_user(conn, **values)
         return self.get_user(workspace_id, values["id"])
 
     def get_user(self, workspace_id: str, user_id: str) -> User:
         with self.rt.db.read() as conn:
-            return _user(rows.require(conn, users, workspace_id, user_id, "user"))
+            return store.user(conn, workspace_id, user_id)
 
     def users(self, workspace_id: str) -> list[User]:
         """The workspace's staff users, by name."""
         with self.rt.db.read() as conn:
-            found = conn.execute(
-                sa.select(users).where(users.c.workspace_id == workspace_id).order_by(users.c.name)
-            )
-            return [_user(r) for r in found]
+            return store.users_of(conn, workspace_id)
 
     def user_by_telegram(self, workspace_id: str, telegram_id: str) -> User | None:
         with self.rt.db.read() as conn:
-            row = conn.execute(
-                sa.select(users).where(
-                    users.c.workspace_id == workspace_id, users.c.telegram_id == str(telegram_id)
-                )
-            ).first()
-        return _user(row) if row else None
+            return store.user_by_telegram(conn, workspace_id, telegram_id)
 
     # -- the contact store ---------------------------------------------------------------
     def create_contact(self, workspace_id: str, name: str, **identities: Iterable[str]) -> Contact:
@@ -519,30 +362,21 @@ class Tenancy:
         ]
         contact_id = new_id("con")
         with self.rt.db.write() as conn:
-            self._require_workspace(conn, workspace_id)
-            conn.execute(
-                contacts.insert().values(
-                    id=contact_id,
-                    workspace_id=workspace_id,
-                    name=check_name(name, "contact name"),
-                    created_at=self.rt.clock.now(),
-                )
+            store.workspace(conn, workspace_id)
+            store.insert_contact(
+                conn,
+                workspace_id,
+                contact_id,
+                check_name(name, "contact name"),
+                self.rt.clock.now(),
+                found,
             )
-            if found:
-                conn.execute(
-                    contact_identities.insert(),
-                    [{**r, "workspace_id": workspace_id, "contact_id": contact_id} for r in found],
-                )
         return self.get_contact(workspace_id, contact_id)
 
     def get_contact(self, workspace_id: str, contact_id: str) -> Contact:
         with self.rt.db.read() as conn:
-            row = rows.require(conn, contacts, workspace_id, contact_id, "contact")
-            ids = conn.execute(
-                sa.select(contact_identities.c.kind, contact_identities.c.value)
-                .where(contact_identities.c.contact_id == contact_id)
-                .order_by(contact_identities.c.id)
-            ).all()
+            row = store.contact_row(conn, workspace_id, contact_id)
+            ids = store.identities_of(conn, contact_id)
         grouped: dict[str, list[str]] = {f: [] for f in _IDENTITY_FIELDS}
         by_kind = {k: f for f, k in _IDENTITY_FIELDS.items()}
         for kind, value in ids:
@@ -557,12 +391,10 @@ class Tenancy:
 
     def contacts(self, workspace_id: str, query: str = "", limit: int = 100) -> list[Contact]:
         """Contacts by name (those whose name contains ``query``), newest first."""
-        q = sa.select(contacts.c.id).where(contacts.c.workspace_id == workspace_id)
-        if query.strip():
-            q = q.where(contacts.c.name.ilike(f"%{query.strip()[:100]}%"))
-        q = q.order_by(contacts.c.created_at.desc(), contacts.c.id.desc())
         with self.rt.db.read() as conn:
-            ids = list(conn.execute(q.limit(max(1, min(limit, 500)))).scalars())
+            ids = store.contact_ids(
+                conn, workspace_id, query.strip()[:100], max(1, min(limit, 500))
+            )
         return [self.get_contact(workspace_id, i) for i in ids]
 
     def contact_names(self, workspace_id: str, ids: Iterable[str]) -> dict[str, str]:
@@ -571,12 +403,7 @@ class Tenancy:
         if not wanted:
             return {}
         with self.rt.db.read() as conn:
-            found = conn.execute(
-                sa.select(contacts.c.id, contacts.c.name).where(
-                    contacts.c.workspace_id == workspace_id, contacts.c.id.in_(wanted)
-                )
-            )
-            return {r.id: r.name for r in found}
+            return store.contact_names(conn, workspace_id, wanted)
 
     def resolve_contact(
         self,
@@ -630,29 +457,10 @@ class Tenancy:
     def _identityless(self, workspace_id: str, name: str) -> list[str]:
         """Contacts of exactly this name that hold no identity at all."""
         with self.rt.db.read() as conn:
-            return [
-                str(c)
-                for c in conn.execute(
-                    sa.select(contacts.c.id).where(
-                        contacts.c.workspace_id == workspace_id,
-                        contacts.c.name == name,
-                        ~sa.exists().where(contact_identities.c.contact_id == contacts.c.id),
-                    )
-                ).scalars()
-            ]
+            return store.identityless(conn, workspace_id, name)
 
     def find_contacts(self, workspace_id: str, kind: str, value: str) -> list[str]:
         """Contact ids whose verified identity of ``kind`` equals ``value`` (normalised)."""
         norm = identity.normalize(kind, value)
         with self.rt.db.read() as conn:
-            return list(
-                conn.execute(
-                    sa.select(contact_identities.c.contact_id)
-                    .where(
-                        contact_identities.c.workspace_id == workspace_id,
-                        contact_identities.c.kind == kind,
-                        contact_identities.c.normalized == norm,
-                    )
-                    .distinct()
-                ).scalars()
-            )
+            return store.contacts_by_identity(conn, workspace_id, kind, norm)

@@ -1,0 +1,329 @@
+"""Tenancy's SQL: workspaces, API keys, console sessions, agents, staff users and the
+contact store (contacts and their identities)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise import errors
+from memwise.domain.tenancy import (
+    Agent,
+    ApiKey,
+    Plan,
+    RecordPolicy,
+    Role,
+    User,
+    Workspace,
+)
+from memwise.storage.schema import (
+    agents,
+    api_keys,
+    console_sessions,
+    contact_identities,
+    contacts,
+    users,
+    workspaces,
+)
+
+
+def require(conn: Connection, table: sa.Table, workspace_id: str, obj_id: str, what: str) -> Any:
+    """The row of ``table`` with this id in this workspace, or NotFound (never another's)."""
+    row = conn.execute(
+        sa.select(table).where(table.c.id == obj_id, table.c.workspace_id == workspace_id)
+    ).first()
+    if row is None:
+        raise errors.NotFound(f"no such {what}", code=f"{what}_not_found")
+    return row
+
+
+# -- row mapping ----------------------------------------------------------------------------
+def workspace_from_row(row: Any) -> Workspace:
+    return Workspace(
+        id=row.id,
+        name=row.name,
+        timezone=row.timezone,
+        plan=Plan(row.plan),
+        monthly_allowance=row.monthly_allowance,
+        created_at=row.created_at,
+    )
+
+
+def agent_from_row(row: Any) -> Agent:
+    return Agent(
+        id=row.id,
+        workspace_id=row.workspace_id,
+        name=row.name,
+        memory_enabled=row.memory_enabled,
+        domain=row.domain,
+        business_intelligence=row.business_intelligence,
+        record_policy=RecordPolicy(row.record_policy),
+        created_at=row.created_at,
+        window_overrides=row.window_overrides,
+    )
+
+
+def key_from_row(row: Any) -> ApiKey:
+    return ApiKey(
+        row.id, row.workspace_id, Role(row.role), row.label, row.created_at, row.revoked_at
+    )
+
+
+def user_from_row(row: Any) -> User:
+    return User(
+        id=row.id,
+        workspace_id=row.workspace_id,
+        name=row.name,
+        role=Role(row.role),
+        telegram_id=row.telegram_id,
+        created_at=row.created_at,
+    )
+
+
+# -- workspaces -----------------------------------------------------------------------------
+def insert_workspace(conn: Connection, **values: Any) -> None:
+    conn.execute(workspaces.insert().values(**values))
+
+
+def workspace(conn: Connection, workspace_id: str) -> Workspace:
+    """The workspace, or NotFound."""
+    row = conn.execute(sa.select(workspaces).where(workspaces.c.id == workspace_id)).first()
+    if row is None:
+        raise errors.NotFound("no such workspace", code="workspace_not_found")
+    return workspace_from_row(row)
+
+
+def workspace_named(conn: Connection, name: str) -> str | None:
+    found = conn.execute(
+        sa.select(workspaces.c.id)
+        .where(workspaces.c.name == name)
+        .order_by(workspaces.c.created_at)
+        .limit(1)
+    ).scalar()
+    return str(found) if found else None
+
+
+# -- API keys and console sessions ----------------------------------------------------------
+def insert_key(conn: Connection, **values: Any) -> None:
+    conn.execute(api_keys.insert().values(**values))
+
+
+def key(conn: Connection, key_id: str) -> ApiKey:
+    return key_from_row(conn.execute(sa.select(api_keys).where(api_keys.c.id == key_id)).one())
+
+
+def key_in(conn: Connection, workspace_id: str, key_id: str) -> Any:
+    return require(conn, api_keys, workspace_id, key_id, "api_key")
+
+
+def keys_of(conn: Connection, workspace_id: str) -> list[ApiKey]:
+    found = conn.execute(
+        sa.select(api_keys)
+        .where(api_keys.c.workspace_id == workspace_id)
+        .order_by(api_keys.c.created_at.desc(), api_keys.c.id.desc())
+    )
+    return [key_from_row(r) for r in found]
+
+
+def active_key_by_hash(conn: Connection, key_hash: str) -> Any | None:
+    return conn.execute(
+        sa.select(api_keys).where(api_keys.c.key_hash == key_hash, api_keys.c.revoked_at.is_(None))
+    ).first()
+
+
+def key_by_hash(conn: Connection, key_hash: str) -> ApiKey:
+    return key_from_row(
+        conn.execute(sa.select(api_keys).where(api_keys.c.key_hash == key_hash)).one()
+    )
+
+
+def revoke_key(conn: Connection, key_id: str, at: datetime) -> None:
+    """The key and every console session opened with it stop now."""
+    conn.execute(api_keys.update().where(api_keys.c.id == key_id).values(revoked_at=at))
+    conn.execute(
+        console_sessions.update()
+        .where(console_sessions.c.key_id == key_id, console_sessions.c.revoked_at.is_(None))
+        .values(revoked_at=at)
+    )
+
+
+def active_owner_keys(conn: Connection, workspace_id: str) -> int:
+    return int(
+        conn.execute(
+            sa.select(sa.func.count())
+            .select_from(api_keys)
+            .where(
+                api_keys.c.workspace_id == workspace_id,
+                api_keys.c.role == Role.owner.value,
+                api_keys.c.revoked_at.is_(None),
+            )
+        ).scalar_one()
+    )
+
+
+def insert_session(conn: Connection, **values: Any) -> None:
+    conn.execute(console_sessions.insert().values(**values))
+
+
+def session_by_hash(conn: Connection, token_hash: str) -> Any | None:
+    """The session row with its key's role and revocation (``kr``)."""
+    return conn.execute(
+        sa.select(console_sessions, api_keys.c.role, api_keys.c.revoked_at.label("kr"))
+        .join(api_keys, api_keys.c.id == console_sessions.c.key_id)
+        .where(console_sessions.c.token_hash == token_hash)
+    ).first()
+
+
+def touch_session(conn: Connection, session_id: str, at: datetime) -> None:
+    conn.execute(
+        console_sessions.update().where(console_sessions.c.id == session_id).values(last_seen_at=at)
+    )
+
+
+def revoke_session(conn: Connection, token_hash: str, at: datetime) -> None:
+    conn.execute(
+        console_sessions.update()
+        .where(console_sessions.c.token_hash == token_hash, console_sessions.c.revoked_at.is_(None))
+        .values(revoked_at=at)
+    )
+
+
+# -- agents ---------------------------------------------------------------------------------
+def insert_agent(conn: Connection, **values: Any) -> None:
+    conn.execute(agents.insert().values(**values))
+
+
+def agent(conn: Connection, workspace_id: str, agent_id: str) -> Agent:
+    return agent_from_row(require(conn, agents, workspace_id, agent_id, "agent"))
+
+
+def update_agent(conn: Connection, workspace_id: str, agent_id: str, **values: Any) -> None:
+    conn.execute(
+        agents.update()
+        .where(agents.c.id == agent_id, agents.c.workspace_id == workspace_id)
+        .values(**values)
+    )
+
+
+def agents_of(conn: Connection, workspace_id: str) -> list[Agent]:
+    """The workspace's agents, oldest first."""
+    found = conn.execute(
+        sa.select(agents)
+        .where(agents.c.workspace_id == workspace_id)
+        .order_by(agents.c.created_at, agents.c.id)
+    )
+    return [agent_from_row(r) for r in found]
+
+
+# -- staff users ----------------------------------------------------------------------------
+def insert_user(conn: Connection, **values: Any) -> None:
+    conn.execute(users.insert().values(**values))
+
+
+def user(conn: Connection, workspace_id: str, user_id: str) -> User:
+    return user_from_row(require(conn, users, workspace_id, user_id, "user"))
+
+
+def users_of(conn: Connection, workspace_id: str) -> list[User]:
+    found = conn.execute(
+        sa.select(users).where(users.c.workspace_id == workspace_id).order_by(users.c.name)
+    )
+    return [user_from_row(r) for r in found]
+
+
+def user_by_telegram(conn: Connection, workspace_id: str, telegram_id: str) -> User | None:
+    row = conn.execute(
+        sa.select(users).where(
+            users.c.workspace_id == workspace_id, users.c.telegram_id == str(telegram_id)
+        )
+    ).first()
+    return user_from_row(row) if row else None
+
+
+# -- the contact store ----------------------------------------------------------------------
+def insert_contact(
+    conn: Connection,
+    workspace_id: str,
+    contact_id: str,
+    name: str,
+    at: datetime,
+    identities: Sequence[dict[str, Any]] = (),
+) -> None:
+    """A contact and its identities (rows of kind, value, normalized)."""
+    conn.execute(
+        contacts.insert().values(id=contact_id, workspace_id=workspace_id, name=name, created_at=at)
+    )
+    if identities:
+        conn.execute(
+            contact_identities.insert(),
+            [{**r, "workspace_id": workspace_id, "contact_id": contact_id} for r in identities],
+        )
+
+
+def contact_row(conn: Connection, workspace_id: str, contact_id: str) -> Any:
+    return require(conn, contacts, workspace_id, contact_id, "contact")
+
+
+def identities_of(conn: Connection, contact_id: str) -> list[tuple[str, str]]:
+    """(kind, value) of the contact's identities, in the order they were added."""
+    return [
+        (r.kind, r.value)
+        for r in conn.execute(
+            sa.select(contact_identities.c.kind, contact_identities.c.value)
+            .where(contact_identities.c.contact_id == contact_id)
+            .order_by(contact_identities.c.id)
+        )
+    ]
+
+
+def contact_ids(conn: Connection, workspace_id: str, query: str, limit: int) -> list[str]:
+    """Contacts whose name contains ``query``, newest first."""
+    q = sa.select(contacts.c.id).where(contacts.c.workspace_id == workspace_id)
+    if query:
+        q = q.where(contacts.c.name.ilike(f"%{query}%"))
+    q = q.order_by(contacts.c.created_at.desc(), contacts.c.id.desc()).limit(limit)
+    return [str(i) for i in conn.execute(q).scalars()]
+
+
+def contact_names(conn: Connection, workspace_id: str, ids: Iterable[str]) -> dict[str, str]:
+    found = conn.execute(
+        sa.select(contacts.c.id, contacts.c.name).where(
+            contacts.c.workspace_id == workspace_id, contacts.c.id.in_(list(ids))
+        )
+    )
+    return {r.id: r.name for r in found}
+
+
+def identityless(conn: Connection, workspace_id: str, name: str) -> list[str]:
+    """Contacts of exactly this name that hold no identity at all."""
+    return [
+        str(c)
+        for c in conn.execute(
+            sa.select(contacts.c.id).where(
+                contacts.c.workspace_id == workspace_id,
+                contacts.c.name == name,
+                ~sa.exists().where(contact_identities.c.contact_id == contacts.c.id),
+            )
+        ).scalars()
+    ]
+
+
+def contacts_by_identity(
+    conn: Connection, workspace_id: str, kind: str, normalized: str
+) -> list[str]:
+    return [
+        str(c)
+        for c in conn.execute(
+            sa.select(contact_identities.c.contact_id)
+            .where(
+                contact_identities.c.workspace_id == workspace_id,
+                contact_identities.c.kind == kind,
+                contact_identities.c.normalized == normalized,
+            )
+            .distinct()
+        ).scalars()
+    ]
