@@ -7,86 +7,13 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy.engine import Connection
-
 from memwise.domain.access import Principal, require_staff
 from memwise.domain.tenancy import Role
-from memwise.services.platform import audit, rows
+from memwise.services.platform import audit
 from memwise.services.platform.runtime import Runtime
 from memwise.services.platform.tenancy import Tenancy
-from memwise.storage.schema import (
-    audit_log,
-    contact_identities,
-    contacts,
-    conversations,
-    event_labels,
-    events,
-    folded,
-    jobs,
-    lessons,
-    memory_items,
-    question_book,
-    receipts,
-    tickets,
-    turns,
-    unanswered,
-)
-
-
-def _plain(row: Any) -> dict[str, Any]:
-    return {
-        k: (v.isoformat() if hasattr(v, "isoformat") else v)
-        for k, v in row._mapping.items()
-        if k not in ("embedding", "visitor_token_hash", "normalized")
-    }
-
-
-# Further tables keyed by (workspace_id, contact_id) that both export and delete cover.
-CONTACT_TABLES: tuple[sa.Table, ...] = (event_labels, events, tickets, unanswered)
-
-# Every table of the schema, by what a data request does with it. The contract suite checks
-# that each table is named here, so a new table is a decision, not an omission.
-COVERED = frozenset(
-    {
-        "contacts",
-        "contact_identities",
-        "conversations",
-        "turns",
-        "memory_items",
-        "events",
-        "event_labels",
-        "tickets",
-        "unanswered",
-        "audit_log",
-        "jobs",  # extraction, event deliveries and every job naming the contact
-        "question_book",  # the contact's references; a question only they asked goes
-        "folded",
-        "lessons",  # knowledge a person taught stays; its link to the contact's question goes
-        "receipts",
-    }
-)
-KEPT = {
-    "workspaces": "the business",
-    "agents": "the business's assistants",
-    "users": "staff, not customers",
-    "notebook_entries": "a staff user's rules (customer facts are refused there)",
-    "api_keys": "credentials, hashed",
-    "console_sessions": "staff logins",
-    "account_sources": "the workspace's connection settings",
-    "knowledge_documents": "reviewed business documents",
-    "knowledge_chunks": "reviewed business documents",
-    "knowledge_identifiers": "reviewed business documents",
-    "document_receipts": "who approved a document",
-    "test_sets": "frozen, redacted questions (contact details replaced when folded), unlinked",
-    "test_set_items": "frozen, redacted questions (contact details replaced when folded), unlinked",
-    "eval_runs": "answers to a test set's questions",
-    "usage": "a count of interactions per month",
-    "webhook_deliveries": "de-duplication keys, gone after 24 hours",
-    "webhook_secrets": "the workspace's channel secrets",
-    "event_endpoints": "the workspace's subscriptions",
-    "ticket_adapters": "the workspace's helpdesk settings",
-}
+from memwise.storage.stores import contact_data as store
+from memwise.storage.stores import tenancy as tenancy_store
 
 
 class DataRequests:
@@ -103,123 +30,11 @@ class DataRequests:
         require_staff(by, Role.admin)  # the rule holds for every door
         contact = self.tenancy.get_contact(workspace_id, contact_id)
         with self.rt.db.read() as conn:
-            convs = conn.execute(
-                sa.select(conversations)
-                .where(
-                    conversations.c.workspace_id == workspace_id,
-                    conversations.c.contact_id == contact_id,
-                )
-                .order_by(conversations.c.started_at)
-            ).all()
-            conv_ids = [c.id for c in convs]
-            doc: dict[str, Any] = {
-                "contact": {
-                    k: (v.isoformat() if hasattr(v, "isoformat") else v)
-                    for k, v in asdict(contact).items()
-                },
-                "memory": [
-                    _plain(r)
-                    for r in conn.execute(
-                        sa.select(memory_items)
-                        .where(
-                            memory_items.c.workspace_id == workspace_id,
-                            memory_items.c.contact_id == contact_id,
-                        )
-                        .order_by(memory_items.c.seq)
-                    )
-                ],
-                "conversations": [
-                    {
-                        **_plain(c),
-                        "turns": [
-                            _plain(t)
-                            for t in conn.execute(
-                                sa.select(turns)
-                                .where(turns.c.conversation_id == c.id)
-                                .order_by(turns.c.seq)
-                            )
-                        ],
-                    }
-                    for c in convs
-                ],
-                "audit": [
-                    _plain(r)
-                    for r in conn.execute(
-                        sa.select(audit_log)
-                        .where(
-                            audit_log.c.workspace_id == workspace_id,
-                            sa.or_(
-                                audit_log.c.contact_id == contact_id,
-                                audit_log.c.conversation_id.in_(conv_ids),
-                            ),
-                        )
-                        .order_by(audit_log.c.seq)
-                    )
-                ],
-            }
-            for table in CONTACT_TABLES:
-                doc[table.name] = [
-                    _plain(r)
-                    for r in conn.execute(
-                        sa.select(table).where(
-                            table.c.workspace_id == workspace_id, table.c.contact_id == contact_id
-                        )
-                    )
-                ]
-        return doc
-
-    @staticmethod
-    def _forget_learning_refs(
-        conn: Connection, ws: str, contact_id: str, conv_ids: list[str]
-    ) -> int:
-        """Drop the question book's references to this contact's tickets, questions and turns
-        (the book's redacted text stays only while other sources still ask the same)."""
-        refs = {
-            f"ticket:{t}"
-            for t in conn.execute(
-                sa.select(tickets.c.id).where(
-                    tickets.c.workspace_id == ws, tickets.c.contact_id == contact_id
-                )
-            ).scalars()
+            rows = store.export_rows(conn, workspace_id, contact_id)
+        card = {
+            k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in asdict(contact).items()
         }
-        refs |= {
-            f"unanswered:{u}"
-            for u in conn.execute(
-                sa.select(unanswered.c.id).where(
-                    unanswered.c.workspace_id == ws, unanswered.c.contact_id == contact_id
-                )
-            ).scalars()
-        }
-        refs |= {
-            f"turn:{t}"
-            for t in conn.execute(
-                sa.select(turns.c.id).where(turns.c.conversation_id.in_(conv_ids))
-            ).scalars()
-        }
-        if not refs:
-            return 0
-        mine = [
-            f.ref
-            for f in conn.execute(sa.select(folded.c.ref).where(folded.c.workspace_id == ws))
-            if f.ref.rsplit(":", 1)[0] in refs or f.ref in refs
-        ]
-        if mine:
-            conn.execute(folded.delete().where(folded.c.workspace_id == ws, folded.c.ref.in_(mine)))
-        for entry in conn.execute(
-            sa.select(question_book).where(question_book.c.workspace_id == ws)
-        ).all():
-            kept = [r for r in entry.refs if r not in mine]
-            if len(kept) == len(entry.refs):
-                continue
-            if kept:
-                conn.execute(
-                    question_book.update()
-                    .where(question_book.c.id == entry.id)
-                    .values(refs=kept, count=len(kept))
-                )
-            else:
-                conn.execute(question_book.delete().where(question_book.c.id == entry.id))
-        return len(mine)
+        return {"contact": card, **rows}
 
     def held(
         self, workspace_id: str, contact_id: str, *, by: Principal | None = None
@@ -228,26 +43,8 @@ class DataRequests:
         confirmation a person reads before deleting)."""
         require_staff(by, Role.admin)
         with self.rt.db.read() as conn:
-            rows.require(conn, contacts, workspace_id, contact_id, "contact")
-            mine = sa.select(conversations.c.id).where(
-                conversations.c.workspace_id == workspace_id,
-                conversations.c.contact_id == contact_id,
-            )
-            count = sa.func.count()
-            return {
-                "conversations": conn.execute(
-                    sa.select(count).select_from(mine.subquery())
-                ).scalar_one(),
-                "turns": conn.execute(
-                    sa.select(count).where(turns.c.conversation_id.in_(mine))
-                ).scalar_one(),
-                "memory_items": conn.execute(
-                    sa.select(count).where(
-                        memory_items.c.workspace_id == workspace_id,
-                        memory_items.c.contact_id == contact_id,
-                    )
-                ).scalar_one(),
-            }
+            tenancy_store.contact_row(conn, workspace_id, contact_id)
+            return store.held(conn, workspace_id, contact_id)
 
     def delete(
         self, workspace_id: str, contact_id: str, *, actor: str, by: Principal | None = None
@@ -258,67 +55,8 @@ class DataRequests:
         """
         require_staff(by, Role.admin)  # the rule holds for every door
         with self.rt.db.write() as conn:
-            rows.require(conn, contacts, workspace_id, contact_id, "contact")
-            conv_ids = list(
-                conn.execute(
-                    sa.select(conversations.c.id).where(
-                        conversations.c.workspace_id == workspace_id,
-                        conversations.c.contact_id == contact_id,
-                    )
-                ).scalars()
-            )
-            counts: dict[str, int] = {}
-            counts["learning_refs"] = self._forget_learning_refs(
-                conn, workspace_id, contact_id, conv_ids
-            )
-            counts["jobs"] = conn.execute(
-                jobs.delete().where(
-                    jobs.c.workspace_id == workspace_id,
-                    sa.or_(
-                        *[jobs.c.idempotency_key.like(f"%{c}%") for c in [contact_id, *conv_ids]]
-                    ),
-                )
-            ).rowcount
-            asked = sa.select(unanswered.c.id).where(
-                unanswered.c.workspace_id == workspace_id, unanswered.c.contact_id == contact_id
-            )
-            for taught in (lessons, receipts):
-                conn.execute(
-                    taught.update()
-                    .where(taught.c.workspace_id == workspace_id, taught.c.unanswered_id.in_(asked))
-                    .values(unanswered_id=None)
-                )
-            for table in CONTACT_TABLES:
-                counts[table.name] = conn.execute(
-                    table.delete().where(
-                        table.c.workspace_id == workspace_id, table.c.contact_id == contact_id
-                    )
-                ).rowcount
-            counts["memory_items"] = conn.execute(
-                memory_items.delete().where(
-                    memory_items.c.workspace_id == workspace_id,
-                    memory_items.c.contact_id == contact_id,
-                )
-            ).rowcount
-            counts["audit_entries"] = conn.execute(
-                audit_log.delete().where(
-                    audit_log.c.workspace_id == workspace_id,
-                    sa.or_(
-                        audit_log.c.contact_id == contact_id,
-                        audit_log.c.conversation_id.in_(conv_ids),
-                    ),
-                )
-            ).rowcount
-            counts["turns"] = conn.execute(
-                turns.delete().where(turns.c.conversation_id.in_(conv_ids))
-            ).rowcount  # the record's search index follows by trigger / generated column
-            counts["conversations"] = conn.execute(
-                conversations.delete().where(conversations.c.id.in_(conv_ids))
-            ).rowcount
-            conn.execute(
-                contact_identities.delete().where(contact_identities.c.contact_id == contact_id)
-            )
-            conn.execute(contacts.delete().where(contacts.c.id == contact_id))
+            tenancy_store.contact_row(conn, workspace_id, contact_id)
+            counts = store.delete_all(conn, workspace_id, contact_id)
             digest = hashlib.sha256(contact_id.encode()).hexdigest()[:12]
             audit.log(
                 conn,
