@@ -142,3 +142,27 @@ def check_source_url(url: str | None) -> str | None:
     if any(ord(c) < 33 for c in value):
         raise errors.Invalid("a source URL has no spaces or control characters", code="invalid_url")
     return value
+
+
+@dataclass(frozen=True)
+class TestSet:
+    """A frozen, versioned set of questions with the answers the team expects."""
+
+    __test__ = False  # not a test class, whatever its name
+
+    id: str
+    name: str
+    version: int
+    items: list[dict[str, Any]]
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class EvalRun:
+    """One measurement of knowledge against a test set."""
+
+    id: str
+    set_id: str
+    created_at: datetime
+    summary: dict[str, Any]
+    results: list[dict[str, Any]]

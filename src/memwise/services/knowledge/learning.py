@@ -12,90 +12,23 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy.engine import Connection
-
 from memwise import errors
+from memwise.domain.knowledge import EvalRun as Run
+from memwise.domain.knowledge import TestSet
 from memwise.ids import new_id
 from memwise.policies.notebook import normalize
 from memwise.retrieval import lexical
 from memwise.safety import pii
 from memwise.services.knowledge.knowledge import Knowledge
 from memwise.services.knowledge.teaching import same_question
-from memwise.services.platform import rows
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import (
-    conversations,
-    eval_runs,
-    folded,
-    question_book,
-    test_set_items,
-    test_sets,
-    tickets,
-    turns,
-    unanswered,
-)
+from memwise.storage.stores import learning as store
+from memwise.storage.stores.jobs import insert_once
 
 SOURCES = ("tickets", "calls", "unanswered")
 CADENCE_DAYS = {"tickets": 30, "calls": 60, "unanswered": 1}
-
-
-@dataclass(frozen=True)
-class TestSet:
-    id: str
-    name: str
-    version: int
-    items: list[dict[str, Any]]
-    created_at: datetime
-
-
-@dataclass(frozen=True)
-class Run:
-    id: str
-    set_id: str
-    created_at: datetime
-    summary: dict[str, Any]
-    results: list[dict[str, Any]]
-
-
-def _questions_from(source: str, conn: Connection, ws: str) -> list[tuple[str, str]]:
-    """(ref, question) pairs a source offers; refs make folding idempotent."""
-    if source == "tickets":
-        return [
-            (f"ticket:{r.id}", r.body or r.subject)
-            for r in conn.execute(
-                sa.select(tickets.c.id, tickets.c.subject, tickets.c.body).where(
-                    tickets.c.workspace_id == ws
-                )
-            )
-        ]
-    if source == "unanswered":
-        return [
-            (f"unanswered:{r.id}", r.question)
-            for r in conn.execute(
-                sa.select(unanswered.c.id, unanswered.c.question).where(
-                    unanswered.c.workspace_id == ws
-                )
-            )
-        ]
-    return [
-        (f"turn:{r.id}", r.text)
-        for r in conn.execute(  # calls: customers' questions
-            sa.select(turns.c.id, turns.c.text)
-            .join(conversations, conversations.c.id == turns.c.conversation_id)
-            .where(
-                turns.c.workspace_id == ws,
-                conversations.c.channel.in_(("voice", "phone")),
-                turns.c.role == "customer",
-                turns.c.text.is_not(None),
-            )
-        )
-        if r.text and r.text.strip().endswith("?")
-    ]
 
 
 class Learning:
@@ -114,73 +47,49 @@ class Learning:
         now = self.rt.clock.now()
         counts = {"folded": 0, "new": 0, "merged": 0, "skipped": 0}
         with self.rt.db.write() as conn:
-            done = set(
-                conn.execute(
-                    sa.select(folded.c.ref).where(folded.c.workspace_id == workspace_id)
-                ).scalars()
-            )
-            book = list(
-                conn.execute(
-                    sa.select(question_book).where(question_book.c.workspace_id == workspace_id)
-                )
-            )
-            for ref, raw in _questions_from(source, conn, workspace_id):
+            done = store.folded_refs(conn, workspace_id)
+            book = store.book(conn, workspace_id)
+            for ref, raw in store.questions_from(conn, workspace_id, source):
                 if ref in done:
                     counts["skipped"] += 1
                     continue
-                conn.execute(folded.insert().values(workspace_id=workspace_id, ref=ref))
+                store.mark_folded(conn, workspace_id, ref)
                 question = pii.redact(conn, workspace_id, " ".join(str(raw).split()))[:2000]
                 counts["folded"] += 1
                 match = next((b for b in book if same_question(b.question, question)), None)
                 if match is None:
-                    entry_id = new_id("qb")
-                    conn.execute(
-                        question_book.insert().values(
-                            id=entry_id,
-                            workspace_id=workspace_id,
-                            question=question,
-                            normalized=normalize(question),
-                            count=1,
-                            sources={source: 1},
-                            refs=[ref],
-                            first_seen=now,
-                            last_seen=now,
-                        )
+                    entry = store.insert_entry(
+                        conn,
+                        id=new_id("qb"),
+                        workspace_id=workspace_id,
+                        question=question,
+                        normalized=normalize(question),
+                        count=1,
+                        sources={source: 1},
+                        refs=[ref],
+                        first_seen=now,
+                        last_seen=now,
                     )
-                    book.append(
-                        conn.execute(
-                            sa.select(question_book).where(question_book.c.id == entry_id)
-                        ).one()
-                    )
+                    book.append(entry)
                     counts["new"] += 1
                 else:
                     sources = dict(match.sources)
                     sources[source] = sources.get(source, 0) + 1
-                    conn.execute(
-                        question_book.update()
-                        .where(question_book.c.id == match.id)
-                        .values(
-                            count=match._mapping["count"] + 1,
-                            sources=sources,
-                            refs=[*match.refs, ref][-50:],
-                            last_seen=now,
-                        )
+                    entry = store.update_entry(
+                        conn,
+                        match.id,
+                        count=match._mapping["count"] + 1,
+                        sources=sources,
+                        refs=[*match.refs, ref][-50:],
+                        last_seen=now,
                     )
-                    book = [b for b in book if b.id != match.id] + [
-                        conn.execute(
-                            sa.select(question_book).where(question_book.c.id == match.id)
-                        ).one()
-                    ]
+                    book = [b for b in book if b.id != match.id] + [entry]
                     counts["merged"] += 1
         return counts
 
     def book(self, workspace_id: str) -> list[dict[str, Any]]:
         with self.rt.db.read() as conn:
-            found = conn.execute(
-                sa.select(question_book)
-                .where(question_book.c.workspace_id == workspace_id)
-                .order_by(question_book.c.count.desc(), question_book.c.first_seen)
-            ).all()
+            found = store.book(conn, workspace_id)
         return [
             {
                 "id": r.id,
@@ -220,27 +129,11 @@ class Learning:
                     "expected_source_id": item.get("expected_source_id"),
                 }
             )
+        set_id = new_id("ts")
         with self.rt.db.write() as conn:
-            version = 1 + (
-                conn.execute(
-                    sa.select(sa.func.max(test_sets.c.version)).where(
-                        test_sets.c.workspace_id == workspace_id, test_sets.c.name == name
-                    )
-                ).scalar()
-                or 0
+            store.insert_test_set(
+                conn, workspace_id, set_id, name, actor[:200], self.rt.clock.now(), clean
             )
-            set_id = new_id("ts")
-            conn.execute(
-                test_sets.insert().values(
-                    id=set_id,
-                    workspace_id=workspace_id,
-                    name=name,
-                    version=version,
-                    created_by=actor[:200],
-                    created_at=self.rt.clock.now(),
-                )
-            )
-            conn.execute(test_set_items.insert(), [{"set_id": set_id, **c} for c in clean])
         return self.test_set(workspace_id, set_id)
 
     def freeze_from_book(
@@ -266,21 +159,7 @@ class Learning:
 
     def test_set(self, workspace_id: str, set_id: str) -> TestSet:
         with self.rt.db.read() as conn:
-            s = rows.require(conn, test_sets, workspace_id, set_id, "test_set")
-            items = [
-                dict(r._mapping)
-                for r in conn.execute(
-                    sa.select(
-                        test_set_items.c.position,
-                        test_set_items.c.question,
-                        test_set_items.c.expected_text,
-                        test_set_items.c.expected_source_id,
-                    )
-                    .where(test_set_items.c.set_id == set_id)
-                    .order_by(test_set_items.c.position)
-                )
-            ]
-        return TestSet(s.id, s.name, s.version, items, s.created_at)
+            return store.test_set(conn, workspace_id, set_id)
 
     # -- measure -------------------------------------------------------------------------
     def evaluate(
@@ -335,44 +214,30 @@ class Learning:
             summary["agreed_rate"] = round(sum(verdicts) / total, 4) if total else 0.0
         run_id = new_id("run")
         with self.rt.db.write() as conn:
-            conn.execute(
-                eval_runs.insert().values(
-                    id=run_id,
-                    workspace_id=workspace_id,
-                    set_id=set_id,
-                    created_at=self.rt.clock.now(),
-                    summary=summary,
-                    results=results,
-                )
+            store.insert_run(
+                conn,
+                id=run_id,
+                workspace_id=workspace_id,
+                set_id=set_id,
+                created_at=self.rt.clock.now(),
+                summary=summary,
+                results=results,
             )
         return Run(run_id, set_id, self.rt.clock.now(), summary, results)
 
     def test_sets(self, workspace_id: str) -> list[TestSet]:
         """Every frozen set (without its questions), newest version first."""
         with self.rt.db.read() as conn:
-            found = conn.execute(
-                sa.select(test_sets)
-                .where(test_sets.c.workspace_id == workspace_id)
-                .order_by(test_sets.c.name, test_sets.c.version.desc())
-            )
-            return [TestSet(r.id, r.name, r.version, [], r.created_at) for r in found]
+            return store.test_sets_of(conn, workspace_id)
 
     def runs(self, workspace_id: str, set_id: str | None = None) -> list[Run]:
         """Evaluation runs, oldest first (without per-question results)."""
-        q = sa.select(
-            eval_runs.c.id, eval_runs.c.set_id, eval_runs.c.created_at, eval_runs.c.summary
-        )
-        q = q.where(eval_runs.c.workspace_id == workspace_id)
-        if set_id:
-            q = q.where(eval_runs.c.set_id == set_id)
         with self.rt.db.read() as conn:
-            found = conn.execute(q.order_by(eval_runs.c.created_at, eval_runs.c.id))
-            return [Run(r.id, r.set_id, r.created_at, r.summary, []) for r in found]
+            return store.runs_of(conn, workspace_id, set_id)
 
     def run(self, workspace_id: str, run_id: str) -> Run:
         with self.rt.db.read() as conn:
-            r = rows.require(conn, eval_runs, workspace_id, run_id, "eval_run")
-        return Run(r.id, r.set_id, r.created_at, r.summary, r.results)
+            return store.run(conn, workspace_id, run_id)
 
     def compare(self, workspace_id: str, before_id: str, after_id: str) -> dict[str, Any]:
         """Two runs on the same frozen set: rates and per-question changes."""
@@ -442,19 +307,13 @@ FOLD = "fold_questions"
 
 def schedule_folds(rt: Runtime, force: bool = False, workspace_id: str | None = None) -> int:
     """Queue each source's fold on its cadence, once per period, for every workspace."""
-    from memwise.storage.schema import workspaces
-    from memwise.storage.stores.jobs import insert_once
-
     now = rt.clock.now()
     day = int(now.timestamp() // 86400)
     queued = 0
     with rt.db.write() as conn:
-        q = sa.select(workspaces.c.id)
-        if workspace_id:
-            q = q.where(workspaces.c.id == workspace_id)
-        for ws in conn.execute(q).scalars():
+        for ws in store.workspace_ids(conn, workspace_id):
             for source, every in CADENCE_DAYS.items():
-                if not _has_rows(conn, ws, source):
+                if not store.has_rows(conn, ws, source):
                     continue  # nothing to fold: no job
                 period = f"forced:{now.isoformat()}" if force else str(day // every)
                 key = f"{FOLD}:{ws}:{source}:{period}"
@@ -463,15 +322,3 @@ def schedule_folds(rt: Runtime, force: bool = False, workspace_id: str | None = 
                 )
                 queued += created
     return queued
-
-
-def _has_rows(conn: Connection, ws: str, source: str) -> bool:
-    if source == "tickets":
-        q = sa.select(tickets.c.id).where(tickets.c.workspace_id == ws)
-    elif source == "unanswered":
-        q = sa.select(unanswered.c.id).where(unanswered.c.workspace_id == ws)
-    else:
-        q = sa.select(conversations.c.id).where(
-            conversations.c.workspace_id == ws, conversations.c.channel.in_(("voice", "phone"))
-        )
-    return conn.execute(q.limit(1)).first() is not None

@@ -1,0 +1,193 @@
+"""The learning loop's SQL: the question book, what has been folded into it, frozen test
+sets and evaluation runs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from memwise.domain.knowledge import EvalRun, TestSet
+from memwise.storage.schema import (
+    conversations,
+    eval_runs,
+    folded,
+    question_book,
+    test_set_items,
+    test_sets,
+    tickets,
+    turns,
+    unanswered,
+    workspaces,
+)
+from memwise.storage.stores.tenancy import require
+
+CALL_CHANNELS = ("voice", "phone")
+
+
+def questions_from(conn: Connection, ws: str, source: str) -> list[tuple[str, str]]:
+    """(ref, question) pairs a source offers; refs make folding idempotent."""
+    if source == "tickets":
+        return [
+            (f"ticket:{r.id}", r.body or r.subject)
+            for r in conn.execute(
+                sa.select(tickets.c.id, tickets.c.subject, tickets.c.body).where(
+                    tickets.c.workspace_id == ws
+                )
+            )
+        ]
+    if source == "unanswered":
+        return [
+            (f"unanswered:{r.id}", r.question)
+            for r in conn.execute(
+                sa.select(unanswered.c.id, unanswered.c.question).where(
+                    unanswered.c.workspace_id == ws
+                )
+            )
+        ]
+    return [
+        (f"turn:{r.id}", r.text)
+        for r in conn.execute(  # calls: customers' questions
+            sa.select(turns.c.id, turns.c.text)
+            .join(conversations, conversations.c.id == turns.c.conversation_id)
+            .where(
+                turns.c.workspace_id == ws,
+                conversations.c.channel.in_(CALL_CHANNELS),
+                turns.c.role == "customer",
+                turns.c.text.is_not(None),
+            )
+        )
+        if r.text and r.text.strip().endswith("?")
+    ]
+
+
+def has_rows(conn: Connection, ws: str, source: str) -> bool:
+    """Whether a source has anything to fold."""
+    if source == "tickets":
+        q = sa.select(tickets.c.id).where(tickets.c.workspace_id == ws)
+    elif source == "unanswered":
+        q = sa.select(unanswered.c.id).where(unanswered.c.workspace_id == ws)
+    else:
+        q = sa.select(conversations.c.id).where(
+            conversations.c.workspace_id == ws, conversations.c.channel.in_(CALL_CHANNELS)
+        )
+    return conn.execute(q.limit(1)).first() is not None
+
+
+def workspace_ids(conn: Connection, only: str | None = None) -> list[str]:
+    q = sa.select(workspaces.c.id)
+    if only:
+        q = q.where(workspaces.c.id == only)
+    return [str(w) for w in conn.execute(q).scalars()]
+
+
+# -- the question book ----------------------------------------------------------------------
+def folded_refs(conn: Connection, ws: str) -> set[str]:
+    return set(conn.execute(sa.select(folded.c.ref).where(folded.c.workspace_id == ws)).scalars())
+
+
+def mark_folded(conn: Connection, ws: str, ref: str) -> None:
+    conn.execute(folded.insert().values(workspace_id=ws, ref=ref))
+
+
+def book(conn: Connection, ws: str) -> list[Any]:
+    """The book's entries, most asked first."""
+    return list(
+        conn.execute(
+            sa.select(question_book)
+            .where(question_book.c.workspace_id == ws)
+            .order_by(question_book.c.count.desc(), question_book.c.first_seen)
+        )
+    )
+
+
+def _entry(conn: Connection, entry_id: str) -> Any:
+    return conn.execute(sa.select(question_book).where(question_book.c.id == entry_id)).one()
+
+
+def insert_entry(conn: Connection, **values: Any) -> Any:
+    conn.execute(question_book.insert().values(**values))
+    return _entry(conn, values["id"])
+
+
+def update_entry(conn: Connection, entry_id: str, **values: Any) -> Any:
+    conn.execute(question_book.update().where(question_book.c.id == entry_id).values(**values))
+    return _entry(conn, entry_id)
+
+
+# -- frozen test sets and runs --------------------------------------------------------------
+def insert_test_set(
+    conn: Connection,
+    ws: str,
+    set_id: str,
+    name: str,
+    actor: str,
+    at: datetime,
+    items: Sequence[dict[str, Any]],
+) -> None:
+    """A new version of the named set (one past the highest) with its questions."""
+    version = 1 + (
+        conn.execute(
+            sa.select(sa.func.max(test_sets.c.version)).where(
+                test_sets.c.workspace_id == ws, test_sets.c.name == name
+            )
+        ).scalar()
+        or 0
+    )
+    conn.execute(
+        test_sets.insert().values(
+            id=set_id, workspace_id=ws, name=name, version=version, created_by=actor, created_at=at
+        )
+    )
+    conn.execute(test_set_items.insert(), [{"set_id": set_id, **i} for i in items])
+
+
+def test_set(conn: Connection, ws: str, set_id: str) -> TestSet:
+    s = require(conn, test_sets, ws, set_id, "test_set")
+    items = [
+        dict(r._mapping)
+        for r in conn.execute(
+            sa.select(
+                test_set_items.c.position,
+                test_set_items.c.question,
+                test_set_items.c.expected_text,
+                test_set_items.c.expected_source_id,
+            )
+            .where(test_set_items.c.set_id == set_id)
+            .order_by(test_set_items.c.position)
+        )
+    ]
+    return TestSet(s.id, s.name, s.version, items, s.created_at)
+
+
+def test_sets_of(conn: Connection, ws: str) -> list[TestSet]:
+    """Every set (without its questions), by name, newest version first."""
+    found = conn.execute(
+        sa.select(test_sets)
+        .where(test_sets.c.workspace_id == ws)
+        .order_by(test_sets.c.name, test_sets.c.version.desc())
+    )
+    return [TestSet(r.id, r.name, r.version, [], r.created_at) for r in found]
+
+
+def insert_run(conn: Connection, **values: Any) -> None:
+    conn.execute(eval_runs.insert().values(**values))
+
+
+def runs_of(conn: Connection, ws: str, set_id: str | None) -> list[EvalRun]:
+    """Runs, oldest first, without their per-question results."""
+    q = sa.select(
+        eval_runs.c.id, eval_runs.c.set_id, eval_runs.c.created_at, eval_runs.c.summary
+    ).where(eval_runs.c.workspace_id == ws)
+    if set_id:
+        q = q.where(eval_runs.c.set_id == set_id)
+    found = conn.execute(q.order_by(eval_runs.c.created_at, eval_runs.c.id))
+    return [EvalRun(r.id, r.set_id, r.created_at, r.summary, []) for r in found]
+
+
+def run(conn: Connection, ws: str, run_id: str) -> EvalRun:
+    r = require(conn, eval_runs, ws, run_id, "eval_run")
+    return EvalRun(r.id, r.set_id, r.created_at, r.summary, r.results)
