@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
@@ -14,9 +12,10 @@ from memwise.policies.limits import NotebookLimits
 from memwise.policies.notebook import Block, Entry, build_block, check_entry, normalize
 from memwise.safety import pii
 from memwise.safety.boundary import specific_operational
-from memwise.services.platform import audit, rows
+from memwise.services.platform import audit
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import contact_identities, notebook_entries, users
+from memwise.storage.stores import notebook as store
+from memwise.storage.stores.tenancy import user as require_user
 
 
 @dataclass(frozen=True)
@@ -38,12 +37,7 @@ def check_not_customer_data(conn: Connection, workspace_id: str, text: str) -> N
     found = sorted(
         {f.kind for f in pii.find(conn, workspace_id, text) if f.kind.startswith("contact_")}
     )
-    refs = conn.execute(
-        sa.select(contact_identities.c.value).where(
-            contact_identities.c.workspace_id == workspace_id,
-            contact_identities.c.kind == "account_ref",
-        )
-    ).scalars()
+    refs = store.account_refs(conn, workspace_id)
     if any(len(r) >= 4 and r.lower() in text.lower() for r in refs):
         found.append("contact_account")
     if found:
@@ -53,10 +47,6 @@ def check_not_customer_data(conn: Connection, workspace_id: str, text: str) -> N
             code="customer_fact_in_notebook",
             found=found,
         )
-
-
-def _entry(row: Any) -> Entry:
-    return Entry(id=row.id, text=row.text, created_at=row.created_at)
 
 
 class Notebook:
@@ -72,29 +62,22 @@ class Notebook:
         cleaned = check_entry(text, self.limits)
         norm = normalize(cleaned)
         with self.rt.db.write() as conn:
-            rows.require(conn, users, workspace_id, user_id, "user")
+            require_user(conn, workspace_id, user_id)
             check_not_customer_data(conn, workspace_id, cleaned)
-            existing = conn.execute(
-                sa.select(notebook_entries).where(
-                    notebook_entries.c.workspace_id == workspace_id,
-                    notebook_entries.c.user_id == user_id,
-                    notebook_entries.c.normalized == norm,
-                )
-            ).first()
+            existing = store.same_words(conn, workspace_id, user_id, norm)
             if existing is not None:
-                return Added(_entry(existing), duplicate=True, evicted=[])
+                return Added(store.entry_from_row(existing), duplicate=True, evicted=[])
             evicted = self._make_room(conn, workspace_id, user_id)
             entry_id = new_id("nb")
             now = self.rt.clock.now()
-            conn.execute(
-                notebook_entries.insert().values(
-                    id=entry_id,
-                    workspace_id=workspace_id,
-                    user_id=user_id,
-                    text=cleaned,
-                    normalized=norm,
-                    created_at=now,
-                )
+            store.insert(
+                conn,
+                id=entry_id,
+                workspace_id=workspace_id,
+                user_id=user_id,
+                text=cleaned,
+                normalized=norm,
+                created_at=now,
             )
             audit.log(
                 conn,
@@ -109,40 +92,17 @@ class Notebook:
         return Added(Entry(entry_id, cleaned, now), duplicate=False, evicted=evicted)
 
     def _make_room(self, conn: Connection, workspace_id: str, user_id: str) -> list[str]:
-        ids = (
-            conn.execute(
-                sa.select(notebook_entries.c.id)
-                .where(
-                    notebook_entries.c.workspace_id == workspace_id,
-                    notebook_entries.c.user_id == user_id,
-                )
-                .order_by(notebook_entries.c.seq)
-            )
-            .scalars()
-            .all()
-        )
+        ids = [r.id for r in store.owned(conn, workspace_id, user_id)]
         overflow = len(ids) - self.limits.max_entries + 1
         evicted = list(ids[: max(0, overflow)])
-        if evicted:
-            conn.execute(notebook_entries.delete().where(notebook_entries.c.id.in_(evicted)))
+        store.delete(conn, workspace_id, user_id, evicted)
         return evicted
 
     def entries(self, workspace_id: str, user_id: str) -> list[Entry]:
         """Every entry, oldest → newest (including those that no longer reach the model)."""
         with self.rt.db.read() as conn:
-            rows.require(conn, users, workspace_id, user_id, "user")
-            return [_entry(r) for r in conn.execute(self._owned(workspace_id, user_id))]
-
-    @staticmethod
-    def _owned(workspace_id: str, user_id: str) -> sa.Select[tuple[object, ...]]:
-        return (
-            sa.select(notebook_entries)
-            .where(
-                notebook_entries.c.workspace_id == workspace_id,
-                notebook_entries.c.user_id == user_id,
-            )
-            .order_by(notebook_entries.c.seq)
-        )
+            require_user(conn, workspace_id, user_id)
+            return [store.entry_from_row(r) for r in store.owned(conn, workspace_id, user_id)]
 
     def block(self, workspace_id: str, user_id: str) -> Block:
         return build_block(self.entries(workspace_id, user_id), self.limits)
@@ -150,14 +110,8 @@ class Notebook:
     def forget(self, workspace_id: str, user_id: str, entry_id: str, *, actor: str = "user") -> int:
         """Remove one entry by id; NotFound if this user has no such entry."""
         with self.rt.db.write() as conn:
-            rows.require(conn, users, workspace_id, user_id, "user")
-            gone = conn.execute(
-                notebook_entries.delete().where(
-                    notebook_entries.c.workspace_id == workspace_id,
-                    notebook_entries.c.user_id == user_id,
-                    notebook_entries.c.id == entry_id,
-                )
-            ).rowcount
+            require_user(conn, workspace_id, user_id)
+            gone = store.delete(conn, workspace_id, user_id, [entry_id])
             if not gone:
                 raise errors.NotFound("no such notebook entry", code="entry_not_found")
             self._log_forget(conn, workspace_id, user_id, actor, {"entry_id": entry_id}, 1)
@@ -171,14 +125,11 @@ class Notebook:
         if len(needle) < 2:
             raise errors.Invalid("give a few words of the rule to forget", code="empty_phrase")
         with self.rt.db.write() as conn:
-            rows.require(conn, users, workspace_id, user_id, "user")
+            require_user(conn, workspace_id, user_id)
             matching = [
-                r.id
-                for r in conn.execute(self._owned(workspace_id, user_id))
-                if needle in r.normalized
+                r.id for r in store.owned(conn, workspace_id, user_id) if needle in r.normalized
             ]
-            if matching:
-                conn.execute(notebook_entries.delete().where(notebook_entries.c.id.in_(matching)))
+            store.delete(conn, workspace_id, user_id, matching)
             self._log_forget(conn, workspace_id, user_id, actor, {"phrase": phrase}, len(matching))
         return len(matching)
 

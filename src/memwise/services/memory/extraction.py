@@ -13,7 +13,6 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors, observability
@@ -29,16 +28,11 @@ from memwise.services.memory import gates
 from memwise.services.memory.memory import Memory, NewItem
 from memwise.services.platform.jobs import Jobs
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import (
-    agents,
-    conversations,
-    event_labels,
-    events,
-    memory_items,
-    turns,
-    usage,
-    workspaces,
-)
+from memwise.storage.stores import contact_events as event_store
+from memwise.storage.stores import memory_items as item_store
+from memwise.storage.stores import record as record_store
+from memwise.storage.stores import tenancy as tenancy_store
+from memwise.storage.stores import usage as usage_store
 
 
 @dataclass
@@ -59,13 +53,6 @@ class Outcome:
             "events": self.events,
             "reason": self.reason,
         }
-
-
-_ADD_USAGE = sa.text(
-    "INSERT INTO usage (workspace_id, month, interactions) VALUES (:ws, :month, :n) "
-    "ON CONFLICT (workspace_id, month) DO UPDATE SET interactions = usage.interactions + :n "
-    "RETURNING interactions"
-)
 
 
 def month_of(moment: datetime, zone: ZoneInfo) -> str:
@@ -89,26 +76,19 @@ class Metering:
         self.rt = rt
 
     def used(self, conn: Connection, workspace_id: str, month: str) -> int:
-        value = conn.execute(
-            sa.select(usage.c.interactions).where(
-                usage.c.workspace_id == workspace_id, usage.c.month == month
-            )
-        ).scalar()
-        return int(value or 0)
+        return usage_store.used(conn, workspace_id, month)
 
     def add(self, workspace_id: str, month: str, n: int = 1) -> int:
         """Count ``n`` interactions atomically (same SQL on both); returns the month's total,
         exact even with several workers (the row is locked until the transaction ends).
         Joins an open unit of work."""
         with self.rt.db.write() as conn:
-            return int(
-                conn.execute(_ADD_USAGE, {"ws": workspace_id, "month": month, "n": n}).scalar_one()
-            )
+            return usage_store.add(conn, workspace_id, month, n)
 
     def remaining(self, workspace_id: str) -> tuple[int, int, str]:
         """(used this month, allowance, month) in the workspace's timezone."""
         with self.rt.db.read() as conn:
-            ws = conn.execute(sa.select(workspaces).where(workspaces.c.id == workspace_id)).one()
+            ws = tenancy_store.workspace(conn, workspace_id)
             month = month_of(self.rt.clock.now(), ZoneInfo(ws.timezone))
             return self.used(conn, workspace_id, month), ws.monthly_allowance, month
 
@@ -266,22 +246,18 @@ class ExtractionRunner:
         return outcome
 
     def _context(self, conn: Connection, ws_id: str, conv_id: str) -> Any:
-        conv = conn.execute(sa.select(conversations).where(conversations.c.id == conv_id)).one()
-        agent = conn.execute(sa.select(agents).where(agents.c.id == conv.agent_id)).one()
-        ws = conn.execute(sa.select(workspaces).where(workspaces.c.id == ws_id)).one()
+        conv = record_store.conversation(conn, conv_id)
+        agent = tenancy_store.agent(conn, ws_id, conv.agent_id)
+        ws = tenancy_store.workspace(conn, ws_id)
         transcript = [
-            Line(r.id, r.role, r.text or "", r.at)
-            for r in conn.execute(
-                sa.select(turns).where(turns.c.conversation_id == conv_id).order_by(turns.c.seq)
-            )
+            Line(t.id, t.role, t.text or "", t.at) for t in record_store.all_turns(conn, conv_id)
         ]
         existing = [
             Existing(r.key, r.kind, r.text)
-            for r in conn.execute(
-                sa.select(memory_items).where(
-                    memory_items.c.contact_id == conv.contact_id,
-                    memory_items.c.lifecycle == "active",
-                )
+            for r in (
+                item_store.contact_rows(conn, ws_id, conv.contact_id, ["active"])
+                if conv.contact_id
+                else []
             )
         ]
         return (
@@ -346,37 +322,12 @@ def record_event_in(
     source: str,
     now: datetime,
 ) -> str:
+    """Record a contact event (labels trimmed, empty ones dropped); its id."""
     event_id = new_id("evt")
     clean = {
         str(k)[:60]: " ".join(str(v).split())[:200] for k, v in labels.items() if str(v).strip()
     }
-    conn.execute(
-        events.insert().values(
-            id=event_id,
-            workspace_id=ws_id,
-            contact_id=contact_id,
-            conversation_id=conv_id,
-            type=type_[:60],
-            labels=clean,
-            at=at,
-            source=source,
-            created_at=now,
-        )
+    event_store.insert(
+        conn, event_id, ws_id, contact_id, conv_id, type_[:60], clean, at, source, now
     )
-    if clean:
-        conn.execute(
-            event_labels.insert(),
-            [
-                {
-                    "workspace_id": ws_id,
-                    "event_id": event_id,
-                    "contact_id": contact_id,
-                    "conversation_id": conv_id,
-                    "event_type": type_[:60],
-                    "label": k,
-                    "value": v,
-                }
-                for k, v in clean.items()
-            ],
-        )
     return event_id

@@ -154,3 +154,20 @@ def close(
         sa.select(conversations.c.contact_id).where(conversations.c.id == conversation_id)
     ).scalar()
     return True, contact
+
+
+def conversation(conn: Connection, conversation_id: str) -> Conversation:
+    """A conversation by id (the caller has checked its workspace)."""
+    return conversation_from_row(
+        conn.execute(sa.select(conversations).where(conversations.c.id == conversation_id)).one()
+    )
+
+
+def all_turns(conn: Connection, conversation_id: str) -> list[Turn]:
+    """Every turn of one conversation, in order."""
+    return [
+        turn_from_row(r)
+        for r in conn.execute(
+            sa.select(turns).where(turns.c.conversation_id == conversation_id).order_by(turns.c.seq)
+        )
+    ]
