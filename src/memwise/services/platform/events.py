@@ -28,7 +28,6 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
@@ -37,10 +36,10 @@ from memwise.domain.access import Principal, require_staff
 from memwise.domain.jobs import Job
 from memwise.domain.tenancy import Role
 from memwise.ids import new_id
-from memwise.services.platform import rows
 from memwise.services.platform.jobs import Jobs
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import event_endpoints, jobs
+from memwise.storage.stores import endpoints as store
+from memwise.storage.stores import jobs as job_store
 from memwise.storage.stores.jobs import insert_once
 
 DELIVER = "deliver_event"
@@ -91,11 +90,7 @@ def emit_in(
 ) -> int:
     """Queue ``type_`` for every active endpoint of the workspace that takes it; how many."""
     queued = 0
-    for row in conn.execute(
-        sa.select(event_endpoints.c.id, event_endpoints.c.events).where(
-            event_endpoints.c.workspace_id == workspace_id, event_endpoints.c.active.is_(True)
-        )
-    ):
+    for row in store.active(conn, workspace_id):
         if row.events and type_ not in row.events:
             continue
         event_id = new_id("evt")
@@ -178,38 +173,28 @@ class Events:
         secret = "whsec_" + pysecrets.token_urlsafe(32)
         endpoint_id = new_id("ep")
         with self.rt.db.write() as conn:
-            count = conn.execute(
-                sa.select(sa.func.count())
-                .select_from(event_endpoints)
-                .where(event_endpoints.c.workspace_id == workspace_id)
-            ).scalar_one()
-            if count >= 20:
+            if store.count(conn, workspace_id) >= 20:
                 raise errors.LimitExceeded("at most 20 endpoints", code="too_many_endpoints")
-            conn.execute(
-                event_endpoints.insert().values(
-                    id=endpoint_id,
-                    workspace_id=workspace_id,
-                    url=clean,
-                    secret=secret,
-                    events=wanted,
-                    active=True,
-                    created_at=self.rt.clock.now(),
-                )
+            store.insert(
+                conn,
+                id=endpoint_id,
+                workspace_id=workspace_id,
+                url=clean,
+                secret=secret,
+                events=wanted,
+                active=True,
+                created_at=self.rt.clock.now(),
             )
         return self.endpoint(workspace_id, endpoint_id), secret
 
     def endpoint(self, workspace_id: str, endpoint_id: str) -> Endpoint:
         with self.rt.db.read() as conn:
-            r = rows.require(conn, event_endpoints, workspace_id, endpoint_id, "endpoint")
+            r = store.endpoint(conn, workspace_id, endpoint_id)
         return Endpoint(r.id, r.url, list(r.events or []), r.active, r.created_at)
 
     def endpoints(self, workspace_id: str) -> list[Endpoint]:
         with self.rt.db.read() as conn:
-            found = conn.execute(
-                sa.select(event_endpoints)
-                .where(event_endpoints.c.workspace_id == workspace_id)
-                .order_by(event_endpoints.c.created_at)
-            ).all()
+            found = store.of(conn, workspace_id)
         return [Endpoint(r.id, r.url, list(r.events or []), r.active, r.created_at) for r in found]
 
     def remove_endpoint(
@@ -218,22 +203,13 @@ class Events:
         """Stop delivering to it (deliveries already queued fail as 'endpoint removed')."""
         require_staff(by, Role.admin)  # the rule holds for every door
         with self.rt.db.write() as conn:
-            rows.require(conn, event_endpoints, workspace_id, endpoint_id, "endpoint")
-            conn.execute(
-                event_endpoints.update()
-                .where(event_endpoints.c.id == endpoint_id)
-                .values(active=False)
-            )
+            store.endpoint(conn, workspace_id, endpoint_id)
+            store.deactivate(conn, endpoint_id)
 
     def deliveries(self, workspace_id: str, limit: int = 100) -> list[Delivery]:
         """The delivery log, newest first."""
         with self.rt.db.read() as conn:
-            found = conn.execute(
-                sa.select(jobs)
-                .where(jobs.c.workspace_id == workspace_id, jobs.c.kind == DELIVER)
-                .order_by(jobs.c.created_at.desc(), jobs.c.id.desc())
-                .limit(max(1, min(limit, 500)))
-            ).all()
+            found = job_store.newest_of_kind(conn, workspace_id, DELIVER, max(1, min(limit, 500)))
         return [
             Delivery(
                 r.id,
@@ -253,12 +229,7 @@ class Events:
     def deliver(self, job: Job) -> Delivered:
         event = job.payload["event"]
         with self.rt.db.read() as conn:
-            ep = conn.execute(
-                sa.select(event_endpoints).where(
-                    event_endpoints.c.id == job.payload["endpoint_id"],
-                    event_endpoints.c.workspace_id == job.workspace_id,
-                )
-            ).first()
+            ep = store.find(conn, job.workspace_id, job.payload["endpoint_id"])
         if ep is None or not ep.active:
             self._give_up(job, "the endpoint was removed")
             return Delivered("failed", "the endpoint was removed")
@@ -295,13 +266,4 @@ class Events:
 
     def _give_up(self, job: Job, reason: str) -> None:
         with self.rt.db.write() as conn:
-            conn.execute(
-                jobs.update()
-                .where(jobs.c.id == job.id)
-                .values(
-                    status="failed",
-                    last_error=reason,
-                    lease_until=None,
-                    finished_at=self.rt.clock.now(),
-                )
-            )
+            job_store.give_up(conn, job, self.rt.clock.now(), reason)

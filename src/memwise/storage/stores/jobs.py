@@ -225,3 +225,14 @@ def due_now(conn: Connection, now: datetime) -> tuple[int, datetime | None]:
         )
     ).one()
     return int(n or 0), oldest
+
+
+def newest_of_kind(conn: Connection, workspace_id: str, kind: str, limit: int) -> list[Job]:
+    """The workspace's jobs of one kind, newest first."""
+    q = (
+        sa.select(jobs)
+        .where(jobs.c.workspace_id == workspace_id, jobs.c.kind == kind)
+        .order_by(jobs.c.created_at.desc(), jobs.c.id.desc())
+        .limit(limit)
+    )
+    return [job_from_row(r) for r in conn.execute(q)]
