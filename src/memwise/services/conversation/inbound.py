@@ -24,16 +24,11 @@ from datetime import datetime, timedelta
 from email.utils import parseaddr
 from typing import Any
 
-import sqlalchemy as sa
-
 from memwise import errors
 from memwise.services.conversation.record import NewTurn
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import (
-    conversations,
-    webhook_deliveries,
-    webhook_secrets,
-)
+from memwise.storage.stores import record as record_store
+from memwise.storage.stores import webhooks as store
 
 CHANNELS = {"email": "email", "sms": "phone", "voice": "phone", "phone": "phone"}
 ROLES = {
@@ -74,14 +69,7 @@ class Inbound:
         """A new shared secret (shown once); the old one stops working at once."""
         secret = "whk_" + pysecrets.token_urlsafe(32)
         with self.rt.db.write() as conn:
-            conn.execute(
-                webhook_secrets.delete().where(webhook_secrets.c.workspace_id == workspace_id)
-            )
-            conn.execute(
-                webhook_secrets.insert().values(
-                    workspace_id=workspace_id, secret=secret, created_at=self.rt.clock.now()
-                )
-            )
+            store.replace_secret(conn, workspace_id, secret, self.rt.clock.now())
         return secret
 
     def verify(
@@ -94,11 +82,7 @@ class Inbound:
     ) -> None:
         """The signature covers timestamp, channel and body; the timestamp must be fresh."""
         with self.rt.db.read() as conn:
-            secret = conn.execute(
-                sa.select(webhook_secrets.c.secret).where(
-                    webhook_secrets.c.workspace_id == workspace_id
-                )
-            ).scalar()
+            secret = store.secret(conn, workspace_id)
         bad = errors.Unauthorized("the webhook signature is missing or wrong", code="bad_signature")
         ts = (timestamp or "").strip()
         if not secret or not signature or not ts.isdigit() or len(ts) > 12:
@@ -117,26 +101,8 @@ class Inbound:
         now = self.rt.clock.now()
         keep = timedelta(hours=self.rt.limits.clients.webhook_dedupe_hours)
         with self.rt.db.write() as conn:
-            conn.execute(
-                webhook_deliveries.delete().where(webhook_deliveries.c.received_at < now - keep)
-            )
-            seen = conn.execute(
-                sa.select(webhook_deliveries.c.id).where(
-                    webhook_deliveries.c.workspace_id == workspace_id,
-                    webhook_deliveries.c.delivery_key == key,
-                )
-            ).first()
-            if seen is not None:
+            if not store.first_delivery(conn, workspace_id, key, now, now - keep):
                 raise Duplicate("this message was already received", key=key)
-            try:
-                with conn.begin_nested():  # two copies at once: the second is the duplicate
-                    conn.execute(
-                        webhook_deliveries.insert().values(
-                            workspace_id=workspace_id, delivery_key=key, received_at=now
-                        )
-                    )
-            except sa.exc.IntegrityError as exc:
-                raise Duplicate("this message was already received", key=key) from exc
 
     def receive(
         self,
@@ -205,17 +171,7 @@ class Inbound:
         if thread is None or not senders:
             return None
         with self.rt.db.read() as conn:
-            row = conn.execute(
-                sa.select(conversations.c.id)
-                .where(
-                    conversations.c.workspace_id == workspace_id,
-                    conversations.c.channel == channel,
-                    conversations.c.thread == thread,
-                    conversations.c.status == "open",
-                    conversations.c.contact_id.in_(senders),
-                )
-                .order_by(conversations.c.started_at.desc())
-            ).scalar()
+            row = record_store.open_thread(conn, workspace_id, channel, thread, senders)
         return self.mw.record.get(workspace_id, row) if row else None
 
     def _senders(self, workspace_id: str, channel: str, sender: str) -> list[str]:

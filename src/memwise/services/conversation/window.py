@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-import sqlalchemy as sa
-
 from memwise import errors
 from memwise.domain.tenancy import ConversationStatus, RecordPolicy
 from memwise.policies import window
@@ -17,9 +15,9 @@ from memwise.policies.compaction import ExtractiveSummariser, Summariser
 from memwise.policies.limits import Limits
 from memwise.policies.window import Message
 from memwise.services.conversation.record import close
-from memwise.services.platform import rows
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import agents, conversations, turns
+from memwise.storage.stores import record as store
+from memwise.storage.stores.tenancy import agent as require_agent
 
 log = logging.getLogger("memwise.window")
 
@@ -40,7 +38,7 @@ class Windows:
 
     def limits_for(self, workspace_id: str, agent_id: str) -> Limits:
         with self.rt.db.read() as conn:
-            agent = rows.require(conn, agents, workspace_id, agent_id, "agent")
+            agent = require_agent(conn, workspace_id, agent_id)
         return window.effective(self.rt.limits, agent.window_overrides)
 
     def view(
@@ -57,8 +55,8 @@ class Windows:
         telegram: held in process by the Telegram adapter; here as for web.
         """
         with self.rt.db.read() as conn:
-            conv = rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
-            agent = rows.require(conn, agents, workspace_id, conv.agent_id, "agent")
+            conv = store.conversation_row(conn, workspace_id, conversation_id)
+            agent = require_agent(conn, workspace_id, conv.agent_id)
         limits = window.effective(self.rt.limits, agent.window_overrides)
         kind = window.kind_of(conv.channel)
         if kind in ("web", "telegram"):  # the client holds the thread; elsewhere the record
@@ -72,29 +70,13 @@ class Windows:
         """Read in a read transaction; summarise (perhaps with a model) outside any
         transaction; write only when turns scrolled out, and only if nobody else did first."""
         n = limits.generic.verbatim_turns
-        columns = (turns.c.seq, turns.c.role, turns.c.text, turns.c.at)
         with self.rt.db.read() as conn:
-            conv = rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            conv = store.conversation_row(conn, workspace_id, conversation_id)
             start = conv.window_from_seq or 0
-            recent = conn.execute(
-                sa.select(*columns)
-                .where(turns.c.conversation_id == conversation_id, turns.c.seq > start)
-                .order_by(turns.c.seq.desc())
-                .limit(n)
-            ).all()[::-1]
+            recent = store.last_turns(conn, conversation_id, start, n)
             done = max(conv.summary_upto_seq or 0, start)
             scrolled = (
-                conn.execute(
-                    sa.select(*columns)
-                    .where(
-                        turns.c.conversation_id == conversation_id,
-                        turns.c.seq > done,
-                        turns.c.seq < recent[0].seq,
-                    )
-                    .order_by(turns.c.seq)
-                ).all()
-                if recent
-                else []
+                store.turns_between(conn, conversation_id, done, recent[0].seq) if recent else []
             )
         summary = conv.summary
         if scrolled:
@@ -105,52 +87,30 @@ class Windows:
                 or None
             )
             with self.rt.db.write() as conn:
-                conn.execute(
-                    conversations.update()
-                    .where(
-                        conversations.c.id == conversation_id,
-                        conversations.c.summary_upto_seq.is_(None)
-                        if conv.summary_upto_seq is None
-                        else conversations.c.summary_upto_seq == conv.summary_upto_seq,
-                    )
-                    .values(summary=summary, summary_upto_seq=scrolled[-1].seq)
+                store.save_summary(
+                    conn, conversation_id, conv.summary_upto_seq, summary, scrolled[-1].seq
                 )
         return WindowView("generic", summary, _messages(recent))
 
     def reset(self, workspace_id: str, conversation_id: str) -> None:
         """Clear the window and pending state. Touches no long-term memory and no record."""
         with self.rt.db.write() as conn:
-            rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
-            last = conn.execute(
-                sa.select(sa.func.max(turns.c.seq)).where(
-                    turns.c.conversation_id == conversation_id
-                )
-            ).scalar()
-            conn.execute(
-                conversations.update()
-                .where(conversations.c.id == conversation_id)
-                .values(
-                    window_from_seq=last or 0, summary=None, summary_upto_seq=None, pending=None
-                )
-            )
+            store.conversation_row(conn, workspace_id, conversation_id)
+            store.reset_window(conn, conversation_id)
 
     def set_pending(
         self, workspace_id: str, conversation_id: str, pending: dict[str, Any] | None
     ) -> None:
         """Hold one pending confirmation beside the window (never in the transcript)."""
         with self.rt.db.write() as conn:
-            conv = rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            conv = store.conversation_row(conn, workspace_id, conversation_id)
             if conv.status != ConversationStatus.open.value:
                 raise errors.Conflict("the conversation is closed", code="conversation_closed")
-            conn.execute(
-                conversations.update()
-                .where(conversations.c.id == conversation_id)
-                .values(pending=pending)
-            )
+            store.set_pending(conn, conversation_id, pending)
 
     def pending(self, workspace_id: str, conversation_id: str) -> dict[str, Any] | None:
         with self.rt.db.read() as conn:
-            conv = rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            conv = store.conversation_row(conn, workspace_id, conversation_id)
         value: dict[str, Any] | None = conv.pending
         return value
 
@@ -162,20 +122,7 @@ class Windows:
         expired: list[str] = []
         with self.rt.db.write() as conn:
             # Per-agent overrides may be shorter than any default: look at every open one.
-            candidates = conn.execute(
-                sa.select(
-                    conversations.c.id,
-                    conversations.c.workspace_id,
-                    conversations.c.channel,
-                    conversations.c.last_activity_at,
-                    agents.c.window_overrides,
-                )
-                .join(agents, agents.c.id == conversations.c.agent_id)
-                .where(
-                    conversations.c.status == ConversationStatus.open.value,
-                    *([conversations.c.workspace_id == workspace_id] if workspace_id else []),
-                )
-            ).all()
+            candidates = store.open_with_overrides(conn, workspace_id)
             for row in candidates:
                 try:
                     limits = window.effective(self.rt.limits, row.window_overrides)

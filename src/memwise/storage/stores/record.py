@@ -14,6 +14,7 @@ from memwise.domain.record import Author, Turn
 from memwise.domain.tenancy import Channel, Conversation, ConversationStatus, RecordPolicy
 from memwise.storage.backend import Backend
 from memwise.storage.schema import agents, contact_identities, conversations, turns
+from memwise.storage.stores.tenancy import require
 
 
 def conversation_from_row(row: Any) -> Conversation:
@@ -171,3 +172,112 @@ def all_turns(conn: Connection, conversation_id: str) -> list[Turn]:
             sa.select(turns).where(turns.c.conversation_id == conversation_id).order_by(turns.c.seq)
         )
     ]
+
+
+# -- the window's state, kept on the conversation -------------------------------------------
+_WINDOW_COLUMNS = (turns.c.seq, turns.c.role, turns.c.text, turns.c.at)
+
+
+def last_turns(conn: Connection, conversation_id: str, after_seq: int, n: int) -> list[Any]:
+    """The last ``n`` turns after ``after_seq`` (seq, role, text, at), oldest first."""
+    found = conn.execute(
+        sa.select(*_WINDOW_COLUMNS)
+        .where(turns.c.conversation_id == conversation_id, turns.c.seq > after_seq)
+        .order_by(turns.c.seq.desc())
+        .limit(n)
+    ).all()
+    return list(found)[::-1]
+
+
+def turns_between(
+    conn: Connection, conversation_id: str, after_seq: int, before_seq: int
+) -> list[Any]:
+    """Turns with after_seq < seq < before_seq (seq, role, text, at), in order."""
+    return list(
+        conn.execute(
+            sa.select(*_WINDOW_COLUMNS)
+            .where(
+                turns.c.conversation_id == conversation_id,
+                turns.c.seq > after_seq,
+                turns.c.seq < before_seq,
+            )
+            .order_by(turns.c.seq)
+        ).all()
+    )
+
+
+def save_summary(
+    conn: Connection, conversation_id: str, seen_upto: int | None, summary: str | None, upto: int
+) -> None:
+    """Store the window's summary, only if nobody else moved it since ``seen_upto``."""
+    conn.execute(
+        conversations.update()
+        .where(
+            conversations.c.id == conversation_id,
+            conversations.c.summary_upto_seq.is_(None)
+            if seen_upto is None
+            else conversations.c.summary_upto_seq == seen_upto,
+        )
+        .values(summary=summary, summary_upto_seq=upto)
+    )
+
+
+def reset_window(conn: Connection, conversation_id: str) -> None:
+    """The window starts after the last turn so far; summary and pending state cleared."""
+    last = conn.execute(
+        sa.select(sa.func.max(turns.c.seq)).where(turns.c.conversation_id == conversation_id)
+    ).scalar()
+    conn.execute(
+        conversations.update()
+        .where(conversations.c.id == conversation_id)
+        .values(window_from_seq=last or 0, summary=None, summary_upto_seq=None, pending=None)
+    )
+
+
+def set_pending(conn: Connection, conversation_id: str, pending: dict[str, Any] | None) -> None:
+    conn.execute(
+        conversations.update().where(conversations.c.id == conversation_id).values(pending=pending)
+    )
+
+
+def open_with_overrides(conn: Connection, workspace_id: str | None) -> list[Any]:
+    """Every open conversation (of one workspace, or all) with its agent's window overrides."""
+    return list(
+        conn.execute(
+            sa.select(
+                conversations.c.id,
+                conversations.c.workspace_id,
+                conversations.c.channel,
+                conversations.c.last_activity_at,
+                agents.c.window_overrides,
+            )
+            .join(agents, agents.c.id == conversations.c.agent_id)
+            .where(
+                conversations.c.status == ConversationStatus.open.value,
+                *([conversations.c.workspace_id == workspace_id] if workspace_id else []),
+            )
+        ).all()
+    )
+
+
+def open_thread(
+    conn: Connection, workspace_id: str, channel: str, thread: str, contact_ids: Sequence[str]
+) -> str | None:
+    """The newest open conversation of this thread held by one of these contacts."""
+    found = conn.execute(
+        sa.select(conversations.c.id)
+        .where(
+            conversations.c.workspace_id == workspace_id,
+            conversations.c.channel == channel,
+            conversations.c.thread == thread,
+            conversations.c.status == ConversationStatus.open.value,
+            conversations.c.contact_id.in_(list(contact_ids)),
+        )
+        .order_by(conversations.c.started_at.desc())
+    ).scalar()
+    return str(found) if found else None
+
+
+def conversation_row(conn: Connection, workspace_id: str, conversation_id: str) -> Any:
+    """The conversation's row in this workspace (window state included), or NotFound."""
+    return require(conn, conversations, workspace_id, conversation_id, "conversation")
