@@ -7,7 +7,6 @@ import time
 import uuid
 from typing import Any
 
-import sqlalchemy as sa
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -15,7 +14,7 @@ from prometheus_client.core import GaugeMetricFamily
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memwise import errors, observability
-from memwise.storage.schema import jobs
+from memwise.storage.stores.jobs import counts_by_kind
 
 router = APIRouter()
 
@@ -76,11 +75,7 @@ class JobsCollector:
             "memwise_jobs", "Jobs by kind and state", labels=["kind", "state"]
         )
         with self.mw.rt.db.read() as conn:
-            for kind, state, n in conn.execute(
-                sa.select(jobs.c.kind, jobs.c.status, sa.func.count()).group_by(
-                    jobs.c.kind, jobs.c.status
-                )
-            ):
+            for kind, state, n in counts_by_kind(conn):
                 family.add_metric([kind, state], n)
         yield family
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
 from memwise.safety import secrets
-from memwise.storage.schema import contact_identities, contacts
+from memwise.storage.stores.tenancy import contact_details
 
 EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 # International (+49 …, 0049 …) or national with a leading 0 (030 1234567, (030) 12 34 56).
@@ -38,18 +37,12 @@ def find(conn: Connection | None, workspace_id: str | None, text: str) -> list[F
     found: list[Found] = []
     low = text.casefold()
     if conn is not None and workspace_id is not None:
-        for name in conn.execute(
-            sa.select(contacts.c.name).where(contacts.c.workspace_id == workspace_id)
-        ).scalars():
+        names, identities = contact_details(conn, workspace_id)
+        for name in names:
             if len(name.split()) >= 2:  # a full name; single words collide with ordinary text
                 for m in re.finditer(rf"\b{re.escape(name.casefold())}\b", low):
                     found.append(Found("contact_name", m.span()))
-        for kind, norm in conn.execute(
-            sa.select(contact_identities.c.kind, contact_identities.c.normalized).where(
-                contact_identities.c.workspace_id == workspace_id,
-                contact_identities.c.kind.in_(("email", "phone", "address")),
-            )
-        ):
+        for kind, norm in identities:
             if kind == "phone":
                 for m in PHONE.finditer(text):
                     if _digits(m.group()).endswith(norm[-8:]) and len(norm) >= 7:

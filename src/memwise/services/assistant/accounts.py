@@ -30,12 +30,8 @@ from memwise.accounts.source import (
 from memwise.services.platform import audit, identity, rows
 from memwise.services.platform.runtime import Runtime
 from memwise.services.platform.tenancy import Tenancy
-from memwise.storage.schema import (
-    account_sources,
-    contact_identities,
-    conversations,
-    workspaces,
-)
+from memwise.storage.stores import account_sources as store
+from memwise.storage.stores import tenancy as tenancy_store
 
 SET = "•••"  # how a stored secret is shown back: only that it is set
 
@@ -149,25 +145,13 @@ class Accounts:
         elif type_ != "demo":
             raise errors.Invalid("type must be http, sql or demo", code="invalid_source")
         with self.rt.db.write() as conn:
-            conn.execute(
-                account_sources.delete().where(account_sources.c.workspace_id == workspace_id)
-            )
-            conn.execute(
-                account_sources.insert().values(
-                    workspace_id=workspace_id,
-                    type=type_,
-                    config=clean,
-                    updated_at=self.rt.clock.now(),
-                )
-            )
+            store.replace(conn, workspace_id, type_, clean, self.rt.clock.now())
         self._overrides.pop(workspace_id, None)
         return {"type": type_, **masked(clean)}
 
     def shown(self, workspace_id: str) -> dict[str, Any] | None:
         with self.rt.db.read() as conn:
-            row = conn.execute(
-                sa.select(account_sources).where(account_sources.c.workspace_id == workspace_id)
-            ).first()
+            row = store.of(conn, workspace_id)
         return {"type": row.type, **masked(row.config)} if row else None
 
     def allow(self, policy: AccountPolicy) -> None:
@@ -182,9 +166,7 @@ class Accounts:
         if workspace_id in self._overrides:
             return self._overrides[workspace_id]
         with self.rt.db.read() as conn:
-            row = conn.execute(
-                sa.select(account_sources).where(account_sources.c.workspace_id == workspace_id)
-            ).first()
+            row = store.of(conn, workspace_id)
         if row is None:
             return None
         return self._build(workspace_id, row.type, row.config)
@@ -232,12 +214,8 @@ class Accounts:
         if kind in NEEDS_ID and not (item_id and str(item_id).strip()):
             raise errors.Invalid(f"a {kind} lookup needs its number", code="id_required")
         with self.rt.db.read() as conn:
-            conv = rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
-            zone = ZoneInfo(
-                conn.execute(
-                    sa.select(workspaces.c.timezone).where(workspaces.c.id == workspace_id)
-                ).scalar_one()
-            )
+            conv = rows.require(conn, "conversation", workspace_id, conversation_id)
+            zone = ZoneInfo(tenancy_store.workspace(conn, workspace_id).timezone)
         bound = conv.account_ref
         args = {"kind": kind, "id": item_id, "account": account or bound}
         if account is not None and account != bound:
@@ -306,20 +284,7 @@ class Accounts:
         identity.normalize(kind, value)  # a value that is no such identity is refused
         contacts_found = self.tenancy.resolve_contact(workspace_id, kind, value).matches
         with self.rt.db.read() as conn:
-            accounts = (
-                list(
-                    conn.execute(
-                        sa.select(
-                            contact_identities.c.contact_id, contact_identities.c.value
-                        ).where(
-                            contact_identities.c.contact_id.in_(contacts_found),
-                            contact_identities.c.kind == "account_ref",
-                        )
-                    ).all()
-                )
-                if contacts_found
-                else []
-            )
+            accounts = store.account_refs(conn, contacts_found)
         if not contacts_found:
             return Identification("unbound")
         if len(contacts_found) > 1 or len(accounts) > 1:
@@ -331,4 +296,4 @@ class Accounts:
                 ),
             )
         contact = contacts_found[0]
-        return Identification("bound", contact, accounts[0].value if accounts else None)
+        return Identification("bound", contact, accounts[0][1] if accounts else None)

@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 from zoneinfo import ZoneInfo
 
-import sqlalchemy as sa
-
 from memwise import errors, observability
 from memwise.context import router
 from memwise.context.assemble import Context, Inputs, assemble
@@ -25,9 +23,9 @@ from memwise.policies.window import Message
 from memwise.safety import instructions
 from memwise.services.assistant import tools
 from memwise.services.knowledge.teaching import shortened
-from memwise.services.platform import rows
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import agents, contacts, conversations, users, workspaces
+from memwise.storage.stores import record as record_store
+from memwise.storage.stores import tenancy as tenancy_store
 
 REFUSAL = (
     "I can't set up standing instructions, discounts or changes from a chat message, "
@@ -83,15 +81,10 @@ class Assistant:
         if not isinstance(request, str) or not request.strip():
             raise errors.Invalid("the request needs some words", code="empty_request")
         with self.rt.db.read() as conn:
-            conv = rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
-            ws = conn.execute(sa.select(workspaces).where(workspaces.c.id == workspace_id)).one()
-            agent = conn.execute(sa.select(agents).where(agents.c.id == conv.agent_id)).one()
-            person_table = users if conv.user_id else contacts
-            person = conn.execute(
-                sa.select(person_table.c.name).where(
-                    person_table.c.id == (conv.user_id or conv.contact_id)
-                )
-            ).scalar_one()
+            conv = record_store.conversation_row(conn, workspace_id, conversation_id)
+            ws = tenancy_store.workspace(conn, workspace_id)
+            agent = tenancy_store.agent(conn, workspace_id, conv.agent_id)
+            person = tenancy_store.person_name(conn, conv.user_id, conv.contact_id)
         view = self.mw.windows.view(workspace_id, conversation_id, messages)
         x = Inputs(
             request=request,

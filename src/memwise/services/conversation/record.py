@@ -26,12 +26,6 @@ from memwise.services.platform import events, identity, rows
 from memwise.services.platform.runtime import Runtime
 from memwise.services.platform.tenancy import hash_secret
 from memwise.storage import search
-from memwise.storage.schema import (
-    agents,
-    contacts,
-    conversations,
-    users,
-)
 from memwise.storage.stores import record as store
 
 MAX_BATCH = 10_000
@@ -72,13 +66,13 @@ class Record:
         now = self._time(at, None)
         token = new_secret("vt")
         with self.rt.db.write() as conn:
-            rows.require(conn, agents, workspace_id, agent_id, "agent")
+            rows.require(conn, "agent", workspace_id, agent_id)
             if contact_id is not None:
-                rows.require(conn, contacts, workspace_id, contact_id, "contact")
+                rows.require(conn, "contact", workspace_id, contact_id)
                 if account_ref is not None:
                     self._check_account(conn, workspace_id, contact_id, account_ref)
             else:
-                rows.require(conn, users, workspace_id, user_id or "", "user")
+                rows.require(conn, "user", workspace_id, user_id or "")
             conv_id = new_id("cnv")
             store.open_conversation(
                 conn,
@@ -113,7 +107,7 @@ class Record:
     def get(self, workspace_id: str, conversation_id: str) -> Conversation:
         with self.rt.db.read() as conn:
             return store.conversation_from_row(
-                rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+                rows.require(conn, "conversation", workspace_id, conversation_id)
             )
 
     def by_visitor_token(self, token: str) -> Conversation | None:
@@ -173,7 +167,7 @@ class Record:
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
             conv = store.conversation_from_row(
-                rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+                rows.require(conn, "conversation", workspace_id, conversation_id)
             )
             if by is not None and by.is_visitor and by.conversation_id != conversation_id:
                 raise errors.NotFound("no such conversation", code="conversation_not_found")
@@ -211,7 +205,7 @@ class Record:
         self, workspace_id: str, conversation_id: str, *, after: int | None = None, limit: int = 500
     ) -> list[Turn]:
         with self.rt.db.read() as conn:
-            rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            rows.require(conn, "conversation", workspace_id, conversation_id)
             return store.turns_page(
                 conn, workspace_id, conversation_id, after, max(1, min(limit, 5000))
             )
@@ -219,7 +213,7 @@ class Record:
     def end(self, workspace_id: str, conversation_id: str) -> Conversation:
         """End a conversation explicitly. Idempotent: ending an ended one changes nothing."""
         with self.rt.db.write() as conn:
-            rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+            rows.require(conn, "conversation", workspace_id, conversation_id)
             close(
                 conn,
                 workspace_id,

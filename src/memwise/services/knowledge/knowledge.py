@@ -34,7 +34,6 @@ from memwise.retrieval.embedders import Embedder
 from memwise.safety import pii
 from memwise.services.platform import rows
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import knowledge_documents
 from memwise.storage.stores import knowledge as store
 
 Recipe = Literal["lexical", "hybrid"]
@@ -177,7 +176,7 @@ class Knowledge:
         current and searchable, and a receipt records who approved what, in one transaction."""
         require_staff(by, Role.admin)
         with self.rt.db.write() as conn:
-            row = rows.require(conn, knowledge_documents, workspace_id, document_id, "document")
+            row = rows.require(conn, "document", workspace_id, document_id)
             if row.status != "draft":
                 raise errors.Conflict(
                     f"this document is {row.status}, not a draft", code="not_a_draft"
@@ -190,7 +189,7 @@ class Knowledge:
         """Refuse a draft (admin+): it is kept, marked rejected, with a receipt."""
         require_staff(by, Role.admin)
         with self.rt.db.write() as conn:
-            row = rows.require(conn, knowledge_documents, workspace_id, document_id, "document")
+            row = rows.require(conn, "document", workspace_id, document_id)
             if row.status != "draft":
                 raise errors.Conflict(
                     f"this document is {row.status}, not a draft", code="not_a_draft"
@@ -207,7 +206,7 @@ class Knowledge:
             )
 
     def _publish(self, conn: Connection, ws: str, doc_id: str, approved_by: str) -> DocumentReceipt:
-        row = rows.require(conn, knowledge_documents, ws, doc_id, "document")
+        row = rows.require(conn, "document", ws, doc_id)
         pieces = chunk(row.body, self.limits.chunk_chars)
         vectors = self.embed_texts([f"{row.title}\n{p}" for p in pieces])
         current = store.current_version(conn, ws, row.doc_key)
@@ -297,7 +296,7 @@ class Knowledge:
     def document(self, workspace_id: str, document_id: str) -> Document:
         with self.rt.db.read() as conn:
             return store.document_from_row(
-                rows.require(conn, knowledge_documents, workspace_id, document_id, "document")
+                rows.require(conn, "document", workspace_id, document_id)
             )
 
     def documents(

@@ -34,12 +34,6 @@ from memwise.safety import pii
 from memwise.services.knowledge.knowledge import Knowledge
 from memwise.services.platform import audit, events, rows
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import (
-    contacts,
-    conversations,
-    lessons,
-    unanswered,
-)
 from memwise.storage.stores import knowledge as kstore
 from memwise.storage.stores import lessons as lstore
 from memwise.storage.stores import tickets as tstore
@@ -55,11 +49,11 @@ def check_refs(
 ) -> None:
     """Every id taken from input names a row of the caller's workspace (else NotFound)."""
     if contact_id is not None:
-        rows.require(conn, contacts, workspace_id, contact_id, "contact")
+        rows.require(conn, "contact", workspace_id, contact_id)
     if conversation_id is not None:
-        rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+        rows.require(conn, "conversation", workspace_id, conversation_id)
     if unanswered_id is not None:
-        rows.require(conn, unanswered, workspace_id, unanswered_id, "unanswered")
+        rows.require(conn, "unanswered", workspace_id, unanswered_id)
 
 
 def content_hash(question: str, answer: str) -> str:
@@ -116,12 +110,12 @@ class Teaching:
             pii.check(conn, workspace_id, f"{q}\n{a}")
             key, version = new_id("lk"), 1
             if revises:
-                prior = rows.require(conn, lessons, workspace_id, revises, "lesson")
+                prior = rows.require(conn, "lesson", workspace_id, revises)
                 key = prior.lesson_key
                 version = lstore.next_version(conn, key)
                 unanswered_id = unanswered_id or prior.unanswered_id
             if unanswered_id:
-                rows.require(conn, unanswered, workspace_id, unanswered_id, "unanswered")
+                rows.require(conn, "unanswered", workspace_id, unanswered_id)
             return lstore.insert_lesson(
                 conn,
                 id=new_id("les"),
@@ -165,7 +159,7 @@ class Teaching:
         vectors = self.knowledge.embed_texts([text])  # before the transaction: it may be remote
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
-            row = rows.require(conn, lessons, workspace_id, lesson_id, "lesson")
+            row = rows.require(conn, "lesson", workspace_id, lesson_id)
             if row.status != "draft":
                 raise errors.Conflict(
                     f"only a draft can be approved (this one is {row.status})", code="not_a_draft"
@@ -222,7 +216,7 @@ class Teaching:
         require_staff(by, Role.admin)  # the rule holds for every door
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
-            row = rows.require(conn, lessons, workspace_id, lesson_id, "lesson")
+            row = rows.require(conn, "lesson", workspace_id, lesson_id)
             if row.status != "published":
                 raise errors.Conflict(
                     "only a published lesson can be withdrawn", code="not_published"
@@ -258,9 +252,7 @@ class Teaching:
 
     def lesson(self, workspace_id: str, lesson_id: str) -> Lesson:
         with self.rt.db.read() as conn:
-            return lstore.lesson_from_row(
-                rows.require(conn, lessons, workspace_id, lesson_id, "lesson")
-            )
+            return lstore.lesson_from_row(rows.require(conn, "lesson", workspace_id, lesson_id))
 
     def lessons(self, workspace_id: str, status: str | None = None) -> list[Lesson]:
         with self.rt.db.read() as conn:

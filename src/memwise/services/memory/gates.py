@@ -10,32 +10,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise.domain.tenancy import Plan
-from memwise.storage.schema import agents, conversations, workspaces
 from memwise.storage.stores.jobs import insert_once
+from memwise.storage.stores.record import memory_gate
 
 EXTRACT = "extract"
 
 
 def blocked(conn: Connection, workspace_id: str, conversation_id: str) -> str | None:
     """Why this conversation may not become memory, or None when it may."""
-    row = conn.execute(
-        sa.select(
-            workspaces.c.plan,
-            agents.c.memory_enabled,
-            conversations.c.excluded_from_memory,
-            conversations.c.contact_id,
-        )
-        .select_from(
-            conversations.join(agents, agents.c.id == conversations.c.agent_id).join(
-                workspaces, workspaces.c.id == conversations.c.workspace_id
-            )
-        )
-        .where(conversations.c.id == conversation_id, conversations.c.workspace_id == workspace_id)
-    ).first()
+    row = memory_gate(conn, workspace_id, conversation_id)
     if row is None:
         return "the conversation no longer exists"
     if not Plan(row.plan).includes_memory:

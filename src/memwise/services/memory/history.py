@@ -15,13 +15,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import sqlalchemy as sa
-
 from memwise.retrieval.embedders import Embedder
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
-from memwise.services.platform import rows
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import agents, contacts, conversations, turns, users
+from memwise.storage.stores import record as record_store
+from memwise.storage.stores import tenancy as tenancy_store
 
 MAX_TURNS = 20_000  # the newest turns of one contact that recall reads
 CACHED_CONTACTS = 32  # indexes kept in memory (least recently used go first)
@@ -88,67 +86,16 @@ class History:
 
     def prepare(self, workspace_id: str, contact_id: str) -> _Built:
         """Build (or reuse) the contact's index — the one-off cost of the first recall."""
-        # Scoped through the contact's conversations, never a scan of the workspace's turns:
-        # the cost is the contact's, flat in the size of the workspace.
-        mine = sa.select(conversations.c.id).where(
-            conversations.c.workspace_id == workspace_id,
-            conversations.c.contact_id == contact_id,
-        )
-        scope = (
-            conversations.c.workspace_id == workspace_id,
-            conversations.c.contact_id == contact_id,
-            turns.c.text.is_not(None),
-        )
-        joined = turns.join(conversations, conversations.c.id == turns.c.conversation_id)
         with self.rt.db.read() as conn:
-            contact = rows.require(conn, contacts, workspace_id, contact_id, "contact")
-            count, newest = conn.execute(
-                sa.select(sa.func.count(), sa.func.max(turns.c.seq)).where(
-                    turns.c.conversation_id.in_(mine), turns.c.text.is_not(None)
-                )
-            ).one()
-            version = (int(count or 0), int(newest or 0))
+            contact = tenancy_store.contact_row(conn, workspace_id, contact_id)
+            version = record_store.history_version(conn, workspace_id, contact_id)
             with self._lock:
                 cached = self._cache.get((workspace_id, contact_id))
                 if cached is not None and cached.version == version:
                     self._cache.move_to_end((workspace_id, contact_id))
                     return cached
-            names = {
-                **dict(
-                    conn.execute(
-                        sa.select(agents.c.id, agents.c.name).where(
-                            agents.c.workspace_id == workspace_id
-                        )
-                    ).all()
-                ),
-                **dict(
-                    conn.execute(
-                        sa.select(users.c.id, users.c.name).where(
-                            users.c.workspace_id == workspace_id
-                        )
-                    ).all()
-                ),
-            }
-            found = list(
-                conn.execute(
-                    sa.select(
-                        turns.c.seq,
-                        conversations.c.started_at,
-                        turns.c.id,
-                        turns.c.conversation_id,
-                        turns.c.role,
-                        turns.c.text,
-                        turns.c.at,
-                        conversations.c.agent_id,
-                        conversations.c.user_id,
-                    )
-                    .select_from(joined)
-                    .where(*scope)
-                    .order_by(turns.c.seq.desc())
-                    .limit(MAX_TURNS)
-                )
-            )
-        found.sort(key=lambda r: (r.started_at, r.conversation_id, r.seq))  # conversations whole
+            names = tenancy_store.speaker_names(conn, workspace_id)
+            found = record_store.history_turns(conn, workspace_id, contact_id, MAX_TURNS)
         docs = [
             TurnDoc(
                 r.id,

@@ -9,7 +9,6 @@ from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
@@ -39,8 +38,8 @@ from memwise.retrieval.embedders import Embedder
 from memwise.safety import guards
 from memwise.services.platform import events, rows
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import contacts, memory_items, workspaces
 from memwise.storage.stores import memory_items as store
+from memwise.storage.stores import tenancy as tenancy_store
 
 MAX_TEXT = 500
 
@@ -90,10 +89,7 @@ class Memory:
         return timedelta(days=self.rt.limits.memory.task_stale_days)
 
     def zone(self, conn: Connection, workspace_id: str) -> ZoneInfo:
-        tz = conn.execute(
-            sa.select(workspaces.c.timezone).where(workspaces.c.id == workspace_id)
-        ).scalar_one()
-        return ZoneInfo(tz)
+        return ZoneInfo(tenancy_store.workspace(conn, workspace_id).timezone)
 
     # -- writing -------------------------------------------------------------------------
     def write(self, workspace_id: str, contact_id: str | None, new: NewItem) -> Written:
@@ -115,7 +111,7 @@ class Memory:
             if contact_id is not None:
                 raise errors.Invalid("a workspace item belongs to no contact", code="invalid_scope")
         else:
-            rows.require(conn, contacts, workspace_id, contact_id or "", "contact")
+            rows.require(conn, "contact", workspace_id, contact_id or "")
         if scope is Scope.session and not new.conversation_id:
             raise errors.Invalid("a session item needs its conversation", code="invalid_scope")
         evidence = self._check_evidence(conn, workspace_id, contact_id, source, new.evidence)
@@ -260,7 +256,7 @@ class Memory:
 
     @staticmethod
     def _row(conn: Connection, workspace_id: str, item_id: str) -> Any:
-        return rows.require(conn, memory_items, workspace_id, item_id, "memory_item")
+        return rows.require(conn, "memory_item", workspace_id, item_id)
 
     def get(self, workspace_id: str, item_id: str) -> Served:
         with self.rt.db.read() as conn:
@@ -289,7 +285,7 @@ class Memory:
         if trust_filter is not None:
             rows.enum_value(Trust, trust_filter, "trust")
         with self.rt.db.read() as conn:
-            rows.require(conn, contacts, workspace_id, contact_id, "contact")
+            rows.require(conn, "contact", workspace_id, contact_id)
             zone = self.zone(conn, workspace_id)
             found = [
                 store.item_from_row(r)

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
@@ -27,14 +26,8 @@ from memwise.services.memory.extraction import record_event_in
 from memwise.services.memory.memory import Memory, NewItem
 from memwise.services.platform import rows
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import (
-    agents,
-    contacts,
-    conversations,
-    event_labels,
-    memory_items,
-    workspaces,
-)
+from memwise.storage.stores import contact_events as store
+from memwise.storage.stores import memory_items as item_store
 from memwise.storage.stores.jobs import insert_once
 
 PROMOTE = "promote_patterns"
@@ -59,51 +52,6 @@ def sentence(p: Pattern) -> str:
     )
 
 
-def _counts(conn: Connection, where: list[Any], shown_at: int) -> list[Any]:
-    """Per contact, label and value: occurrences, distinct conversations, and the denominator."""
-    per_value = (
-        sa.select(
-            event_labels.c.workspace_id,
-            event_labels.c.contact_id,
-            event_labels.c.label,
-            event_labels.c.value,
-            sa.func.min(event_labels.c.event_type).label("event_type"),
-            sa.func.count().label("n"),
-            sa.func.count(sa.distinct(event_labels.c.conversation_id)).label("convs"),
-        )
-        .where(*where)
-        .group_by(
-            event_labels.c.workspace_id,
-            event_labels.c.contact_id,
-            event_labels.c.label,
-            event_labels.c.value,
-        )
-        .having(sa.func.count() >= shown_at)
-        .subquery()
-    )
-    totals = (
-        sa.select(event_labels.c.contact_id, event_labels.c.label, sa.func.count().label("total"))
-        .where(*where)
-        .group_by(event_labels.c.contact_id, event_labels.c.label)
-        .subquery()
-    )
-    return list(
-        conn.execute(
-            sa.select(per_value, totals.c.total)
-            .join(
-                totals,
-                sa.and_(
-                    totals.c.contact_id == per_value.c.contact_id,
-                    totals.c.label == per_value.c.label,
-                ),
-            )
-            .order_by(
-                per_value.c.contact_id, per_value.c.label, per_value.c.n.desc(), per_value.c.value
-            )
-        ).all()
-    )
-
-
 class Patterns:
     def __init__(self, rt: Runtime, memory: Memory) -> None:
         self.rt = rt
@@ -124,9 +72,9 @@ class Patterns:
         if not type_ or not type_.replace("_", "").isalnum() or len(type_) > 60:
             raise errors.Invalid("an event type is one word, e.g. 'booking'", code="invalid_type")
         with self.rt.db.write() as conn:
-            rows.require(conn, contacts, workspace_id, contact_id, "contact")
+            rows.require(conn, "contact", workspace_id, contact_id)
             if conversation_id is not None:
-                rows.require(conn, conversations, workspace_id, conversation_id, "conversation")
+                rows.require(conn, "conversation", workspace_id, conversation_id)
             now = self.rt.clock.now()
             when = client_time(at, now, self.rt.limits.clients.clock_skew_s, trusted=True)
             return record_event_in(
@@ -141,44 +89,22 @@ class Patterns:
                 now,
             )
 
-    def _bi_on(self, conn: Connection, workspace_id: str) -> bool:
-        return (
-            conn.execute(
-                sa.select(agents.c.id).where(
-                    agents.c.workspace_id == workspace_id, agents.c.business_intelligence.is_(True)
-                )
-            ).first()
-            is not None
-        )
-
     def view(self, workspace_id: str, contact_id: str) -> tuple[list[Pattern], str | None]:
         """Every label value seen at least 3 times, with counts; or empty and why."""
         limits = self.rt.limits.patterns
         with self.rt.db.read() as conn:
-            rows.require(conn, contacts, workspace_id, contact_id, "contact")
-            if not self._bi_on(conn, workspace_id):
+            rows.require(conn, "contact", workspace_id, contact_id)
+            if not store.analysed(conn, workspace_id):
                 return [], (
                     "business intelligence is off for every agent, so no events are counted"
                 )
-            found = _counts(
-                conn,
-                [
-                    event_labels.c.workspace_id == workspace_id,
-                    event_labels.c.contact_id == contact_id,
-                ],
-                limits.shown_at,
-            )
+            found = store.label_counts(conn, workspace_id, contact_id, limits.shown_at)
             promoted = {
                 (lbl.get("label"), lbl.get("value"))
                 for (lbl,) in (
                     (r.labels.get("pattern") or {},)
-                    for r in conn.execute(
-                        sa.select(memory_items.c.labels).where(
-                            memory_items.c.contact_id == contact_id,
-                            memory_items.c.kind == "pattern",
-                            memory_items.c.lifecycle == "active",
-                        )
-                    )
+                    for r in store.pattern_items(conn, workspace_id, contact_id)
+                    if r.lifecycle == "active"
                 )
             }
         return [
@@ -196,19 +122,7 @@ class Patterns:
 
     def eligible(self, conn: Connection) -> list[str]:
         """Workspaces whose plan includes memory, with an agent that has memory and BI on."""
-        return [
-            r.id
-            for r in conn.execute(
-                sa.select(workspaces.c.id, workspaces.c.plan).where(
-                    sa.exists().where(
-                        agents.c.workspace_id == workspaces.c.id,
-                        agents.c.memory_enabled.is_(True),
-                        agents.c.business_intelligence.is_(True),
-                    )
-                )
-            )
-            if Plan(r.plan).includes_memory
-        ]
+        return [ws for ws, plan in store.workspaces_analysed(conn) if Plan(plan).includes_memory]
 
     def _promote(self, conn: Connection, workspace_id: str) -> dict[str, int]:
         """Promote what qualifies in one workspace, inside the caller's transaction."""
@@ -216,17 +130,13 @@ class Patterns:
         counts = {"promoted": 0, "updated": 0, "kept_wording": 0, "skipped": 0}
         if workspace_id not in self.eligible(conn):
             return counts  # memory off (plan or agent): no pattern is ever gained
-        rows = _counts(conn, [event_labels.c.workspace_id == workspace_id], limits.promoted_at)
+        found = store.label_counts(conn, workspace_id, None, limits.promoted_at)
         best: dict[tuple[str, str], Any] = {}
-        for r in rows:  # the most frequent value per contact and label
+        for r in found:  # the most frequent value per contact and label
             if r.convs >= limits.promoted_conversations:
                 best.setdefault((r.contact_id, r.label), r)
         known: dict[tuple[Any, Any, Any], list[Any]] = {}
-        for row in conn.execute(
-            sa.select(memory_items).where(  # every pattern item, once
-                memory_items.c.workspace_id == workspace_id, memory_items.c.kind == "pattern"
-            )
-        ):
+        for row in store.pattern_items(conn, workspace_id):  # every pattern item, once
             mark = row.labels.get("pattern") or {}
             known.setdefault((row.contact_id, mark.get("label"), mark.get("value")), []).append(row)
         for (contact_id, label), r in best.items():
@@ -290,7 +200,7 @@ class Patterns:
             if not live.edited:
                 values["text"] = sentence(p)
                 values["normalized"] = normalize(sentence(p))
-            conn.execute(memory_items.update().where(memory_items.c.id == live.id).values(**values))
+            item_store.update(conn, live.id, **values)
             return "updated" if not live.edited else "kept_wording"
         if any(r.lifecycle == "superseded" for r in mine):
             return "skipped"  # the customer stated it since: the stated item took over

@@ -11,18 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 
 from memwise import errors
 from memwise.domain.access import Principal, require_staff
-from memwise.domain.memory import Lifecycle, Source
 from memwise.domain.tenancy import Role
 from memwise.ids import new_id
 from memwise.services.memory import gates
 from memwise.services.memory.extraction import Metering, month_of
-from memwise.services.platform import rows
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import contacts, conversations, jobs, memory_items, workspaces
+from memwise.storage.stores import jobs as job_store
+from memwise.storage.stores import memory_items as item_store
+from memwise.storage.stores import record as record_store
+from memwise.storage.stores import tenancy as tenancy_store
 
 
 @dataclass(frozen=True)
@@ -48,23 +49,15 @@ class Rebuilds:
         self.rt = rt
         self.metering = Metering(rt)
 
-    def _eligible(self, conn: sa.Connection, ws: str, contact_id: str) -> list[str]:
-        ids = conn.execute(
-            sa.select(conversations.c.id)
-            .where(
-                conversations.c.workspace_id == ws,
-                conversations.c.contact_id == contact_id,
-                conversations.c.status != "open",
-            )
-            .order_by(conversations.c.started_at)
-        ).scalars()
+    def _eligible(self, conn: Connection, ws: str, contact_id: str) -> list[str]:
+        ids = record_store.ended_conversations(conn, ws, contact_id)
         return [c for c in ids if gates.blocked(conn, ws, c) is None]
 
     def estimate(self, workspace_id: str, contact_id: str) -> Estimate:
         with self.rt.db.read() as conn:
-            rows.require(conn, contacts, workspace_id, contact_id, "contact")
+            tenancy_store.contact_row(conn, workspace_id, contact_id)
             eligible = self._eligible(conn, workspace_id, contact_id)
-            ws = conn.execute(sa.select(workspaces).where(workspaces.c.id == workspace_id)).one()
+            ws = tenancy_store.workspace(conn, workspace_id)
             used = self.metering.used(
                 conn, workspace_id, month_of(self.rt.clock.now(), ZoneInfo(ws.timezone))
             )
@@ -95,16 +88,7 @@ class Rebuilds:
         rebuild_id = new_id("rb")
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
-            conn.execute(
-                memory_items.update()
-                .where(
-                    memory_items.c.workspace_id == workspace_id,
-                    memory_items.c.contact_id == contact_id,
-                    memory_items.c.lifecycle == Lifecycle.active.value,
-                    memory_items.c.source != Source.operator.value,  # an operator's notes stay
-                )
-                .values(lifecycle=Lifecycle.archived.value, archived_at=now, conflicted=False)
-            )
+            item_store.archive_extracted(conn, workspace_id, contact_id, now)
             for conv in self._eligible(conn, workspace_id, contact_id):
                 gates.queue_extraction_in(
                     conn, workspace_id, conv, now, rebuild=f"{contact_id}:{rebuild_id}"
@@ -115,15 +99,8 @@ class Rebuilds:
         """The latest rebuild of this contact: how many conversations are re-read so far."""
         pattern = f"{gates.EXTRACT}:%:rebuild:{contact_id}:%"
         with self.rt.db.read() as conn:
-            rows.require(conn, contacts, workspace_id, contact_id, "contact")
-            found = conn.execute(
-                sa.select(jobs.c.idempotency_key, jobs.c.status)
-                .where(
-                    jobs.c.workspace_id == workspace_id,
-                    jobs.c.idempotency_key.like(pattern),
-                )
-                .order_by(jobs.c.created_at.desc())
-            ).all()
+            tenancy_store.contact_row(conn, workspace_id, contact_id)
+            found = job_store.keys_like(conn, workspace_id, pattern)
         if not found:
             return Progress(None, 0, 0, 0, False)
         latest = found[0].idempotency_key.rsplit(":", 1)[1]

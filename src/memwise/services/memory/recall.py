@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
 import numpy as np
-import sqlalchemy as sa
 
 from memwise import errors, observability
 from memwise.domain.memory import (
@@ -25,8 +24,8 @@ from memwise.domain.memory import (
 from memwise.retrieval import embedders, fusion, lexical
 from memwise.services.memory.memory import Memory
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import contacts, workspaces
 from memwise.storage.stores.memory_items import contact_rows, item_from_row
+from memwise.storage.stores.tenancy import contact_zone
 
 PROFILE_KEYS = ("name", "role", "preference.contact_channel", "contact_channel", "language")
 RANK = {Source.stated: 0, Source.operator: 0, Source.inferred: 1}
@@ -82,11 +81,7 @@ class Recaller:
         limits = self.rt.limits.memory
         limit = limits.recall_items if limit is None else limit
         with self.rt.db.read() as conn:
-            tz = conn.execute(
-                sa.select(workspaces.c.timezone)
-                .join(contacts, contacts.c.workspace_id == workspaces.c.id)
-                .where(contacts.c.id == contact_id, contacts.c.workspace_id == workspace_id)
-            ).scalar()
+            tz = contact_zone(conn, workspace_id, contact_id)
             if tz is None:
                 raise errors.NotFound("no such contact", code="contact_not_found")
             zone = ZoneInfo(tz)

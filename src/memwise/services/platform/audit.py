@@ -7,14 +7,13 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
 from memwise.ids import new_id
 from memwise.safety import secrets
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.schema import audit_log
+from memwise.storage.stores import audit as store
 
 RESULT_CHARS = 500
 ID_CHARS = 40  # the width of every id column
@@ -57,19 +56,18 @@ def log(
 ) -> str:
     """Write one audit entry inside the caller's transaction."""
     entry_id = new_id("aud")
-    conn.execute(
-        audit_log.insert().values(
-            id=entry_id,
-            workspace_id=workspace_id,
-            at=at,
-            actor=actor[:200],
-            tool=tool[:100],
-            args=scrubbed(args),
-            status=Status(status).value,
-            result=result[:RESULT_CHARS],
-            contact_id=_id(contact_id),
-            conversation_id=_id(conversation_id),
-        )
+    store.insert(
+        conn,
+        id=entry_id,
+        workspace_id=workspace_id,
+        at=at,
+        actor=actor[:200],
+        tool=tool[:100],
+        args=scrubbed(args),
+        status=Status(status).value,
+        result=result[:RESULT_CHARS],
+        contact_id=_id(contact_id),
+        conversation_id=_id(conversation_id),
     )
     return entry_id
 
@@ -112,16 +110,6 @@ class Audit:
     ) -> list[Entry]:
         if status is not None and status not in Status.__members__:
             raise errors.Invalid(f"unknown audit status {status!r}", code="bad_status")
-        q = sa.select(audit_log).where(audit_log.c.workspace_id == workspace_id)
-        if tool:
-            q = q.where(audit_log.c.tool == tool)
-        if status:
-            q = q.where(audit_log.c.status == status)
-        if contact_id:
-            q = q.where(audit_log.c.contact_id == contact_id)
-        if before is not None:
-            q = q.where(audit_log.c.seq < before)
-        q = q.order_by(audit_log.c.seq.desc()).limit(max(1, min(limit, 500)))
         with self.rt.db.read() as conn:
             return [
                 Entry(
@@ -136,5 +124,13 @@ class Audit:
                     contact_id=r.contact_id,
                     conversation_id=r.conversation_id,
                 )
-                for r in conn.execute(q)
+                for r in store.entries(
+                    conn,
+                    workspace_id,
+                    tool=tool,
+                    status=status,
+                    contact_id=contact_id,
+                    before=before,
+                    limit=max(1, min(limit, 500)),
+                )
             ]

@@ -4,20 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise import errors
+from memwise.storage.stores.tenancy import require_named
 
 
-def require(conn: Connection, table: sa.Table, workspace_id: str, obj_id: str, what: str) -> Any:
-    """The row of ``table`` with this id in this workspace, or NotFound (never another's)."""
-    row = conn.execute(
-        sa.select(table).where(table.c.id == obj_id, table.c.workspace_id == workspace_id)
-    ).first()
-    if row is None:
-        raise errors.NotFound(f"no such {what}", code=f"{what}_not_found")
-    return row
+def require(conn: Connection, what: str, workspace_id: str, obj_id: str) -> Any:
+    """The row of the ``what`` (agent, contact, conversation, …) with this id in this
+    workspace, or NotFound (never another workspace's)."""
+    return require_named(conn, what, workspace_id, obj_id)
 
 
 def enum_value(kind: type[Any], value: Any, what: str) -> Any:

@@ -236,3 +236,21 @@ def newest_of_kind(conn: Connection, workspace_id: str, kind: str, limit: int) -
         .limit(limit)
     )
     return [job_from_row(r) for r in conn.execute(q)]
+
+
+def keys_like(conn: Connection, workspace_id: str, pattern: str) -> list[Any]:
+    """(idempotency_key, status) of the workspace's jobs whose key is LIKE ``pattern``,
+    newest first."""
+    return list(
+        conn.execute(
+            sa.select(jobs.c.idempotency_key, jobs.c.status)
+            .where(jobs.c.workspace_id == workspace_id, jobs.c.idempotency_key.like(pattern))
+            .order_by(jobs.c.created_at.desc())
+        ).all()
+    )
+
+
+def counts_by_kind(conn: Connection) -> list[tuple[str, str, int]]:
+    """(kind, status, how many) over every workspace."""
+    q = sa.select(jobs.c.kind, jobs.c.status, sa.func.count()).group_by(jobs.c.kind, jobs.c.status)
+    return [(str(k), str(s), int(n)) for k, s, n in conn.execute(q)]

@@ -200,3 +200,17 @@ def quoted_turn(conn: Connection, workspace_id: str, turn_id: str) -> Any | None
         .join(conversations, conversations.c.id == turns.c.conversation_id)
         .where(turns.c.id == turn_id, turns.c.workspace_id == workspace_id)
     ).first()
+
+
+def archive_extracted(conn: Connection, workspace_id: str, contact_id: str, now: datetime) -> None:
+    """Archive the contact's active items that extraction wrote (an operator's notes stay)."""
+    conn.execute(
+        memory_items.update()
+        .where(
+            memory_items.c.workspace_id == workspace_id,
+            memory_items.c.contact_id == contact_id,
+            memory_items.c.lifecycle == Lifecycle.active.value,
+            memory_items.c.source != Source.operator.value,
+        )
+        .values(lifecycle=Lifecycle.archived.value, archived_at=now, conflicted=False)
+    )

@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection
 from memwise.domain.record import Author, Turn
 from memwise.domain.tenancy import Channel, Conversation, ConversationStatus, RecordPolicy
 from memwise.storage.backend import Backend
-from memwise.storage.schema import agents, contact_identities, conversations, turns
+from memwise.storage.schema import agents, contact_identities, conversations, turns, workspaces
 from memwise.storage.stores.tenancy import require
 
 
@@ -281,3 +281,87 @@ def open_thread(
 def conversation_row(conn: Connection, workspace_id: str, conversation_id: str) -> Any:
     """The conversation's row in this workspace (window state included), or NotFound."""
     return require(conn, conversations, workspace_id, conversation_id, "conversation")
+
+
+# -- a contact's history across conversations -----------------------------------------------
+def _contact_conversations(workspace_id: str, contact_id: str) -> Any:
+    return sa.select(conversations.c.id).where(
+        conversations.c.workspace_id == workspace_id, conversations.c.contact_id == contact_id
+    )
+
+
+def history_version(conn: Connection, workspace_id: str, contact_id: str) -> tuple[int, int]:
+    """(how many turns with text, the newest seq) of the contact's conversations: read
+    through the contact's conversations, never a scan of the workspace's turns."""
+    count, newest = conn.execute(
+        sa.select(sa.func.count(), sa.func.max(turns.c.seq)).where(
+            turns.c.conversation_id.in_(_contact_conversations(workspace_id, contact_id)),
+            turns.c.text.is_not(None),
+        )
+    ).one()
+    return int(count or 0), int(newest or 0)
+
+
+def history_turns(conn: Connection, workspace_id: str, contact_id: str, limit: int) -> list[Any]:
+    """The contact's newest ``limit`` turns with text, each with its conversation's start,
+    agent and staff user; ordered conversation by conversation, each one whole."""
+    found = list(
+        conn.execute(
+            sa.select(
+                turns.c.seq,
+                conversations.c.started_at,
+                turns.c.id,
+                turns.c.conversation_id,
+                turns.c.role,
+                turns.c.text,
+                turns.c.at,
+                conversations.c.agent_id,
+                conversations.c.user_id,
+            )
+            .select_from(turns.join(conversations, conversations.c.id == turns.c.conversation_id))
+            .where(
+                conversations.c.workspace_id == workspace_id,
+                conversations.c.contact_id == contact_id,
+                turns.c.text.is_not(None),
+            )
+            .order_by(turns.c.seq.desc())
+            .limit(limit)
+        )
+    )
+    found.sort(key=lambda r: (r.started_at, r.conversation_id, r.seq))
+    return found
+
+
+def ended_conversations(conn: Connection, workspace_id: str, contact_id: str) -> list[str]:
+    """The contact's conversations that are no longer open, oldest first."""
+    return [
+        str(c)
+        for c in conn.execute(
+            sa.select(conversations.c.id)
+            .where(
+                conversations.c.workspace_id == workspace_id,
+                conversations.c.contact_id == contact_id,
+                conversations.c.status != ConversationStatus.open.value,
+            )
+            .order_by(conversations.c.started_at)
+        ).scalars()
+    ]
+
+
+def memory_gate(conn: Connection, workspace_id: str, conversation_id: str) -> Any | None:
+    """What decides whether a conversation may become memory: the workspace's plan, the
+    agent's memory switch, the conversation's exclusion and its contact."""
+    return conn.execute(
+        sa.select(
+            workspaces.c.plan,
+            agents.c.memory_enabled,
+            conversations.c.excluded_from_memory,
+            conversations.c.contact_id,
+        )
+        .select_from(
+            conversations.join(agents, agents.c.id == conversations.c.agent_id).join(
+                workspaces, workspaces.c.id == conversations.c.workspace_id
+            )
+        )
+        .where(conversations.c.id == conversation_id, conversations.c.workspace_id == workspace_id)
+    ).first()

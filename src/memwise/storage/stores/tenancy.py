@@ -26,9 +26,32 @@ from memwise.storage.schema import (
     console_sessions,
     contact_identities,
     contacts,
+    conversations,
+    eval_runs,
+    event_endpoints,
+    knowledge_documents,
+    lessons,
+    memory_items,
+    test_sets,
+    unanswered,
     users,
     workspaces,
 )
+
+_NAMED = {
+    "agent": agents,
+    "api_key": api_keys,
+    "contact": contacts,
+    "conversation": conversations,
+    "document": knowledge_documents,
+    "endpoint": event_endpoints,
+    "eval_run": eval_runs,
+    "lesson": lessons,
+    "memory_item": memory_items,
+    "test_set": test_sets,
+    "unanswered": unanswered,
+    "user": users,
+}
 
 
 def require(conn: Connection, table: sa.Table, workspace_id: str, obj_id: str, what: str) -> Any:
@@ -39,6 +62,12 @@ def require(conn: Connection, table: sa.Table, workspace_id: str, obj_id: str, w
     if row is None:
         raise errors.NotFound(f"no such {what}", code=f"{what}_not_found")
     return row
+
+
+def require_named(conn: Connection, what: str, workspace_id: str, obj_id: str) -> Any:
+    """The row of the thing called ``what`` (agent, contact, conversation, document, …) with
+    this id in this workspace, or NotFound."""
+    return require(conn, _NAMED[what], workspace_id, obj_id, what)
 
 
 # -- row mapping ----------------------------------------------------------------------------
@@ -327,3 +356,55 @@ def contacts_by_identity(
             .distinct()
         ).scalars()
     ]
+
+
+def contact_zone(conn: Connection, workspace_id: str, contact_id: str) -> str | None:
+    """The timezone of the contact's workspace, or None when there is no such contact."""
+    found = conn.execute(
+        sa.select(workspaces.c.timezone)
+        .join(contacts, contacts.c.workspace_id == workspaces.c.id)
+        .where(contacts.c.id == contact_id, contacts.c.workspace_id == workspace_id)
+    ).scalar()
+    return str(found) if found else None
+
+
+def person_name(conn: Connection, user_id: str | None, contact_id: str | None) -> str:
+    """The name of a conversation's person: its staff user, else its contact."""
+    table = users if user_id else contacts
+    return str(
+        conn.execute(
+            sa.select(table.c.name).where(table.c.id == (user_id or contact_id))
+        ).scalar_one()
+    )
+
+
+def speaker_names(conn: Connection, workspace_id: str) -> dict[str, str]:
+    """id → name of the workspace's agents and staff users."""
+    found = conn.execute(
+        sa.union_all(
+            sa.select(agents.c.id, agents.c.name).where(agents.c.workspace_id == workspace_id),
+            sa.select(users.c.id, users.c.name).where(users.c.workspace_id == workspace_id),
+        )
+    ).all()
+    return {str(i): str(n) for i, n in found}
+
+
+def contact_details(conn: Connection, workspace_id: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """What names a customer in text: every contact's name, and (kind, normalized) of every
+    email, phone and address identity of the workspace."""
+    names = [
+        str(n)
+        for n in conn.execute(
+            sa.select(contacts.c.name).where(contacts.c.workspace_id == workspace_id)
+        ).scalars()
+    ]
+    identities = [
+        (str(r.kind), str(r.normalized))
+        for r in conn.execute(
+            sa.select(contact_identities.c.kind, contact_identities.c.normalized).where(
+                contact_identities.c.workspace_id == workspace_id,
+                contact_identities.c.kind.in_(("email", "phone", "address")),
+            )
+        )
+    ]
+    return names, identities
