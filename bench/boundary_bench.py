@@ -7,7 +7,13 @@ Sets, in tests/data: boundary_dev.json (the rules were written against it);
 boundary_holdout.json (written separately, without the rules; measured once at 0.725, then
 used to widen the rules: a tuning set now); boundary_holdout2.json (written separately
 again; measured once at 0.837, then tuned on too); boundary_holdout3.json (written
-separately a third time after that; measured once, never tuned on: the figure to quote).
+separately a third time; measured once at 0.815 for the rules, then the set the learned
+classifier's settings were chosen on, and trained on); boundary_train_a.json and
+boundary_train_b.json (training sets for the learned classifier, written for it);
+boundary_holdout4.json (written separately a fourth time, before the learned classifier
+existed, by hands that saw neither the rules nor any other set; never trained or tuned
+on: the figure to quote). Every set is measured twice: the rules alone, and the rules
+with the learned classifier's second look (what memwise runs).
 Also the shared injection strings: CyberSecEval 2 and BIPIA attacks, every one an
 instruction, and NotInject's benign prompts, which are not customer facts either and are
 shown only to say how much ordinary chat the boundary would refuse as an item.
@@ -27,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import console, table
 from memwise import errors
+from memwise.safety.boundary import classify
 from memwise.services.memory.memory import check_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,7 +41,10 @@ DATA = ROOT / "tests" / "data"
 FORBIDDEN = ("absence", "operational", "instruction", "entitlement")
 
 
-def refused(text: str) -> str | None:
+def refused(text: str, second_look: bool = True) -> str | None:
+    if not second_look:
+        found = classify(" ".join(text.split()), None, second_look=False)
+        return found.kind if found else None
     try:
         check_text(text, None)
     except errors.Invalid as exc:
@@ -67,13 +77,17 @@ def injection(path: Path) -> dict[str, list[tuple[str, str]]]:
     }
 
 
-def measure(rows: list[tuple[str, str]]) -> tuple[dict[str, list[int]], list[tuple[str, str]]]:
-    stats: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+def measure(
+    rows: list[tuple[str, str]],
+) -> tuple[dict[str, list[int]], list[tuple[str, str]]]:
+    """Per class: [n, refused by the rules alone, refused by rules and learned classifier]."""
+    stats: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     misses = []
     for text, cls in rows:
         code = refused(text)
         stats[cls][0] += 1
-        stats[cls][1] += code is not None
+        stats[cls][1] += refused(text, second_look=False) is not None
+        stats[cls][2] += code is not None
         wrong = (code is None) if cls in FORBIDDEN else (code is not None and cls == "genuine")
         if wrong:
             misses.append((cls, text))
@@ -89,7 +103,12 @@ def main() -> None:
         "development (tuned on)": labelled("boundary_dev.json"),
         "held-out 1 (then tuned on)": labelled("boundary_holdout.json"),
         "held-out 2 (then tuned on)": labelled("boundary_holdout2.json"),
-        "held-out 3 (measured once)": labelled("boundary_holdout3.json"),
+        "held-out 3 (rules: measured once; classifier: tuned on)": labelled(
+            "boundary_holdout3.json"
+        ),
+        "training A (classifier trained on)": labelled("boundary_train_a.json"),
+        "training B (classifier trained on)": labelled("boundary_train_b.json"),
+        "held-out 4 (never tuned or trained on)": labelled("boundary_holdout4.json"),
     }
     inj = Path(a.injection)
     if (inj / "cyberseceval_prompt_injection.json").exists():
@@ -102,24 +121,29 @@ def main() -> None:
         for cls in (*FORBIDDEN, "genuine", "benign prompt"):
             if cls not in stats:
                 continue
-            n, r = stats[cls]
+            n, by_rules, r = stats[cls]
             what = "false refusal" if cls in ("genuine", "benign prompt") else "refused"
-            rows.append([name, cls, str(n), what, f"{r / n:.3f}"])
+            rows.append([name, cls, str(n), what, f"{by_rules / n:.3f}", f"{r / n:.3f}"])
             if cls in FORBIDDEN:
                 totals[f"{name}:forbidden"] += n
+                totals[f"{name}:rules"] += by_rules
                 totals[f"{name}:refused"] += r
         if a.show_misses:
             for cls, text in misses:
                 console.print(f"[dim]{name} · {cls} · missed:[/] {text[:140]}")
     table(
         "The memory write boundary: refusal per class and set",
-        ["set", "class", "n", "measure", "rate"],
+        ["set", "class", "n", "measure", "rules alone", "rules + classifier"],
         rows,
     )
     for name in sets:
         n = totals[f"{name}:forbidden"]
         if n:
-            console.print(f"{name}: {totals[f'{name}:refused'] / n:.3f} of {n} forbidden refused")
+            console.print(
+                f"{name}: {totals[f'{name}:rules'] / n:.3f} (rules alone), "
+                f"{totals[f'{name}:refused'] / n:.3f} (rules + classifier) of {n} forbidden "
+                "refused"
+            )
 
 
 if __name__ == "__main__":

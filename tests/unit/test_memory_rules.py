@@ -147,18 +147,18 @@ def test_guards_refuse_what_is_never_memory(text: str, code: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "kind"),
     [
-        "Prefers email for order updates",
-        "Relocating to Munich in March",
-        "Dentist appointment on 30 Nov at 11:00",
-        "Is allergic to peanuts",
-        "Head of purchasing at Nordwerk",
-        "Never wants calls before 9am",
+        ("Prefers email for order updates", "preference"),
+        ("Relocating to Munich in March", "fact"),
+        ("Dentist appointment on 30 Nov at 11:00", "event"),
+        ("Is allergic to peanuts", "fact"),
+        ("Head of purchasing at Nordwerk", "fact"),
+        ("Never wants calls before 9am", "preference"),
     ],
 )
-def test_guards_keep_ordinary_facts(text: str) -> None:
-    guards.check_memory_text(text)
+def test_guards_keep_ordinary_facts(text: str, kind: str) -> None:
+    guards.check_memory_text(text, kind=kind)
 
 
 def test_operational_keys_are_refused_whatever_the_text() -> None:

@@ -16,8 +16,10 @@ is classified before anything is written. Five classes are refused:
 
 The rules are lexical and written as concepts (a negation near a lookup; a transaction
 noun with a state, an event or an amount; a control verb aimed at the assistant; a benefit
-with a grant), not as sentences; ``bench/boundary_bench.py`` measures them on a development
-set and on a held-out set written separately (``tests/data/boundary_*.json``).
+with a grant), not as sentences. What they pass, a small learned classifier
+(:mod:`memwise.safety.learned`) looks at again for proposed items (never for an operator's
+own note). ``bench/boundary_bench.py`` measures both on the labelled sets
+(``tests/data/boundary_*.json``), and on a held-out set neither was written or trained on.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memwise.safety import instructions, secrets
+from memwise.safety import instructions, learned, secrets
 
 CLASSES = ("absence", "operational", "instruction", "entitlement", "secret")
 
@@ -301,11 +303,26 @@ class Verdict:
     reason: str
 
 
-def classify(text: str, key: str | None = None, *, by_staff: bool = False) -> Verdict | None:
+# The kinds the learned classifier was trained for: profile items, served in every prompt.
+SECOND_LOOK_KINDS = frozenset({"fact", "preference"})
+
+
+def classify(
+    text: str,
+    key: str | None = None,
+    *,
+    by_staff: bool = False,
+    second_look: bool = True,
+    kind: str | None = None,
+) -> Verdict | None:
     """The class of forbidden content ``text`` falls in, or None when it may be memory.
 
     ``by_staff``: an operator's own note, which may be phrased as a task ("Ask about the
     tent size next time"); everything else must read as a statement about the customer.
+    ``second_look``: whether the learned classifier looks at what the rules pass (the
+    bench turns it off to measure the rules alone). It looks at facts and preferences (and
+    text of no stated kind), the statements it was trained on; dated events, tasks, notes
+    and memwise's own pattern sentences meet the rules alone.
     """
     t = _norm(text)
     if secrets.find(t):
@@ -349,6 +366,14 @@ def classify(text: str, key: str | None = None, *, by_staff: bool = False) -> Ve
         )
     ):
         return Verdict("operational", "operational facts are read fresh from the account record")
+    looks = second_look and not by_staff and (kind is None or kind in SECOND_LOOK_KINDS)
+    found = learned.model() if looks else None
+    second = found.verdict(t) if found is not None else None
+    if second is not None:
+        kind, p_genuine = second
+        return Verdict(
+            kind, f"the learned classifier reads it as {kind} (P(genuine) {p_genuine:.2f})"
+        )
     return None
 
 

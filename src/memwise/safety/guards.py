@@ -65,10 +65,13 @@ MESSAGES = {
 }
 
 
-def check_memory_text(text: str, key: str | None = None, *, by_staff: bool = False) -> None:
+def check_memory_text(
+    text: str, key: str | None = None, *, by_staff: bool = False, kind: str | None = None
+) -> None:
     """Raise ``Refused`` if this text may not become a memory item, saying why (the classes
-    of :mod:`memwise.safety.boundary`). ``by_staff``: an operator's own note."""
-    verdict = boundary.classify(text, key, by_staff=by_staff)
+    of :mod:`memwise.safety.boundary`). ``by_staff``: an operator's own note; ``kind``: the
+    item's kind (fact, preference, event, …)."""
+    verdict = boundary.classify(text, key, by_staff=by_staff, kind=kind)
     if verdict is None:
         return
     details: dict[str, object] = {"class": verdict.kind}

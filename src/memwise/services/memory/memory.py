@@ -61,14 +61,16 @@ class NewItem:
     prompt_version: str | None = None
 
 
-def check_text(text: str, key: str | None, *, by_staff: bool = False) -> str:
+def check_text(
+    text: str, key: str | None, *, by_staff: bool = False, kind: str | None = None
+) -> str:
     """The write boundary for an item's text: bounded, and not of a forbidden class."""
     cleaned = " ".join(str(text or "").split())
     if not cleaned:
         raise errors.Invalid("a memory item needs text", code="empty_text")
     if len(cleaned) > MAX_TEXT:
         raise errors.Invalid(f"a memory item is limited to {MAX_TEXT} characters", code="too_long")
-    guards.check_memory_text(cleaned, key, by_staff=by_staff)
+    guards.check_memory_text(cleaned, key, by_staff=by_staff, kind=kind)
     return cleaned
 
 
@@ -105,7 +107,9 @@ class Memory:
         scope = rows.enum_value(Scope, new.scope, "scope")
         source = rows.enum_value(Source, new.source, "source")
         key = check_key(new.key)
-        text = check_text(new.text, key, by_staff=new.source == Source.operator.value)
+        text = check_text(
+            new.text, key, by_staff=new.source == Source.operator.value, kind=kind.value
+        )
         occurs_on = check_occurs_on(new.occurs_on)
         if scope is Scope.workspace:
             if contact_id is not None:
