@@ -77,9 +77,7 @@ def model_json(
     names: list[str], w: np.ndarray, b: np.ndarray, threshold: float, about: dict[str, object]
 ) -> str:
     keep = np.abs(w).max(axis=1) >= 0.01  # smaller weights never move a decision
-    weights = {
-        f: [round(float(v), 4) for v in w[i]] for i, f in enumerate(names) if keep[i]
-    }
+    weights = {f: [round(float(v), 4) for v in w[i]] for i, f in enumerate(names) if keep[i]}
     return json.dumps(
         {
             "classes": list(CLASSES),
