@@ -43,6 +43,8 @@ class MemoryLimits(Part):
     profile_items: int = Field(8, ge=0, le=100)
     past_event_weight: float = Field(0.25, ge=0, le=1)
     min_similarity: float = Field(0.5, ge=-1, le=1)  # hybrid recall, with an embedder
+    # in-process caches of contacts' decoded items and history indexes, per process
+    cache_mb: int = Field(256, ge=1, le=65_536)
 
 
 class PatternLimits(Part):

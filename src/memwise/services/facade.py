@@ -99,6 +99,7 @@ class Memwise:
         self.history = History(self.rt, embedder)
         self.data_requests = DataRequests(self.rt, self.tenancy)
         self.data_requests.after_delete.append(self.history.forget)
+        self.data_requests.after_delete.append(self.recaller.forget)
         self.jobs = Jobs(self.rt)
         self.metering = Metering(self.rt)
         self.extraction = ExtractionRunner(

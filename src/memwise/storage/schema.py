@@ -203,7 +203,10 @@ memory_items = sa.Table(
     sa.Column("prompt_version", sa.String(40), nullable=True),
     sa.Column("embedder", sa.String(100), nullable=True),
     sa.Column("embedding", sa.LargeBinary, nullable=True),
+    # raised by every change to the row: a contact's items are cached until one changes
+    sa.Column("revision", sa.BigInteger, nullable=False, default=0, server_default="0"),
     sa.Index("ix_memory_items_contact", "workspace_id", "contact_id", "lifecycle"),
+    sa.Index("ix_memory_items_version", "workspace_id", "contact_id", "seq", "revision"),
     sa.Index("ix_memory_items_key", "contact_id", "key"),
 )
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
 import numpy as np
+from sqlalchemy.engine import Connection
 
 from memwise import errors, observability
 from memwise.domain.memory import (
@@ -23,8 +24,10 @@ from memwise.domain.memory import (
 )
 from memwise.retrieval import embedders, fusion, lexical
 from memwise.services.memory.memory import Memory
+from memwise.services.platform.cache import SizedLRU
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores.memory_items import contact_rows, item_from_row
+from memwise.storage.stores.memory_items import version as item_version
 from memwise.storage.stores.tenancy import contact_zone
 
 PROFILE_KEYS = ("name", "role", "preference.contact_channel", "contact_channel", "language")
@@ -60,10 +63,46 @@ def _is_profile(item: Item) -> bool:
     return item.kind in DURABLE_KINDS or (item.key or "").startswith(PROFILE_KEYS)
 
 
+@dataclass(frozen=True)
+class _Held:
+    version: tuple[int, int, int]
+    items: list[Item]
+    vectors: dict[str, np.ndarray]
+
+
 class Recaller:
     def __init__(self, rt: Runtime, memory: Memory) -> None:
         self.rt = rt
         self.memory = memory
+        # each contact's decoded items, until one of them changes (version, items, vectors)
+        self._cache: SizedLRU[_Held] = SizedLRU(rt.limits.memory.cache_mb << 20)
+
+    def forget(self, workspace_id: str, contact_id: str) -> None:
+        """Drop what is held about the contact (after a data request deleted them)."""
+        self._cache.pop((workspace_id, contact_id))
+
+    def _items(
+        self, conn: Connection, workspace_id: str, contact_id: str
+    ) -> tuple[list[Item], dict[str, np.ndarray]]:
+        """The contact's items (every lifecycle) and their vectors: decoded once, then reused
+        while the items' version (count, newest, revisions) stays the same."""
+        version = item_version(conn, workspace_id, contact_id)
+        held = self._cache.get((workspace_id, contact_id))
+        if held is not None and held.version == version:
+            return held.items, held.vectors
+        found_rows = contact_rows(conn, workspace_id, contact_id)
+        found = [item_from_row(r) for r in found_rows]
+        eid = self.memory.embedder.id if self.memory.embedder else None
+        vectors = {
+            r.id: embedders.from_bytes(r.embedding)
+            for r in found_rows
+            if eid and r.embedder == eid and r.embedding
+        }
+        size = sum(
+            700 + 2 * len(i.text) + sum(200 + 2 * len(e.quote) for e in i.evidence) for i in found
+        ) + sum(100 + int(v.nbytes) for v in vectors.values())
+        self._cache.put((workspace_id, contact_id), _Held(version, found, vectors), size)
+        return found, vectors
 
     def recall(
         self, workspace_id: str, contact_id: str, request: str, *, limit: int | None = None
@@ -85,14 +124,7 @@ class Recaller:
             if tz is None:
                 raise errors.NotFound("no such contact", code="contact_not_found")
             zone = ZoneInfo(tz)
-            found_rows = contact_rows(conn, workspace_id, contact_id)
-            found = [item_from_row(r) for r in found_rows]
-            eid = self.memory.embedder.id if self.memory.embedder else None
-            vectors = {
-                r.id: embedders.from_bytes(r.embedding)
-                for r in found_rows
-                if eid and r.embedder == eid and r.embedding
-            }
+            found, vectors = self._items(conn, workspace_id, contact_id)
         served = [self.memory.serve(i, zone) for i in found]
         out = Recall()
         current: list[Served] = []

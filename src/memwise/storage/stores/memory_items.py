@@ -56,6 +56,24 @@ def evidence_json(evidence: Iterable[Evidence]) -> list[dict[str, Any]]:
     ]
 
 
+# Every update raises the row's revision: (count, newest seq, sum of revisions) of a
+# contact's rows changes with any write, which is what keeps a cache of them honest.
+_NEXT = memory_items.c.revision + 1
+
+
+def version(conn: Connection, workspace_id: str, contact_id: str) -> tuple[int, int, int]:
+    """What changes whenever any item of the contact is written, changed or deleted (read
+    from the version index alone)."""
+    n, newest, revisions = conn.execute(
+        sa.select(
+            sa.func.count(), sa.func.max(memory_items.c.seq), sa.func.sum(memory_items.c.revision)
+        ).where(
+            memory_items.c.workspace_id == workspace_id, memory_items.c.contact_id == contact_id
+        )
+    ).one()
+    return int(n or 0), int(newest or 0), int(revisions or 0)
+
+
 def _owner(contact_id: str | None) -> Any:
     return (
         memory_items.c.contact_id == contact_id
@@ -101,7 +119,7 @@ def mentioned(conn: Connection, item_id: str, evidence: list[dict[str, Any]], at
     conn.execute(
         memory_items.update()
         .where(memory_items.c.id == item_id)
-        .values(last_mentioned_at=at, evidence=evidence)
+        .values(last_mentioned_at=at, evidence=evidence, revision=_NEXT)
     )
 
 
@@ -157,6 +175,7 @@ def supersede(conn: Connection, old_id: str, new_id: str, now: datetime, why: st
             superseded_at=now,
             superseded_why=why[:300],
             conflicted=False,
+            revision=_NEXT,
         )
     )
 
@@ -174,19 +193,21 @@ def settle_conflicts(
         memory_items.c.lifecycle == Lifecycle.active.value,
     )
     count = conn.execute(sa.select(sa.func.count()).where(live)).scalar_one()
-    conn.execute(memory_items.update().where(live).values(conflicted=count > 1))
+    conn.execute(memory_items.update().where(live).values(conflicted=count > 1, revision=_NEXT))
 
 
 def set_vector(conn: Connection, item_id: str, embedder: str, vector: bytes) -> None:
     conn.execute(
         memory_items.update()
         .where(memory_items.c.id == item_id)
-        .values(embedder=embedder, embedding=vector)
+        .values(embedder=embedder, embedding=vector, revision=_NEXT)
     )
 
 
 def update(conn: Connection, item_id: str, **values: Any) -> None:
-    conn.execute(memory_items.update().where(memory_items.c.id == item_id).values(**values))
+    conn.execute(
+        memory_items.update().where(memory_items.c.id == item_id).values(**values, revision=_NEXT)
+    )
 
 
 def archive(conn: Connection, item_id: str, now: datetime) -> None:
@@ -212,5 +233,7 @@ def archive_extracted(conn: Connection, workspace_id: str, contact_id: str, now:
             memory_items.c.lifecycle == Lifecycle.active.value,
             memory_items.c.source != Source.operator.value,
         )
-        .values(lifecycle=Lifecycle.archived.value, archived_at=now, conflicted=False)
+        .values(
+            lifecycle=Lifecycle.archived.value, archived_at=now, conflicted=False, revision=_NEXT
+        )
     )

@@ -1,0 +1,70 @@
+"""A contact's decoded items are held between recalls, and every change to them, by this
+process or another one, is seen on the next recall (the items' version is read from the
+database each time), on every backend."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from memwise import FixedClock, Memwise
+from memwise.domain.memory import Evidence
+from memwise.services.memory.memory import NewItem
+
+
+@pytest.fixture
+def two(database_url: str, clock: FixedClock) -> Iterator[tuple[Memwise, Memwise]]:
+    """Two processes' worth of memwise on one database (each with its own caches)."""
+    a = Memwise.open(database_url, clock=clock, migrate=False)
+    b = Memwise.open(database_url, clock=clock, migrate=False)
+    yield a, b
+    a.close()
+    b.close()
+
+
+def _profile(mw: Memwise, ws: str, contact: str) -> list[str]:
+    return [line.text for line in mw.recaller.recall(ws, contact, "anything").profile]
+
+
+def test_every_change_is_seen_by_the_other_process(
+    two: tuple[Memwise, Memwise], clock: FixedClock
+) -> None:
+    reader, writer = two
+    ws, _ = writer.tenancy.create_workspace("Acme", "Europe/Berlin")
+    agent = writer.tenancy.create_agent(ws.id, "Eve")
+    ann = writer.tenancy.create_contact(ws.id, "Ann Lee")
+    conv, _ = writer.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+
+    def say(text: str) -> Evidence:
+        turn = writer.record.append(ws.id, conv.id, "customer", text)
+        return Evidence(turn.id, text)
+
+    def write(text: str, key: str) -> str:
+        new = NewItem(kind="preference", text=text, key=key, evidence=[say(text)])
+        return writer.memory.write(ws.id, ann.id, new).item.id
+
+    first = write("Prefers phone calls", "preference.contact_channel")
+    assert any("phone calls" in t for t in _profile(reader, ws.id, ann.id))
+    assert (ws.id, ann.id) in reader.recaller._cache  # held now
+
+    clock.advance(days=1)
+    write("Prefers email", "preference.contact_channel")  # supersedes: an update of a row
+    seen = _profile(reader, ws.id, ann.id)
+    assert any("email" in t for t in seen) and not any("phone calls" in t for t in seen)
+
+    clock.advance(days=1)
+    second = write("Vegetarian", "preference.diet")
+    writer.memory.edit(ws.id, second, text="Vegan")  # an edit changes no count
+    seen = _profile(reader, ws.id, ann.id)
+    assert any("Vegan" in t for t in seen) and not any("Vegetarian" in t for t in seen)
+
+    writer.memory.archive(ws.id, second)
+    assert not any("Vegan" in t for t in _profile(reader, ws.id, ann.id))
+    assert first  # the superseded item stays, marked, in the explain list
+    explained = reader.recaller.recall(ws.id, ann.id, "anything").explain
+    assert any(c.id == first and c.reason == "superseded" for c in explained)
+
+    writer.data_requests.delete(ws.id, ann.id, actor="key:owner")
+    reader.recaller.forget(ws.id, ann.id)  # the deleting process forgets at once
+    assert (ws.id, ann.id) not in reader.recaller._cache
