@@ -268,8 +268,9 @@ class Memory:
             zone = self.zone(conn, workspace_id)
         return self.serve(item, zone)
 
-    def serve(self, item: Item, zone: ZoneInfo) -> Served:
-        now = self.rt.clock.now()
+    def serve(self, item: Item, zone: ZoneInfo, now: datetime | None = None) -> Served:
+        """The item as served now (or at ``now``, when a caller serves many at one moment)."""
+        now = now or self.rt.clock.now()
         return Served(item, trust(item, now, self.stale_after), temporal(item, now, zone))
 
     def items(

@@ -98,8 +98,9 @@ class Recaller:
             for r in found_rows
             if eid and r.embedder == eid and r.embedding
         }
+        # about the bytes held (tracemalloc: ~1.5 kB per item with one quote; this errs high)
         size = sum(
-            700 + 2 * len(i.text) + sum(200 + 2 * len(e.quote) for e in i.evidence) for i in found
+            1200 + 2 * len(i.text) + sum(300 + 2 * len(e.quote) for e in i.evidence) for i in found
         ) + sum(100 + int(v.nbytes) for v in vectors.values())
         self._cache.put((workspace_id, contact_id), _Held(version, found, vectors), size)
         return found, vectors
@@ -125,7 +126,8 @@ class Recaller:
                 raise errors.NotFound("no such contact", code="contact_not_found")
             zone = ZoneInfo(tz)
             found, vectors = self._items(conn, workspace_id, contact_id)
-        served = [self.memory.serve(i, zone) for i in found]
+        now = self.rt.clock.now()
+        served = [self.memory.serve(i, zone, now) for i in found]
         out = Recall()
         current: list[Served] = []
         for s in served:
@@ -152,32 +154,33 @@ class Recaller:
         # stated (and operator) outrank inferred; then the most recently mentioned
         singles.sort(key=lambda s: (RANK[s.item.source], -s.item.last_mentioned_at.timestamp()))
         now = self.rt.clock.now()
-        lines = [
-            Line(
-                "profile",
-                [s.item.id for s in group],
-                render_conflict([s.item for s in group], zone),
-                Trust.conflicted.value,
-                staff_only=any(s.item.source == Source.operator for s in group),
-            )
-            for group in conflicts.values()
-        ] + [
-            Line(
-                "profile",
-                [s.item.id],
-                render(s.item, now, zone, s.trust),
-                s.trust.value,
-                staff_only=s.item.source == Source.operator,
-            )
-            for s in singles
-        ]
-        for n, line in enumerate(lines):
+        # Only the lines that fit are rendered; the rest are only named in the explanation.
+        groups: list[tuple[list[Served], bool]] = [
+            (group, True) for group in conflicts.values()
+        ] + [([s], False) for s in singles]
+        for n, (group, conflict) in enumerate(groups):
             included = n < room
             if included:
-                out.profile.append(line)
-            for i in line.ids:
+                first = group[0]
+                text = (
+                    render_conflict([s.item for s in group], zone)
+                    if conflict
+                    else render(first.item, now, zone, first.trust)
+                )
+                out.profile.append(
+                    Line(
+                        "profile",
+                        [s.item.id for s in group],
+                        text,
+                        Trust.conflicted.value if conflict else first.trust.value,
+                        staff_only=any(s.item.source == Source.operator for s in group),
+                    )
+                )
+            for s in group:
                 out.explain.append(
-                    Considered(i, included, "profile" if included else "profile over budget")
+                    Considered(
+                        s.item.id, included, "profile" if included else "profile over budget"
+                    )
                 )
 
     def _notes(
