@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from memwise import FixedClock, Memwise
+from memwise import FixedClock, Memwise, errors
 from memwise.domain.memory import Evidence
 from memwise.services.memory.memory import NewItem
 
@@ -65,6 +65,15 @@ def test_every_change_is_seen_by_the_other_process(
     explained = reader.recaller.recall(ws.id, ann.id, "anything").explain
     assert any(c.id == first and c.reason == "superseded" for c in explained)
 
+    reader.history.recall(ws.id, ann.id, "email")
+    assert (ws.id, ann.id) in reader.history._cache
+    _profile(writer, ws.id, ann.id)
+    assert (ws.id, ann.id) in writer.recaller._cache
     writer.data_requests.delete(ws.id, ann.id, actor="key:owner")
-    reader.recaller.forget(ws.id, ann.id)  # the deleting process forgets at once
+    assert (ws.id, ann.id) not in writer.recaller._cache  # the deleting process at once
+    with pytest.raises(errors.NotFound):  # the other process on its next look
+        reader.recaller.recall(ws.id, ann.id, "anything")
+    with pytest.raises(errors.NotFound):
+        reader.history.recall(ws.id, ann.id, "email")
     assert (ws.id, ann.id) not in reader.recaller._cache
+    assert (ws.id, ann.id) not in reader.history._cache

@@ -73,3 +73,39 @@ def test_features_are_words_pairs_and_character_grams() -> None:
     assert "w:owes" in found and "w:<num>" in found
     assert "b:<s>_owes" in found and "b:eur_</s>" in found
     assert "c: owe" in found
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "{not json",
+        '{"classes": ["genuine", "absence"], "bias": [0.0], "weights": {}, "threshold": 0.2}',
+        '{"classes": ["genuine", "absence"], "bias": [0, 0], "weights": {"w:x": [1]}, '
+        '"threshold": 0.2}',
+        '{"classes": ["absence", "entitlement"], "bias": [0, 0], "weights": {}, '
+        '"threshold": 0.2}',
+        '{"classes": ["genuine", "absence"], "bias": [0, 0], "weights": {}, "threshold": "x"}',
+        '{"classes": ["genuine", "absence"], "bias": [0, 0], "weights": {}}',
+    ],
+)
+def test_a_broken_model_file_leaves_the_rules_in_charge(
+    raw: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    class Files:
+        def joinpath(self, name: str) -> Files:
+            return self
+
+        def read_text(self) -> str:
+            return raw
+
+    monkeypatch.setattr("importlib.resources.files", lambda package: Files())
+    learned.model.cache_clear()
+    try:
+        assert learned.model() is None
+        assert "rules alone" in caplog.text
+        assert boundary.classify(SLIPS_PAST_THE_RULES[0], kind="fact") is None
+        assert boundary.classify("Order 4411 shipped on Tuesday", kind="fact") is not None
+    finally:
+        monkeypatch.undo()
+        learned.model.cache_clear()
+    assert learned.model() is not None  # the shipped file again

@@ -6,12 +6,13 @@ It is a multinomial logistic regression (genuine, absence, operational, instruct
 entitlement) trained by ``scripts/train_boundary.py`` on the labelled sets it lists in the
 model file; the held-out set it is reported on (``bench/boundary_bench.py``) is not among
 them. Inference is plain Python over the stored weights: no numpy, no model download,
-a few microseconds per item. The rules run first; this only ever adds refusals.
+tens of microseconds per item. The rules run first; this only ever adds refusals.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import re
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from importlib import resources
 from typing import Any
 
 MODEL_FILE = "boundary_model.json"
+log = logging.getLogger("memwise.boundary")
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+|[#€$£%]")
 _APOS = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'"})
 
@@ -70,15 +72,31 @@ class Model:
 
 @cache
 def model() -> Model | None:
-    """The shipped model, or None when the file is missing (the rules alone then decide)."""
+    """The shipped model, or None when it cannot be used — missing, unreadable or not the
+    shape this code reads — in which case the rules alone decide, and a warning says so once
+    per process."""
     try:
         raw = json.loads(resources.files("memwise.safety").joinpath(MODEL_FILE).read_text())
-    except (FileNotFoundError, ValueError):
+        return _checked(raw)
+    except Exception as exc:  # any failure to read it leaves the rules in charge
+        log.warning(
+            "the write boundary's learned classifier is not used (%s: %s); the rules alone "
+            "decide",
+            type(exc).__name__,
+            str(exc)[:200],
+        )
         return None
-    return Model(
-        classes=tuple(raw["classes"]),
-        weights={f: list(w) for f, w in raw["weights"].items()},
-        bias=list(raw["bias"]),
-        threshold=float(raw["threshold"]),
-        about=dict(raw.get("about") or {}),
-    )
+
+
+def _checked(raw: Any) -> Model:
+    classes = tuple(str(c) for c in raw["classes"])
+    if "genuine" not in classes or len(classes) < 2:
+        raise ValueError("the model names no genuine class")
+    bias = [float(v) for v in raw["bias"]]
+    weights = {str(f): [float(v) for v in w] for f, w in raw["weights"].items()}
+    if len(bias) != len(classes) or any(len(w) != len(classes) for w in weights.values()):
+        raise ValueError("the weights do not match the classes")
+    threshold = float(raw["threshold"])
+    if not 0.0 < threshold < 1.0:
+        raise ValueError("the threshold is not a probability")
+    return Model(classes, weights, bias, threshold, dict(raw.get("about") or {}))

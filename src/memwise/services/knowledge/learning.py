@@ -48,7 +48,7 @@ class Learning:
         counts = {"folded": 0, "new": 0, "merged": 0, "skipped": 0}
         with self.rt.db.write() as conn:
             done = store.folded_refs(conn, workspace_id)
-            book = store.book(conn, workspace_id)
+            book = store.book(conn, workspace_id, most_asked_first=False)
             for ref, raw in store.questions_from(conn, workspace_id, source):
                 if ref in done:
                     counts["skipped"] += 1

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from memwise import errors
 from memwise.retrieval.embedders import Embedder
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 from memwise.services.platform.cache import SizedLRU
@@ -84,7 +85,11 @@ class History:
     def prepare(self, workspace_id: str, contact_id: str) -> _Built:
         """Build (or reuse) the contact's index — the one-off cost of the first recall."""
         with self.rt.db.read() as conn:
-            contact = tenancy_store.contact_row(conn, workspace_id, contact_id)
+            try:
+                contact = tenancy_store.contact_row(conn, workspace_id, contact_id)
+            except errors.NotFound:
+                self.forget(workspace_id, contact_id)  # deleted, perhaps by another process
+                raise
             version = record_store.history_version(conn, workspace_id, contact_id)
             cached = self._cache.get((workspace_id, contact_id))
             if cached is not None and cached.version == version:

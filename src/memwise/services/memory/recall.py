@@ -7,6 +7,7 @@ Every candidate appears in the explain trace with the reason it was or was not i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -123,10 +124,11 @@ class Recaller:
         with self.rt.db.read() as conn:
             tz = contact_zone(conn, workspace_id, contact_id)
             if tz is None:
+                self.forget(workspace_id, contact_id)  # deleted, perhaps by another process
                 raise errors.NotFound("no such contact", code="contact_not_found")
             zone = ZoneInfo(tz)
             found, vectors = self._items(conn, workspace_id, contact_id)
-        now = self.rt.clock.now()
+        now = self.rt.clock.now()  # one moment for the whole recall
         served = [self.memory.serve(i, zone, now) for i in found]
         out = Recall()
         current: list[Served] = []
@@ -135,14 +137,16 @@ class Recaller:
                 out.explain.append(Considered(s.item.id, False, s.trust.value))
             else:
                 current.append(s)
-        self._profile(current, zone, out, limits.profile_items)
+        self._profile(current, zone, out, limits.profile_items, now)
         taken = {i for line in out.profile for i in line.ids}
         self._notes(
-            [s for s in current if s.item.id not in taken], request, zone, out, limit, vectors
+            [s for s in current if s.item.id not in taken], request, zone, out, limit, now, vectors
         )
         return out
 
-    def _profile(self, current: list[Served], zone: ZoneInfo, out: Recall, room: int) -> None:
+    def _profile(
+        self, current: list[Served], zone: ZoneInfo, out: Recall, room: int, now: datetime
+    ) -> None:
         durable = [s for s in current if _is_profile(s.item) and s.trust is not Trust.stale]
         conflicts: dict[str, list[Served]] = {}
         singles: list[Served] = []
@@ -153,7 +157,6 @@ class Recaller:
                 singles.append(s)
         # stated (and operator) outrank inferred; then the most recently mentioned
         singles.sort(key=lambda s: (RANK[s.item.source], -s.item.last_mentioned_at.timestamp()))
-        now = self.rt.clock.now()
         # Only the lines that fit are rendered; the rest are only named in the explanation.
         groups: list[tuple[list[Served], bool]] = [
             (group, True) for group in conflicts.values()
@@ -190,6 +193,7 @@ class Recaller:
         zone: ZoneInfo,
         out: Recall,
         limit: int,
+        now: datetime,
         vectors: dict[str, np.ndarray] | None = None,
     ) -> None:
         """Relevant items: sharing words with the request (BM25) or close in meaning
@@ -216,7 +220,6 @@ class Recaller:
             fused = fusion.rrf([by_words, by_meaning])
             relevance = [fused.get(s.item.id, 0.0) for s in rest]
         weight = self.rt.limits.memory.past_event_weight
-        now = self.rt.clock.now()
         scored = []
         for s, rel in zip(rest, relevance, strict=True):
             if rel <= 0:

@@ -93,15 +93,13 @@ def mark_folded(conn: Connection, ws: str, ref: str) -> None:
     conn.execute(folded.insert().values(workspace_id=ws, ref=ref))
 
 
-def book(conn: Connection, ws: str) -> list[Any]:
-    """The book's entries, most asked first."""
-    return list(
-        conn.execute(
-            sa.select(question_book)
-            .where(question_book.c.workspace_id == ws)
-            .order_by(question_book.c.count.desc(), question_book.c.first_seen)
-        )
-    )
+def book(conn: Connection, ws: str, *, most_asked_first: bool = True) -> list[Any]:
+    """The book's entries, most asked first (or as stored: folding matches a question to
+    the first entry it finds, in the order entries were added)."""
+    q = sa.select(question_book).where(question_book.c.workspace_id == ws)
+    if most_asked_first:
+        q = q.order_by(question_book.c.count.desc(), question_book.c.first_seen)
+    return list(conn.execute(q))
 
 
 def _entry(conn: Connection, entry_id: str) -> Any:
