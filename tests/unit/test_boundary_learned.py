@@ -82,8 +82,7 @@ def test_features_are_words_pairs_and_character_grams() -> None:
         '{"classes": ["genuine", "absence"], "bias": [0.0], "weights": {}, "threshold": 0.2}',
         '{"classes": ["genuine", "absence"], "bias": [0, 0], "weights": {"w:x": [1]}, '
         '"threshold": 0.2}',
-        '{"classes": ["absence", "entitlement"], "bias": [0, 0], "weights": {}, '
-        '"threshold": 0.2}',
+        '{"classes": ["absence", "entitlement"], "bias": [0, 0], "weights": {}, "threshold": 0.2}',
         '{"classes": ["genuine", "absence"], "bias": [0, 0], "weights": {}, "threshold": "x"}',
         '{"classes": ["genuine", "absence"], "bias": [0, 0], "weights": {}}',
     ],

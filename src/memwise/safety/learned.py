@@ -80,8 +80,7 @@ def model() -> Model | None:
         return _checked(raw)
     except Exception as exc:  # any failure to read it leaves the rules in charge
         log.warning(
-            "the write boundary's learned classifier is not used (%s: %s); the rules alone "
-            "decide",
+            "the write boundary's learned classifier is not used (%s: %s); the rules alone decide",
             type(exc).__name__,
             str(exc)[:200],
         )
