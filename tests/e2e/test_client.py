@@ -28,6 +28,10 @@ def test_sync_client_walks_a_conversation_end_to_end(server: Server) -> None:
         turn = mw.add_turn(conv.id, "customer", "My daughter's birthday is on 12 March.")
         assert isinstance(turn, m.Turn) and turn.seq == 1
         assert [t.text for t in mw.turns(conv.id).items] == [turn.text]
+        batch = mw.add_turns(
+            conv.id, [("assistant", "Noted, thank you."), ("customer", "She turns six.", None)]
+        )
+        assert [t.seq for t in batch.items] == [2, 3] and isinstance(batch.items[0], m.Turn)
         hits = mw.search_record("birthday")
         assert hits.items and "<mark>" in hits.items[0].highlight
 

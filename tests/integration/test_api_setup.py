@@ -208,3 +208,43 @@ def test_audit_lists_with_cursor(api: Api) -> None:
     assert [e["args"]["i"] for e in rest["items"]] == [0]
     bad = api.call("GET", "/v1/audit", key, params={"status": "maybe"})
     assert bad.status_code == 422
+
+
+def test_turns_in_a_batch_land_together_or_not_at_all(api: Api) -> None:
+    _, key = api.workspace()
+    conv, visitor, _ = _customer_conversation(api, key)
+    batch = [
+        {"role": "customer", "text": "My tent pole snapped."},
+        {"role": "assistant", "text": "Sorry to hear that. Which model?", "at": None},
+        {"role": "customer", "text": "The Alpine 2.", "at": "2026-11-29T10:00:00+01:00"},
+    ]
+    r = api.call("POST", f"/v1/conversations/{conv}/turns/batch", key, json={"turns": batch})
+    assert r.status_code == 201, r.text
+    made = r.json()["items"]
+    assert [t["role"] for t in made] == ["customer", "assistant", "customer"]
+    assert made[0]["seq"] < made[1]["seq"] < made[2]["seq"]
+    # one bad turn (a naive time) refuses the whole batch: nothing is written
+    bad = [
+        {"role": "customer", "text": "one"},
+        {"role": "customer", "text": "x", "at": "2026-11-29T10:00:00"},
+    ]
+    r = api.call("POST", f"/v1/conversations/{conv}/turns/batch", key, json={"turns": bad})
+    assert r.status_code == 422
+    too_many = [{"role": "customer", "text": "hi"}] * 501
+    r = api.call("POST", f"/v1/conversations/{conv}/turns/batch", key, json={"turns": too_many})
+    assert r.status_code == 422
+    r = api.call("POST", f"/v1/conversations/{conv}/turns/batch", key, json={"turns": []})
+    assert r.status_code == 422
+    listed = api.call("GET", f"/v1/conversations/{conv}/turns", key).json()["items"]
+    assert len(listed) == 3
+    # a visitor batches customer turns of its own conversation only, as one turn at a time
+    mixed = [{"role": "customer", "text": "hello"}, {"role": "assistant", "text": "I am staff"}]
+    r = api.call("POST", f"/v1/conversations/{conv}/turns/batch", visitor, json={"turns": mixed})
+    assert r.status_code == 403
+    assert len(api.call("GET", f"/v1/conversations/{conv}/turns", key).json()["items"]) == 3
+    other, _, _ = _customer_conversation(api, key)
+    own = [{"role": "customer", "text": "hello"}]
+    r = api.call("POST", f"/v1/conversations/{other}/turns/batch", visitor, json={"turns": own})
+    assert r.status_code == 404
+    r = api.call("POST", f"/v1/conversations/{conv}/turns/batch", visitor, json={"turns": own})
+    assert r.status_code == 201

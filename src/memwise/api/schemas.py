@@ -76,6 +76,12 @@ class TurnIn(Body):
     at: AwareDatetime | None = None
 
 
+class TurnsIn(Body):
+    """Several turns of one conversation, appended together: all of them or none."""
+
+    turns: list[TurnIn] = Field(min_length=1, max_length=500)
+
+
 class NotebookIn(Body):
     text: str = Field(min_length=1, max_length=4000)
 

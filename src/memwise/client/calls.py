@@ -6,7 +6,7 @@ and :class:`memwise.client.AsyncClient` awaits it. Nothing here does I/O.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, Literal, TypeVar
@@ -143,6 +143,19 @@ def add_turn(
 ) -> Call[m.Turn]:
     body = _given(role=role, text=text, at=_when(at))
     return Call("POST", f"/v1/conversations/{conversation_id}/turns", _as(m.Turn), body)
+
+
+def add_turns(
+    conversation_id: str, turns: Sequence[tuple[str, str] | tuple[str, str, datetime | None]]
+) -> Call[m.Page[m.Turn]]:
+    """Several turns at once, (role, text) or (role, text, at): all of them or none."""
+    body = {
+        "turns": [
+            _given(role=t[0], text=t[1], at=_when(t[2] if len(t) > 2 else None)) for t in turns
+        ]
+    }
+    path = f"/v1/conversations/{conversation_id}/turns/batch"
+    return Call("POST", path, _as(m.Page[m.Turn]), body)
 
 
 def turns(

@@ -8,8 +8,9 @@ from fastapi import Query
 
 from memwise.api import routes
 from memwise.api.auth import MW, Caller, Operator, conversation_scope, ws
-from memwise.api.schemas import ConversationIn, TurnIn, out, page
+from memwise.api.schemas import ConversationIn, TurnIn, TurnsIn, out, page
 from memwise.client import models as m
+from memwise.services.conversation.record import NewTurn
 
 router = routes.router("/v1")
 
@@ -44,6 +45,19 @@ def append(conversation_id: str, body: TurnIn, caller: Caller, mw: MW) -> dict[s
     workspace = conversation_scope(caller, conversation_id)
     turn = mw.record.append(workspace, conversation_id, body.role, body.text, body.at, by=caller)
     return out(turn)
+
+
+@router.post(
+    "/conversations/{conversation_id}/turns/batch",
+    status_code=201,
+    response_model=m.Page[m.Turn],
+)
+def append_batch(conversation_id: str, body: TurnsIn, caller: Caller, mw: MW) -> dict[str, Any]:
+    """Up to 500 turns in one transaction, in order (the same rules as one turn each)."""
+    workspace = conversation_scope(caller, conversation_id)
+    new = [NewTurn(t.role, t.text, t.at) for t in body.turns]
+    found = mw.record.append_many(workspace, conversation_id, new, by=caller)
+    return page([out(t) for t in found], None)
 
 
 @router.get("/conversations/{conversation_id}/turns", response_model=m.Page[m.Turn])
