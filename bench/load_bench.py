@@ -1,7 +1,8 @@
-"""HTTP load benchmark: requests/s and p50/p95 for POST /v1/context and POST
-/v1/conversations/{id}/turns against a real `memwise serve`, on SQLite and PostgreSQL,
-with 1 and 2 uvicorn workers. The load generator is this process (asyncio + httpx, a fixed
-number of requests at a fixed concurrency) on loopback; the server is a child process.
+"""HTTP load benchmark: requests/s and p50/p95 for POST /v1/context, POST
+/v1/conversations/{id}/turns and its batch form (50 turns a request) against a real
+`memwise serve`, on SQLite and PostgreSQL, with 1 and 2 uvicorn workers. The load
+generator is this process (asyncio + httpx, a fixed number of requests at a fixed
+concurrency) on loopback; the server is a child process.
 
 python bench/load_bench.py [--requests 2000] [--concurrency 16] [--backends sqlite,postgresql]
                            [--workers 1,2]
@@ -29,6 +30,7 @@ from memwise.client import Client
 
 ADMIN = "bench-admin"
 CONVERSATIONS = 50
+BATCH = 50  # turns per POST …/turns/batch
 
 
 def free_port() -> int:
@@ -108,6 +110,11 @@ async def load(
                     r = await http.post(
                         "/v1/context", json={"conversation_id": conv, "request": text}
                     )
+                elif kind == "batch":
+                    turns = [{"role": "customer", "text": text}] * BATCH
+                    r = await http.post(
+                        f"/v1/conversations/{conv}/turns/batch", json={"turns": turns}
+                    )
                 else:
                     r = await http.post(
                         f"/v1/conversations/{conv}/turns", json={"role": "customer", "text": text}
@@ -139,7 +146,7 @@ def main() -> None:
                         key, convs = seed(base, random.Random(5))
                         # warm every worker's caches and connections first
                         asyncio.run(load(base, key, convs, "context", 100, args.concurrency))
-                        for kind in ("context", "turns"):
+                        for kind in ("context", "turns", "batch"):
                             rps, lat, errs = asyncio.run(
                                 load(base, key, convs, kind, args.requests, args.concurrency)
                             )
@@ -148,13 +155,19 @@ def main() -> None:
                                 f"{backend} ×{workers} {kind}: {rps:,.0f} req/s, "
                                 f"p50 {p50:.1f} ms, p95 {p95:.1f} ms, {errs} errors"
                             )
-                            endpoint = "POST /v1/context" if kind == "context" else "POST …/turns"
+                            endpoint = {
+                                "context": "POST /v1/context",
+                                "turns": "POST …/turns",
+                                "batch": f"POST …/turns/batch ({BATCH} turns)",
+                            }[kind]
+                            per = {"context": 0, "turns": 1, "batch": BATCH}[kind]
                             rows.append(
                                 [
                                     endpoint,
                                     backend,
                                     str(workers),
                                     f"{rps:,.0f}",
+                                    f"{rps * per:,.0f}" if per else "—",
                                     f"{p50:.1f}",
                                     f"{p95:.1f}",
                                     str(errs),
@@ -165,7 +178,7 @@ def main() -> None:
                         proc.wait(timeout=30)
     table(
         f"HTTP load: {args.requests} requests per row, {args.concurrency} concurrent, loopback",
-        ["endpoint", "backend", "workers", "req/s", "p50 ms", "p95 ms", "errors"],
+        ["endpoint", "backend", "workers", "req/s", "turns/s", "p50 ms", "p95 ms", "errors"],
         rows,
     )
 
