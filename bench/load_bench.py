@@ -44,7 +44,7 @@ def serve(url: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
     env = {
         **os.environ,
         "MEMWISE_ADMIN_TOKEN": ADMIN,
-        "MEMWISE_RATE_LIMIT_PER_MINUTE": "100000000",
+        "MEMWISE_RATE_LIMIT_PER_MINUTE": "1000000",
     }
     exe = Path(sys.executable).parent / "memwise"
     proc = subprocess.Popen(
