@@ -284,7 +284,7 @@ class Accounts:
         identity.normalize(kind, value)  # a value that is no such identity is refused
         contacts_found = self.tenancy.resolve_contact(workspace_id, kind, value).matches
         with self.rt.db.read() as conn:
-            accounts = store.account_refs(conn, contacts_found)
+            accounts = tenancy_store.account_refs(conn, workspace_id, contacts_found)
         if not contacts_found:
             return Identification("unbound")
         if len(contacts_found) > 1 or len(accounts) > 1:

@@ -15,6 +15,7 @@ from memwise.safety.boundary import specific_operational
 from memwise.services.platform import audit
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import notebook as store
+from memwise.storage.stores.tenancy import account_refs
 from memwise.storage.stores.tenancy import user as require_user
 
 
@@ -37,7 +38,7 @@ def check_not_customer_data(conn: Connection, workspace_id: str, text: str) -> N
     found = sorted(
         {f.kind for f in pii.find(conn, workspace_id, text) if f.kind.startswith("contact_")}
     )
-    refs = store.account_refs(conn, workspace_id)
+    refs = [ref for _, ref in account_refs(conn, workspace_id)]
     if any(len(r) >= 4 and r.lower() in text.lower() for r in refs):
         found.append("contact_account")
     if found:

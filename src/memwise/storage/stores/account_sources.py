@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from memwise.storage.schema import account_sources, contact_identities
+from memwise.storage.schema import account_sources
 
 
 def replace(
@@ -28,18 +27,3 @@ def of(conn: Connection, workspace_id: str) -> Any | None:
     return conn.execute(
         sa.select(account_sources).where(account_sources.c.workspace_id == workspace_id)
     ).first()
-
-
-def account_refs(conn: Connection, contact_ids: Sequence[str]) -> list[tuple[str, str]]:
-    """(contact id, account reference) of these contacts."""
-    if not contact_ids:
-        return []
-    return [
-        (str(r.contact_id), str(r.value))
-        for r in conn.execute(
-            sa.select(contact_identities.c.contact_id, contact_identities.c.value).where(
-                contact_identities.c.contact_id.in_(list(contact_ids)),
-                contact_identities.c.kind == "account_ref",
-            )
-        )
-    ]

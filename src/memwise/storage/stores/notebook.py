@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise.policies.notebook import Entry
-from memwise.storage.schema import contact_identities, notebook_entries
+from memwise.storage.schema import notebook_entries
 
 
 def entry_from_row(row: Any) -> Entry:
@@ -56,16 +56,4 @@ def delete(conn: Connection, workspace_id: str, user_id: str, ids: Sequence[str]
                 notebook_entries.c.id.in_(list(ids)),
             )
         ).rowcount
-    )
-
-
-def account_refs(conn: Connection, workspace_id: str) -> list[str]:
-    """Every contact's account reference in the workspace (rules must not name one)."""
-    return list(
-        conn.execute(
-            sa.select(contact_identities.c.value).where(
-                contact_identities.c.workspace_id == workspace_id,
-                contact_identities.c.kind == "account_ref",
-            )
-        ).scalars()
     )

@@ -408,3 +408,18 @@ def contact_details(conn: Connection, workspace_id: str) -> tuple[list[str], lis
         )
     ]
     return names, identities
+
+
+def account_refs(
+    conn: Connection, workspace_id: str, contact_ids: Sequence[str] | None = None
+) -> list[tuple[str, str]]:
+    """(contact id, account reference) of the workspace's contacts, or of these ones."""
+    q = sa.select(contact_identities.c.contact_id, contact_identities.c.value).where(
+        contact_identities.c.workspace_id == workspace_id,
+        contact_identities.c.kind == "account_ref",
+    )
+    if contact_ids is not None:
+        if not contact_ids:
+            return []
+        q = q.where(contact_identities.c.contact_id.in_(list(contact_ids)))
+    return [(str(r.contact_id), str(r.value)) for r in conn.execute(q)]
