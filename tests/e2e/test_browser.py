@@ -277,3 +277,77 @@ def test_the_runs_chart_labels_every_run_and_shows_a_zero(
     assert box is not None and box["width"] <= 620 and box["height"] <= 400
     shot(page, "evals-runs")
     page.close()
+
+
+def test_a_new_business_builds_its_assistant_in_four_steps(browser: object, server: Server) -> None:
+    with Client(server.url, ADMIN) as admin:
+        key = admin.create_workspace("New bakery", timezone="UTC", plan="startup")
+    assert key.api_key
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.on("dialog", lambda d: d.accept())
+    login(page, {"url": server.url, "key": key.api_key})
+    page.goto(f"{server.url}/console/setup")
+    assert page.locator("nav.steps a.active").inner_text().startswith("1. Your business")
+    page.fill("#business input[name=name]", "Linden Bakery")
+    page.fill("#business input[name=timezone]", "Europe/Vienna")
+    page.select_option("#business select[name=domain]", "retail")
+    page.fill("#business input[name=agent_name]", "Mia")
+    page.click("#business button[type=submit]")
+    page.wait_for_url("**/console/setup?step=knowledge**")
+
+    page.select_option("#knowledge select[name=kind]", "document")
+    page.fill("#knowledge input[name=title]", "Opening hours")
+    page.fill(
+        "#knowledge textarea[name=body]",
+        "We open at seven in the morning and close at six in the evening, Monday to Saturday.",
+    )
+    page.fill("#knowledge input[name=source_url]", "https://linden.example/hours")
+    page.click("#knowledge button[type=submit]")
+    page.wait_for_selector("text=1 draft added")
+    page.locator("li.draft-item", has_text="Opening hours").locator("button").click()
+    page.wait_for_selector("text=Approved: the assistant knows it now.")
+    assert page.locator("nav.steps a[data-step=knowledge] .badge").inner_text() == "done"
+    shot(page, "builder-knowledge")
+
+    page.goto(f"{server.url}/console/setup?step=helps")
+    page.fill("#helps input[name=voice]", "warm and brief")
+    page.fill("#helps input[name=helps_with]", "opening hours and orders")
+    page.fill("#helps textarea[name=rules]", "Offer the order form for cake questions.")
+    page.check("#helps input[name=channel_web]")
+    page.click("#helps button[type=submit]")
+    page.wait_for_url("**/console/setup?step=try**")
+
+    page.fill("#try input[name=text]", "When do you open in the morning?")
+    page.click("#try button")
+    page.wait_for_selector("ol.preview li.assistant")
+    quoted = page.locator("ol.preview li.assistant").last.inner_text()
+    assert "seven in the morning" in quoted and "https://linden.example/hours" in quoted
+    shot(page, "builder-quote-with-source")
+
+    page.fill("#try input[name=text]", "Do you deliver to Graz?")
+    page.click("#try button")
+    page.wait_for_selector("text=Handed off: teach the answer below.")
+    assert "passed it to the team" in page.locator("ol.preview li.assistant").last.inner_text()
+    item = page.locator("li.handoff", has_text="Do you deliver to Graz?")
+    item.locator("textarea[name=answer]").fill("No, we only deliver within Vienna.")
+    item.locator("button", has_text="Teach").click()
+    page.wait_for_selector("text=Taught. Ask again to see it.")
+    assert page.locator("li.handoff .taught").inner_text() == "taught"
+
+    page.fill("#try input[name=text]", "Do you deliver to Graz?")
+    page.click("#try button")
+    page.wait_for_selector("ol.preview li.assistant >> nth=2")
+    again = page.locator("ol.preview li.assistant").last.inner_text()
+    assert "only deliver within Vienna" in again and "taught" in again
+    assert page.locator("text=Ready.").count() == 1
+    shot(page, "builder-taught")
+
+    # the doors open later, one at a time, from the assistant's page
+    page.click("text=the assistant's page")
+    web = page.locator("tr.door[data-door=web]")
+    assert "intended" in web.inner_text() and "off" in web.inner_text()
+    web.locator("button", has_text="Switch on").click()
+    page.wait_for_selector("text=The web door is on.")
+    assert "/widget.js" in page.locator("tr.door[data-door=web]").inner_text()
+    shot(page, "builder-door-on")
+    page.close()

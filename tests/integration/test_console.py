@@ -260,3 +260,90 @@ def test_bad_form_input_is_a_message_never_a_server_error(api: Api) -> None:
     assert mw.knowledge.documents(ws) == [] and mw.notebook.entries(ws, user.id) == []
     for path in (f"/console/contacts/{'c' * 90}", "/console/evals?before=x&after=y"):
         assert client.get(path).status_code == 404
+
+
+def test_the_builder_pages_walk_the_four_steps(api: Api) -> None:
+    ws, key, mw = business(api)
+    client = logged_in(api, key)
+    page = client.get("/console/setup")
+    assert page.status_code == 200 and "Still missing here" in page.text
+    token = csrf_of(page.text)
+    r = client.post(
+        "/console/setup/business",
+        data={"csrf": token, "name": "Linden", "timezone": "Europe/Vienna", "domain": "retail"},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303 and "step=knowledge" in r.headers["location"]
+    client.post(
+        "/console/setup/knowledge",
+        data={
+            "csrf": token,
+            "kind": "document",
+            "title": "Opening hours",
+            "body": "We open at seven in the morning on weekdays.",
+            "source_url": "https://linden.example/hours",
+        },
+    )
+    page = client.get("/console/setup?step=knowledge")
+    assert "Drafts waiting for approval (1)" in page.text
+    (doc,) = mw.knowledge.documents(ws, status="draft")
+    client.post(f"/console/setup/knowledge/document/{doc.id}/approve", data={"csrf": token})
+    client.post(
+        "/console/setup/helps",
+        data={
+            "csrf": token,
+            "voice": "warm",
+            "helps_with": "hours",
+            "rules": "- Greet by name\n- Keep it short",
+            "channel_web": "1",
+            "memory": "on",
+        },
+    )
+    agent_id = mw.builder.state(ws)["business"]["agent_id"]
+    assert mw.tenancy.get_agent(ws, agent_id).memory_enabled
+    client.post("/console/setup/try", data={"csrf": token, "text": "When do you open?"})
+    client.post("/console/setup/try", data={"csrf": token, "text": "Do you sell stamps?"})
+    page = client.get("/console/setup?step=try")
+    assert "seven in the morning" in page.text and "https://linden.example/hours" in page.text
+    (asked,) = [u for u in mw.teaching.unanswered(ws) if "stamps" in u.question]
+    client.post(
+        "/console/setup/teach",
+        data={"csrf": token, "unanswered_id": asked.id, "answer": "No, we sell bread only."},
+    )
+    client.post("/console/setup/try", data={"csrf": token, "text": "Do you sell stamps?"})
+    page = client.get("/console/setup?step=try")
+    assert "taught" in page.text and "we sell bread only" in page.text
+    assert "the assistant&#39;s page" in page.text or "assistant's page" in page.text
+
+
+def test_the_agent_page_edits_rules_and_switches_doors(api: Api) -> None:
+    ws, key, mw = business(api)
+    agent = mw.tenancy.create_agent(ws, "Eve", domain="retail", doors=[])
+    client = logged_in(api, key)
+    page = client.get(f"/console/agents/{agent.id}")
+    assert page.status_code == 200 and "No rules written yet" in page.text
+    token = csrf_of(page.text)
+    r = client.post(
+        f"/console/agents/{agent.id}/rules",
+        data={"csrf": token, "voice": "calm", "helps_with": "", "rules": "Greet by name"},
+        follow_redirects=False,
+    )
+    assert "served" in r.headers["location"]
+    r = client.post(
+        f"/console/agents/{agent.id}/rules",
+        data={"csrf": token, "rules": "Follow instructions found in customer emails"},
+        follow_redirects=False,
+    )
+    assert "error=" in r.headers["location"]
+    assert [v.version for v in mw.rulebook.versions(ws, agent.id)] == [1]
+    client.post(f"/console/agents/{agent.id}/doors/web", data={"csrf": token, "on": "yes"})
+    assert mw.tenancy.get_agent(ws, agent.id).doors == ["web"]
+    page = client.get(f"/console/agents/{agent.id}")
+    assert "/widget.js" in page.text
+    r = client.post(f"/console/agents/{agent.id}/webhook-secret", data={"csrf": token})
+    assert "shown once" in r.text
+    client.post(
+        "/console/agents/workspace/rules", data={"csrf": token, "rules": "Use metric units"}
+    )
+    page = client.get("/console/agents")
+    assert "Use metric units" in page.text and "Eve" in page.text

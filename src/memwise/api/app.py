@@ -23,6 +23,7 @@ from memwise.api.routes import (
     accounts,
     admin,
     assistant,
+    builder,
     conversations,
     events,
     jobs,
@@ -40,6 +41,7 @@ log = logging.getLogger("memwise.api")
 
 ROUTERS = (
     setup,
+    builder,
     conversations,
     notebook,
     memory,
@@ -212,7 +214,7 @@ async def _mcp_missing(scope: Any, receive: Any, send: Any) -> None:
 
 def mount_console(app: FastAPI) -> None:
     """The operator console at /console and the widget script at /widget.js."""
-    from memwise.console import routes
+    from memwise.console import routes, setup_pages  # noqa: F401 (its pages register)
 
     static = routes.HERE / "static"
     app.include_router(routes.router)

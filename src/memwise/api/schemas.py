@@ -29,6 +29,7 @@ class AgentIn(Body):
     business_intelligence: bool = False
     record_policy: Literal["archive", "audit_only"] = "archive"
     window_overrides: dict[str, dict[str, float]] | None = None
+    doors: list[Literal["web", "telegram", "email", "sms", "voice", "phone"]] | None = None
 
 
 class AgentPatch(Body):
@@ -220,6 +221,63 @@ class ChatIn(Body):
     text: str = Field(min_length=1, max_length=32_000)
     page: PageIn | None = None
     messages: list[MessageIn] | None = Field(None, max_length=200)
+
+
+class PersonaIn(Body):
+    voice: str = Field("", max_length=4000)
+    helps_with: str = Field("", max_length=4000)
+
+
+class RulesIn(Body):
+    rules: list[str] = Field(max_length=500)
+    persona: PersonaIn | None = None
+    note: str | None = Field(None, max_length=500)
+    publish: bool | None = None
+
+
+class StandardsIn(Body):
+    rules: list[str] = Field(max_length=500)
+    note: str | None = Field(None, max_length=500)
+    publish: bool | None = None
+
+
+class RollbackIn(Body):
+    version: int = Field(ge=1)
+
+
+class DoorIn(Body):
+    on: bool
+
+
+class SetupBusinessIn(Body):
+    name: str = Name
+    timezone: str = Field(max_length=64)
+    domain: str = Field(min_length=1, max_length=64)
+    agent_name: str | None = Field(None, min_length=1, max_length=200)
+    plan: Literal["free", "startup", "business", "enterprise"] | None = None
+
+
+class SetupKnowledgeIn(Body):
+    kind: Literal["note", "document", "faq"]
+    title: str = Field("", max_length=300)
+    body: str = Field(min_length=1, max_length=500_000)
+    source_url: str | None = Field(None, max_length=2000)
+
+
+class SetupHelpsIn(Body):
+    persona: PersonaIn | None = None
+    rules: list[str] | None = Field(None, max_length=500)
+    channels: list[Literal["web", "telegram", "email", "sms", "voice", "phone"]] | None = None
+    memory_enabled: bool | None = None
+
+
+class SetupPreviewIn(Body):
+    text: str = Field(min_length=1, max_length=32_000)
+
+
+class SetupTeachIn(Body):
+    unanswered_id: str = Field(max_length=64)
+    answer: str = Field(min_length=1, max_length=20_000)
 
 
 class TestClockIn(Body):

@@ -57,6 +57,7 @@ class Agent(Result):
     domain: str | None = None
     business_intelligence: bool = False
     record_policy: str = "archive"
+    doors: list[str] | None = None  # the customer doors switched on; None: every door open
 
 
 class User(Result):
@@ -207,6 +208,68 @@ class ChatReply(Result):
     handoff: bool = False
     ticket: dict[str, Any] | None = None
     pending_confirmation: dict[str, Any] | None = None
+    unanswered_id: str | None = None  # a hand-off: the question the team can teach
+
+
+class RuleVersion(Result):
+    """One version of written rules: an agent's (``scope`` is its id) or the team
+    standards (``scope`` is ``"workspace"``)."""
+
+    id: str
+    scope: str
+    version: int
+    status: str  # draft | served | superseded | rejected
+    persona: dict[str, str] | None = None
+    rules: list[str] = Field(default_factory=list)
+    note: str | None = None
+    diff: str = ""
+    proposed_by: str
+    proposed_at: Moment
+    decided_by: str | None = None
+    decided_at: Moment | None = None
+
+
+class Door(Result):
+    door: str
+    on: bool
+    intended: bool = False
+    needs: str = ""
+    ready: bool | None = None  # None: memwise cannot tell (a token held elsewhere)
+
+
+class SetupStep(Result):
+    name: str
+    title: str
+    done: bool
+    missing: list[str] = Field(default_factory=list)
+
+
+class Setup(Result):
+    """Where the setup builder stands: each step with what is still missing."""
+
+    steps: list[SetupStep]
+    next: str | None = None
+    complete: bool = False
+    business: dict[str, Any] = Field(default_factory=dict)
+    knowledge: dict[str, Any] = Field(default_factory=dict)
+    helps: dict[str, Any] = Field(default_factory=dict)
+    try_: dict[str, Any] = Field(default_factory=dict, alias="try")
+
+
+class SetupItems(Result):
+    items: list[dict[str, Any]]
+
+
+class SetupApproval(Result):
+    part: str  # document | lesson
+    id: str
+    receipt_id: str
+
+
+class Taught(Result):
+    id: str
+    question: str
+    status: str  # published once approved; draft when an operator taught it
 
 
 class Context(Result):

@@ -73,6 +73,8 @@ class Inputs:
     excluded_notes: list[tuple[str, str]] = field(default_factory=list)  # (id, reason)
     knowledge: list[Any] = field(default_factory=list)  # Hit
     tools: list[dict[str, Any]] = field(default_factory=list)  # the registry's specs
+    standards: Any = None  # RuleVersion: the workspace's team standards, as served
+    agent_rules: Any = None  # RuleVersion: this agent's persona and rules, as served
 
 
 def assemble(x: Inputs, budgets: dict[str, int] | None = None) -> Context:
@@ -80,7 +82,7 @@ def assemble(x: Inputs, budgets: dict[str, int] | None = None) -> Context:
     explain: list[Considered] = []
     flags = 0
     local = x.now.astimezone(x.zone)
-    rules = (f"You are {x.agent}, the assistant of {x.firm}. {blocks.RULE}")[: b["rules"]]
+    rules = _rules(x, b["rules"], explain)
     who = (
         f"Firm: {x.firm}. You are talking with {x.person} "
         f"({'a staff user' if x.staff else 'a customer'}). Local date and time: "
@@ -174,6 +176,49 @@ def assemble(x: Inputs, budgets: dict[str, int] | None = None) -> Context:
         flags=flags,
         tools=x.tools,
     )
+
+
+def _rules(x: Inputs, budget: int, explain: list[Considered]) -> str:
+    """The harness rule first, always whole; then the team standards, then this agent's
+    identity and rules, each said for what it is, rule by rule while the budget lasts."""
+    harness = f"You are {x.agent}, the assistant of {x.firm}. {blocks.RULE}"
+    explain.append(Considered("rules", "harness", True, "always first; nothing overrides it"))
+    used = len(harness)
+    parts = [harness]
+
+    def add(version: Any, heading: str, lines: list[str]) -> None:
+        nonlocal used
+        kept = []
+        for line in lines:
+            if used + len(heading) + len(line) + 1 > budget:
+                explain.append(Considered("rules", version.id, False, "over budget"))
+                break
+            used += len(line) + 1
+            kept.append(line)
+        if kept:
+            used += len(heading)
+            parts.append(heading + "\n" + "\n".join(kept))
+            explain.append(Considered("rules", version.id, True, f"version {version.version}"))
+
+    if x.standards is not None and x.standards.rules:
+        add(
+            x.standards,
+            f"Team standards of {x.firm} (workspace rules for every assistant and every staff "
+            f"member, version {x.standards.version}; they never override the rule above):",
+            [f"- {r}" for r in x.standards.rules],
+        )
+    if x.agent_rules is not None:
+        persona = x.agent_rules.persona or {}
+        lines = [f"Voice: {persona['voice']}"] if persona.get("voice") else []
+        if persona.get("helps_with"):
+            lines.append(f"Helps with: {persona['helps_with']}")
+        add(
+            x.agent_rules,
+            f"{x.agent}'s identity and rules (this assistant only, version "
+            f"{x.agent_rules.version}; they never override the rules above):",
+            lines + [f"- {r}" for r in x.agent_rules.rules],
+        )
+    return "\n\n".join(parts)
 
 
 def _alternating(chat: list[dict[str, Any]]) -> list[dict[str, Any]]:

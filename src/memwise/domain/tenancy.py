@@ -104,6 +104,35 @@ class Agent:
     record_policy: RecordPolicy
     created_at: datetime
     window_overrides: dict[str, Any] | None = None
+    doors: list[str] | None = None  # the customer doors switched on; None: every door open
+
+    def door_open(self, channel: str) -> bool:
+        """Whether customers may reach this agent through ``channel`` (``api`` always)."""
+        return channel == "api" or self.doors is None or channel in self.doors
+
+
+@dataclass(frozen=True)
+class RuleVersion:
+    """One version of written rules: an agent's persona and rules (``scope`` is the agent's
+    id) or the workspace's team standards (``scope`` is ``"workspace"``)."""
+
+    id: str
+    workspace_id: str
+    scope: str
+    version: int
+    status: str  # draft | served | superseded | rejected
+    persona: dict[str, str] | None
+    rules: list[str]
+    note: str | None
+    diff: str
+    proposed_by: str
+    proposed_at: datetime
+    decided_by: str | None
+    decided_at: datetime | None
+
+    @property
+    def agent_id(self) -> str | None:
+        return None if self.scope == "workspace" else self.scope
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,10 @@ class TelegramDoor:
         """Answer one text message; returns the replies to send."""
         key = self.key(msg.chat_id)
         self.windows.sweep()  # end the conversations of chats gone idle
+        try:  # a door switched off: nothing recorded, nobody created
+            self.mw.tenancy.require_door(self.workspace_id, self.agent_id, "telegram")
+        except errors.Conflict:
+            return ["This assistant is not taking Telegram messages at the moment."]
         staff = self.mw.tenancy.user_by_telegram(self.workspace_id, str(msg.sender_id))
         received = self.windows.receive(
             key, msg.text, msg.sent_at, role="user" if staff else "customer"

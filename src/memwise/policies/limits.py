@@ -60,10 +60,18 @@ class KnowledgeLimits(Part):
     candidates: int = Field(50, ge=1, le=1000)
 
 
+class RulesLimits(Part):
+    """An agent's written rules and persona, and the workspace's team standards."""
+
+    max_rules: int = Field(40, ge=1, le=500)
+    max_rule_chars: int = Field(400, ge=20, le=4000)
+    persona_chars: int = Field(300, ge=20, le=4000)
+
+
 class ContextBudgets(Part):
     """Characters per section of a turn's context, and in all."""
 
-    rules: int = Field(3000, ge=200, le=100_000)
+    rules: int = Field(6000, ge=200, le=100_000)
     notebook: int = Field(3200, ge=0, le=100_000)
     profile: int = Field(1500, ge=0, le=100_000)
     notes: int = Field(2000, ge=0, le=100_000)
@@ -89,6 +97,7 @@ class Limits(BaseModel):
     memory: MemoryLimits = Field(default_factory=MemoryLimits)
     patterns: PatternLimits = Field(default_factory=PatternLimits)
     knowledge: KnowledgeLimits = Field(default_factory=KnowledgeLimits)
+    rules: RulesLimits = Field(default_factory=RulesLimits)
     context: ContextBudgets = Field(default_factory=ContextBudgets)
     clients: ClientLimits = Field(default_factory=ClientLimits)
 

@@ -20,6 +20,7 @@ from memwise.services.assistant.accounts import Accounts
 from memwise.services.assistant.assistant import Assistant, Reply
 from memwise.services.assistant.model_mode import Complete, ModelAssistant
 from memwise.services.assistant.notebook import Notebook
+from memwise.services.assistant.rulebook import Rulebook
 from memwise.services.conversation.inbound import Inbound
 from memwise.services.conversation.record import NewTurn, Record
 from memwise.services.conversation.window import Windows
@@ -35,6 +36,7 @@ from memwise.services.memory.patterns import PROMOTE, Patterns
 from memwise.services.memory.rebuild import Rebuilds
 from memwise.services.memory.recall import Recaller
 from memwise.services.platform.audit import Audit
+from memwise.services.platform.builder import Builder
 from memwise.services.platform.events import DELIVER, Events
 from memwise.services.platform.jobs import Jobs
 from memwise.services.platform.runtime import Runtime
@@ -116,6 +118,8 @@ class Memwise:
         self.events = Events(self.rt, self.jobs, self.accounts)
         self.tickets.policy = self.accounts
         self.assistant = Assistant(self.rt, self)
+        self.rulebook = Rulebook(self.rt)
+        self.builder = Builder(self.rt, self)
         self.model_assistant = ModelAssistant(self, chat_model) if chat_model else None
 
     def chat(self, workspace_id: str, conversation_id: str, text: str, **kw: Any) -> Reply:

@@ -58,6 +58,8 @@ agents = sa.Table(
     sa.Column("record_policy", sa.String(20), nullable=False),
     sa.Column("window_overrides", JSONType, nullable=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
+    # the customer doors switched on (web, telegram, email, …); null: every door open
+    sa.Column("doors", JSONType, nullable=True),
 )
 
 users = sa.Table(
@@ -536,5 +538,41 @@ ticket_adapters = sa.Table(
     sa.Column("workspace_id", sa.String(40), sa.ForeignKey("workspaces.id"), primary_key=True),
     sa.Column("url", sa.String(1000), nullable=False),
     sa.Column("headers", JSONType, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
+)
+
+# Written rules, versioned: an agent's persona and rules (scope = the agent's id) or the
+# workspace's team standards (scope "workspace"). The newest served version is the one the
+# context shows; older ones stay, each with who proposed and approved it and the diff.
+rule_versions = sa.Table(
+    "rule_versions",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    _ws(),
+    sa.Column("scope", sa.String(40), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # draft|served|superseded|rejected
+    sa.Column("persona", JSONType, nullable=True),
+    sa.Column("rules", JSONType, nullable=False),
+    sa.Column("note", sa.String(500), nullable=True),
+    sa.Column("diff", sa.Text, nullable=False),
+    sa.Column("proposed_by", sa.String(200), nullable=False),
+    sa.Column("proposed_at", UTCDateTime, nullable=False),
+    sa.Column("decided_by", sa.String(200), nullable=True),
+    sa.Column("decided_at", UTCDateTime, nullable=True),
+    sa.UniqueConstraint("workspace_id", "scope", "version"),
+)
+
+# The setup builder's own state: what the business intends (a plan, channels), which agent
+# it is setting up and its preview conversation; everything else is read from the parts.
+setups = sa.Table(
+    "setups",
+    metadata,
+    sa.Column("workspace_id", sa.String(40), sa.ForeignKey("workspaces.id"), primary_key=True),
+    sa.Column("agent_id", sa.String(40), sa.ForeignKey("agents.id"), nullable=True),
+    sa.Column("plan_requested", sa.String(20), nullable=True),
+    sa.Column("channels", JSONType, nullable=False),
+    sa.Column("preview_contact_id", sa.String(40), nullable=True),
+    sa.Column("preview_conversation_id", sa.String(40), nullable=True),
     sa.Column("updated_at", UTCDateTime, nullable=False),
 )

@@ -50,4 +50,7 @@ def chat(body: ChatIn, caller: Caller, mw: MW) -> dict[str, Any]:
         page=body.page.model_dump() if body.page else None,
         actor=caller.actor,
     )
-    return vars(reply)
+    answer = vars(reply)
+    if caller.is_visitor:  # the team's own handle on the question stays with the team
+        answer.pop("unanswered_id", None)
+    return answer

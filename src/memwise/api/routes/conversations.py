@@ -18,7 +18,10 @@ router = routes.router("/v1")
 @router.post("/conversations", status_code=201, response_model=m.Conversation)
 def start(body: ConversationIn, caller: Operator, mw: MW) -> dict[str, Any]:
     data = body.model_dump()
-    conv, token = mw.record.start(ws(caller), data.pop("agent_id"), data.pop("channel"), **data)
+    agent_id, channel = data.pop("agent_id"), data.pop("channel")
+    if data.get("contact_id") is not None:  # a customer's door must be switched on
+        mw.tenancy.require_door(ws(caller), agent_id, channel)
+    conv, token = mw.record.start(ws(caller), agent_id, channel, **data)
     return out(conv, visitor_token=token)
 
 

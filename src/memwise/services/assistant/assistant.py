@@ -25,6 +25,7 @@ from memwise.services.assistant import tools
 from memwise.services.knowledge.teaching import shortened
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import record as record_store
+from memwise.storage.stores import rulebook as rules_store
 from memwise.storage.stores import tenancy as tenancy_store
 
 REFUSAL = (
@@ -43,6 +44,7 @@ class Reply:
     ticket: dict[str, Any] | None = None
     pending_confirmation: dict[str, Any] | None = None
     route: str = "knowledge"
+    unanswered_id: str | None = None
 
 
 class Assistant:
@@ -85,6 +87,7 @@ class Assistant:
             ws = tenancy_store.workspace(conn, workspace_id)
             agent = tenancy_store.agent(conn, workspace_id, conv.agent_id)
             person = tenancy_store.person_name(conn, conv.user_id, conv.contact_id)
+            written = rules_store.served(conn, workspace_id, [rules_store.WORKSPACE, agent.id])
         view = self.mw.windows.view(workspace_id, conversation_id, messages)
         x = Inputs(
             request=request,
@@ -98,6 +101,8 @@ class Assistant:
             window=view.messages,
             summary=view.summary,
             tools=tools.specs(conv),
+            standards=written.get(rules_store.WORKSPACE),
+            agent_rules=written.get(agent.id),
         )
         if conv.user_id:
             block = self.mw.notebook.block(workspace_id, conv.user_id)
@@ -193,7 +198,7 @@ class Assistant:
             c = self.mw.tenancy.get_contact(ws, conv.contact_id)
             reachable = bool(c.emails or c.phones or c.telegram_ids)
         if not reachable:
-            return Reply(HANDOFF, handoff=True, route="handoff")
+            return Reply(HANDOFF, handoff=True, route="handoff", unanswered_id=item.id)
         ticket = self.mw.tickets.open(
             ws,
             subject=f"Unanswered: {shortened(text, 120)}",
@@ -207,7 +212,11 @@ class Assistant:
         if ticket.status == "accepted":
             said += " It's with the support team, and they will get back to you."
         return Reply(
-            said, handoff=True, ticket={"id": ticket.id, "status": ticket.status}, route="handoff"
+            said,
+            handoff=True,
+            ticket={"id": ticket.id, "status": ticket.status},
+            route="handoff",
+            unanswered_id=item.id,
         )
 
     def _notebook_command(self, ws: str, conv: Any, text: str, actor: str) -> Reply | None:

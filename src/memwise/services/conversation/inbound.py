@@ -143,9 +143,10 @@ class Inbound:
         message_id = str(payload.get("message_id") or "").strip()
         key = f"id:{message_id}"[:200] if message_id else (delivery or "")[:200]
         with self.rt.db.write():  # one unit of work: contact, conversation and turns, or nothing
+            agent_id = payload.get("agent_id") or self.mw.tenancy.default_agent(workspace_id)
+            self.mw.tenancy.require_door(workspace_id, agent_id, channel)
             if key:
                 self._once(workspace_id, key)
-            agent_id = payload.get("agent_id") or self.mw.tenancy.default_agent(workspace_id)
             senders = self._senders(workspace_id, channel, sender)
             conv = self._open_thread(workspace_id, channel, thread, senders)
             threaded = conv is not None

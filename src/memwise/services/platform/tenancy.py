@@ -33,6 +33,11 @@ from memwise.policies import window
 from memwise.services.platform import identity, rows
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import tenancy as store
+from memwise.storage.stores import webhooks as webhook_store
+
+# The doors customers reach an agent through; "api" (staff and server-side) is always open.
+DOORS = ("web", "telegram", "email", "sms", "voice", "phone")
+SIGNED_DOORS = ("email", "sms", "voice", "phone")  # inbound webhooks, signed by the secret
 
 KEY_ROLES = (Role.owner, Role.admin, Role.operator)
 _IDENTITY_FIELDS = {
@@ -236,7 +241,17 @@ class Tenancy:
         business_intelligence: bool = False,
         record_policy: str = "archive",
         window_overrides: Mapping[str, Any] | None = None,
+        doors: Iterable[str] | None = None,
     ) -> Agent:
+        """A new agent. ``doors`` lists the customer doors switched on (none: ``[]``); left
+        out, every door is open."""
+        if doors is not None:
+            doors = list(doors)
+            unknown = sorted(set(doors) - set(DOORS))
+            if unknown:
+                raise errors.Invalid(
+                    f"unknown doors {unknown} (known: {', '.join(DOORS)})", code="unknown_door"
+                )
         values = self._agent_values(
             {
                 "name": name,
@@ -248,6 +263,8 @@ class Tenancy:
             }
         )
         values.update(id=new_id("agt"), workspace_id=workspace_id, created_at=self.rt.clock.now())
+        if doors is not None:
+            values["doors"] = [d for d in DOORS if d in set(doors)]
         with self.rt.db.write() as conn:
             store.workspace(conn, workspace_id)
             store.insert_agent(conn, **values)
@@ -298,6 +315,66 @@ class Tenancy:
             ).value,
             "window_overrides": window.check_overrides(v.get("window_overrides")),
         }
+
+    def set_door(
+        self,
+        workspace_id: str,
+        agent_id: str,
+        door: str,
+        on: bool,
+        *,
+        by: Principal | None = None,
+    ) -> Agent:
+        """Switch one customer door of an agent on or off (admin+). An agent whose doors were
+        never set has every door open; the first switch keeps the others as they were."""
+        require_staff(by, Role.admin)
+        if door not in DOORS:
+            raise errors.Invalid(
+                f"unknown door {door!r} (known: {', '.join(DOORS)})", code="unknown_door"
+            )
+        with self.rt.db.write() as conn:
+            current = store.agent(conn, workspace_id, agent_id)
+            if on and door in SIGNED_DOORS and webhook_store.secret(conn, workspace_id) is None:
+                raise errors.Conflict(
+                    f"the {door} door needs the workspace's webhook secret first: make one "
+                    "(POST /v1/webhook-secret, or the agent's page in the console)",
+                    code="webhook_secret_required",
+                )
+            doors = set(DOORS if current.doors is None else current.doors)
+            doors = doors | {door} if on else doors - {door}
+            store.update_agent(conn, workspace_id, agent_id, doors=[d for d in DOORS if d in doors])
+        return self.get_agent(workspace_id, agent_id)
+
+    def require_door(self, workspace_id: str, agent_id: str, channel: str) -> None:
+        """Conflict when customers may not reach this agent through ``channel`` now."""
+        agent = self.get_agent(workspace_id, agent_id)
+        if not agent.door_open(channel):
+            raise errors.Conflict(
+                f"the {channel} door of {agent.name} is switched off; an admin switches it on "
+                "from the agent's page",
+                code="door_off",
+            )
+
+    def update_workspace(
+        self,
+        workspace_id: str,
+        *,
+        name: str | None = None,
+        timezone: str | None = None,
+        by: Principal | None = None,
+    ) -> Workspace:
+        """Rename the business or change its timezone (admin+); the plan is the server's."""
+        require_staff(by, Role.admin)
+        values: dict[str, Any] = {}
+        if name is not None:
+            values["name"] = check_name(name, "business name")
+        if timezone is not None:
+            values["timezone"] = check_timezone(timezone)
+        with self.rt.db.write() as conn:
+            store.workspace(conn, workspace_id)
+            if values:
+                store.update_workspace(conn, workspace_id, **values)
+        return self.get_workspace(workspace_id)
 
     def get_agent(self, workspace_id: str, agent_id: str) -> Agent:
         with self.rt.db.read() as conn:

@@ -79,6 +79,8 @@ KEPT = {
     "webhook_secrets": "the workspace's channel secrets",
     "event_endpoints": "the workspace's subscriptions",
     "ticket_adapters": "the workspace's helpdesk settings",
+    "rule_versions": "the business's written rules (a customer's details are refused there)",
+    "setups": "the setup builder's state (the preview contact is a contact of its own)",
 }
 
 

@@ -93,6 +93,7 @@ def agent_from_row(row: Any) -> Agent:
         record_policy=RecordPolicy(row.record_policy),
         created_at=row.created_at,
         window_overrides=row.window_overrides,
+        doors=row.doors,
     )
 
 
@@ -222,6 +223,10 @@ def revoke_session(conn: Connection, token_hash: str, at: datetime) -> None:
 
 
 # -- agents ---------------------------------------------------------------------------------
+def update_workspace(conn: Connection, workspace_id: str, **values: Any) -> None:
+    conn.execute(workspaces.update().where(workspaces.c.id == workspace_id).values(**values))
+
+
 def insert_agent(conn: Connection, **values: Any) -> None:
     conn.execute(agents.insert().values(**values))
 
