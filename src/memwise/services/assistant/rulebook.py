@@ -72,6 +72,7 @@ class Rulebook:
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
             scope = self._scope(conn, workspace_id, agent_id)
+            self._serialize(conn, workspace_id, scope)
             for rule in kept:
                 check_not_customer_data(conn, workspace_id, rule)
             current = store.served(conn, workspace_id, [scope]).get(scope)
@@ -102,6 +103,10 @@ class Rulebook:
             )
             return store.version(conn, workspace_id, version_id)
 
+    def _serialize(self, conn: Any, workspace_id: str, scope: str) -> None:
+        """One decision at a time per set of rules: numbering and serving never race."""
+        self.rt.db.backend.serialize(conn, f"rules:{workspace_id}:{scope}")
+
     def approve(
         self, workspace_id: str, version_id: str, *, actor: str, by: Principal | None = None
     ) -> RuleVersion:
@@ -109,6 +114,8 @@ class Rulebook:
         require_staff(by, Role.admin)
         with self.rt.db.write() as conn:
             draft = store.version(conn, workspace_id, version_id)
+            self._serialize(conn, workspace_id, draft.scope)
+            draft = store.version(conn, workspace_id, version_id)  # as it is once we hold it
             if draft.status != "draft":
                 raise errors.Conflict(
                     f"version {draft.version} is {draft.status}, not a draft", code="not_a_draft"
@@ -133,6 +140,7 @@ class Rulebook:
     ) -> RuleVersion:
         require_staff(by, Role.admin)
         with self.rt.db.write() as conn:
+            self._serialize(conn, workspace_id, store.version(conn, workspace_id, version_id).scope)
             draft = store.version(conn, workspace_id, version_id)
             if draft.status != "draft":
                 raise errors.Conflict(
