@@ -45,6 +45,19 @@ def test_customers_become_contacts_and_the_window_holds_eight_earlier(
     assert len(door.windows.transcript(door.key(CUSTOMER))) == 8
 
 
+def test_a_telegram_door_switched_off_answers_so_and_creates_nobody(
+    setup: tuple[Memwise, str, str], clock: FixedClock
+) -> None:
+    mw, ws, agent = setup
+    mw.tenancy.set_door(ws, agent, "telegram", False)
+    door = TelegramDoor(mw, ws, agent)
+    assert "not taking Telegram messages" in said(door, clock, CUSTOMER, "hello")
+    assert mw.tenancy.find_contacts(ws, "telegram", str(CUSTOMER)) == []
+    mw.tenancy.set_door(ws, agent, "telegram", True)
+    assert "not taking" not in said(door, clock, CUSTOMER, "hello")
+    assert len(mw.tenancy.find_contacts(ws, "telegram", str(CUSTOMER))) == 1
+
+
 def test_late_messages_are_ignored_with_a_notice(
     setup: tuple[Memwise, str, str], clock: FixedClock
 ) -> None:

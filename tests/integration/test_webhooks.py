@@ -109,3 +109,23 @@ def test_bad_messages_are_clear_errors(api: Api) -> None:
         assert r.status_code == 422 and r.json()["error"]["code"] == code, (payload, r.text)
     r = _post(api, ws, "email", ["not", "an", "object"], secret)
     assert r.status_code == 422
+
+
+def test_a_door_switched_off_records_nothing_and_a_retry_after_it_opens_lands(api: Api) -> None:
+    ws, key = api.workspace()
+    agent = api.call("POST", "/v1/agents", key, json={"name": "Eve", "doors": ["web"]}).json()
+    secret = api.call("POST", "/v1/webhook-secret", key).json()["secret"]
+    message = {"from": "ann@example.com", "text": "Do you ship to Austria?", "message_id": "m-1"}
+    r = _post(api, ws, "email", message, secret)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "door_off"
+    assert api.call("GET", "/v1/conversations", key).json()["items"] == []
+    assert (
+        api.call(
+            "POST", "/v1/identify", key, json={"kind": "email", "value": "ann@example.com"}
+        ).json()["status"]
+        == "unbound"
+    )
+    on = api.call("PUT", f"/v1/agents/{agent['id']}/doors/email", key, json={"on": True})
+    assert on.status_code == 200
+    r = _post(api, ws, "email", message, secret)  # the same message id: not a replay
+    assert r.status_code == 201, r.text

@@ -35,7 +35,9 @@ _UNDO: list[tuple[str, re.Pattern[str], bool]] = [
             r"\b(?:follow|obey|execute|carry out|act on|do what|comply with)\b[^.\n]{0,40}?"
             r"\b(?:instructions?|directions?|commands?|whatever|what (?:it|they))"
             r"\b[^.\n]{0,30}?\b(?:in|inside|from|within|found in|contained in|written in)\b"
-            rf"[^.\n]{{0,20}}?{_SOURCES}",
+            rf"[^.\n]{{0,20}}?{_SOURCES}"
+            r"|\b(?:do|follow|obey|believe)\b (?:whatever|what|everything|anything) (?:the |a |any )?"
+            rf"{_SOURCES}\s*(?:says?|tells? you|asks?|wants?|instructs?)\b",
             re.I,
         ),
         True,
