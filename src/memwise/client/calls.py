@@ -32,6 +32,12 @@ def _as(model: type[T]) -> Callable[[Any], T]:
     return adapter.validate_python
 
 
+def _items(model: type[T]) -> Callable[[Any], list[T]]:
+    """The items of a one-page answer."""
+    adapter = TypeAdapter(list[model])  # type: ignore[valid-type]
+    return lambda data: adapter.validate_python(data["items"])
+
+
 def _given(**values: Any) -> dict[str, Any]:
     """Only the arguments the caller gave (None means: let the server decide)."""
     return {k: v for k, v in values.items() if v is not None}
@@ -65,6 +71,7 @@ def create_agent(
     domain: str | None = None,
     business_intelligence: bool = False,
     record_policy: Literal["archive", "audit_only"] = "archive",
+    doors: list[str] | None = None,
 ) -> Call[m.Agent]:
     body = _given(
         name=name,
@@ -72,6 +79,7 @@ def create_agent(
         domain=domain,
         business_intelligence=business_intelligence,
         record_policy=record_policy,
+        doors=doors,
     )
     return Call("POST", "/v1/agents", _as(m.Agent), body)
 
@@ -102,6 +110,106 @@ def create_contact(
 
 def get_contact(contact_id: str) -> Call[m.Contact]:
     return Call("GET", f"/v1/contacts/{contact_id}", _as(m.Contact))
+
+
+# --- the setup builder, written rules and doors ------------------------------------------
+
+
+def setup() -> Call[m.Setup]:
+    """Where the builder stands: each step, done or with what it still misses."""
+    return Call("GET", "/v1/setup", _as(m.Setup))
+
+
+def setup_business(
+    name: str,
+    timezone: str,
+    domain: str,
+    *,
+    agent_name: str | None = None,
+    plan: str | None = None,
+) -> Call[m.Setup]:
+    body = _given(name=name, timezone=timezone, domain=domain, agent_name=agent_name, plan=plan)
+    return Call("PUT", "/v1/setup/business", _as(m.Setup), body)
+
+
+def setup_knowledge(
+    kind: Literal["note", "document", "faq"],
+    body: str,
+    *,
+    title: str = "",
+    source_url: str | None = None,
+) -> Call[m.SetupItems]:
+    payload = _given(kind=kind, body=body, title=title, source_url=source_url)
+    return Call("POST", "/v1/setup/knowledge", _as(m.SetupItems), payload)
+
+
+def setup_approve(part: Literal["document", "lesson"], item_id: str) -> Call[m.SetupApproval]:
+    return Call("POST", f"/v1/setup/knowledge/{part}/{item_id}/approve", _as(m.SetupApproval))
+
+
+def setup_helps(
+    *,
+    persona: dict[str, str] | None = None,
+    rules: list[str] | None = None,
+    channels: list[str] | None = None,
+    memory_enabled: bool | None = None,
+) -> Call[m.Setup]:
+    body = _given(persona=persona, rules=rules, channels=channels, memory_enabled=memory_enabled)
+    return Call("PUT", "/v1/setup/helps", _as(m.Setup), body)
+
+
+def preview(text: str) -> Call[m.ChatReply]:
+    """Ask the builder's preview as a customer would (not live AI)."""
+    return Call("POST", "/v1/setup/preview", _as(m.ChatReply), {"text": text})
+
+
+def teach_preview(unanswered_id: str, answer: str) -> Call[m.Taught]:
+    body = {"unanswered_id": unanswered_id, "answer": answer}
+    return Call("POST", "/v1/setup/teach", _as(m.Taught), body)
+
+
+def agent_rules(agent_id: str) -> Call[list[m.RuleVersion]]:
+    """Every version of an agent's identity and rules, newest first."""
+    return Call("GET", f"/v1/agents/{agent_id}/rules", _items(m.RuleVersion))
+
+
+def propose_rules(
+    agent_id: str | None,
+    rules: list[str],
+    *,
+    persona: dict[str, str] | None = None,
+    note: str | None = None,
+    publish: bool | None = None,
+) -> Call[m.RuleVersion]:
+    """A new version of an agent's rules, or of the team standards (``agent_id=None``)."""
+    body = _given(rules=rules, persona=persona, note=note, publish=publish)
+    path = f"/v1/agents/{agent_id}/rules" if agent_id else "/v1/standards"
+    return Call("POST", path, _as(m.RuleVersion), body)
+
+
+def standards() -> Call[list[m.RuleVersion]]:
+    return Call("GET", "/v1/standards", _items(m.RuleVersion))
+
+
+def approve_rules(version_id: str) -> Call[m.RuleVersion]:
+    return Call("POST", f"/v1/rules/{version_id}/approve", _as(m.RuleVersion))
+
+
+def reject_rules(version_id: str) -> Call[m.RuleVersion]:
+    return Call("POST", f"/v1/rules/{version_id}/reject", _as(m.RuleVersion))
+
+
+def rollback_rules(agent_id: str | None, version: int) -> Call[m.RuleVersion]:
+    path = f"/v1/agents/{agent_id}/rules/rollback" if agent_id else "/v1/standards/rollback"
+    return Call("POST", path, _as(m.RuleVersion), {"version": version})
+
+
+def doors(agent_id: str) -> Call[list[m.Door]]:
+    return Call("GET", f"/v1/agents/{agent_id}/doors", _items(m.Door))
+
+
+def switch_door(agent_id: str, door: str, on: bool) -> Call[list[m.Door]]:
+    return Call("PUT", f"/v1/agents/{agent_id}/doors/{door}", _items(m.Door), {"on": on})
 
 
 # --- conversations -----------------------------------------------------------------------

@@ -36,8 +36,8 @@ _UNDO: list[tuple[str, re.Pattern[str], bool]] = [
             r"\b(?:instructions?|directions?|commands?|whatever|what (?:it|they))"
             r"\b[^.\n]{0,30}?\b(?:in|inside|from|within|found in|contained in|written in)\b"
             rf"[^.\n]{{0,20}}?{_SOURCES}"
-            r"|\b(?:do|follow|obey|believe)\b (?:whatever|what|everything|anything) (?:the |a |any )?"
-            rf"{_SOURCES}\s*(?:says?|tells? you|asks?|wants?|instructs?)\b",
+            r"|\b(?:do|follow|obey|believe)\b (?:whatever|what|everything|anything) "
+            rf"(?:the |a |any )?{_SOURCES}\s*(?:says?|tells? you|asks?|wants?|instructs?)\b",
             re.I,
         ),
         True,
