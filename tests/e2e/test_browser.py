@@ -307,6 +307,27 @@ def test_a_new_business_builds_its_assistant_in_four_steps(browser: object, serv
     page.locator("li.draft-item", has_text="Opening hours").locator("button").click()
     page.wait_for_selector("text=Approved: the assistant knows it now.")
     assert page.locator("nav.steps a[data-step=knowledge] .badge").inner_text() == "done"
+    # FAQs from a file: read in the browser into the text box, one lesson draft per pair
+    page.select_option("#knowledge select[name=kind]", "faq")
+    page.set_input_files(
+        "#knowledge input[type=file]",
+        files=[
+            {
+                "name": "faq.txt",
+                "mimeType": "text/plain",
+                "buffer": b"Q: Do you bake on Sundays?\nA: No, Sundays we rest.\n",
+            }
+        ],
+    )
+    page.wait_for_function(
+        "document.querySelector('#knowledge textarea[name=body]').value.includes('Sundays')"
+    )
+    assert page.input_value("#knowledge input[name=title]") == "faq"
+    page.click("#knowledge button[type=submit]")
+    page.wait_for_selector("text=1 draft added")
+    page.locator("li.draft-item", has_text="Do you bake on Sundays?").locator("button").click()
+    page.wait_for_selector("text=Approved: the assistant knows it now.")
+    assert page.locator("ul.known li", has_text="Do you bake on Sundays?").count() == 1
     shot(page, "builder-knowledge")
 
     page.goto(f"{server.url}/console/setup?step=helps")

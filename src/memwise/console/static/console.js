@@ -12,6 +12,24 @@
     if (box.hasAttribute && box.hasAttribute("data-autosubmit") && box.form) box.form.submit();
   });
 
+  // The builder's upload: a text file is read in the browser into the form's text box (the
+  // form stays url-encoded; nothing is sent until the person adds it as a draft).
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (!input.hasAttribute || !input.hasAttribute("data-read-into") || !input.files || !input.files[0]) return;
+    var file = input.files[0], form = input.form;
+    var target = form && form.querySelector(input.getAttribute("data-read-into"));
+    if (!target) return;
+    if (file.size > 400000) { window.alert("That file is larger than 400 kB: paste the part that matters."); input.value = ""; return; }
+    var reader = new FileReader();
+    reader.onload = function () {
+      target.value = String(reader.result || "");
+      var title = form.querySelector("input[name=title]");
+      if (title && !title.value) title.value = file.name.replace(/\.[^.]+$/, "");
+    };
+    reader.readAsText(file);
+  });
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     var question = form.getAttribute && form.getAttribute("data-confirm");

@@ -62,7 +62,7 @@ def door_needs(door: str) -> str:
         )
     if door == "telegram":
         return (
-            "a bot token from @BotFather, given to `memwise telegram --agent …` as "
+            "a bot token from @BotFather, given to memwise telegram --agent … as "
             "MEMWISE_TELEGRAM_TOKEN (the token stays with that process, never in memwise)"
         )
     return (
