@@ -57,43 +57,48 @@ def pg_mw(request: pytest.FixtureRequest, clock: FixedClock) -> Iterator[Memwise
     _pg_drop(name)
 
 
+def _race(mw: Memwise, ws: str, agent: str, n: int, writers: int) -> list[BaseException]:
+    """Admins approve ``writers`` drafts while as many admins serve edits of their own, all
+    at once; what went wrong other than a clear conflict."""
+    drafts = [
+        mw.rulebook.propose(ws, agent, [f"round {n} rule {i}"], publish=False)
+        for i in range(writers)
+    ]
+    gate = threading.Barrier(writers * 2)
+    failures: list[BaseException] = []
+
+    def approve(i: int) -> None:
+        gate.wait()
+        try:
+            mw.rulebook.approve(ws, drafts[i].id, actor=f"admin {i}")
+        except errors.Conflict:
+            pass  # another version was served first: this draft is now stale
+        except BaseException as exc:  # anything else is a bug
+            failures.append(exc)
+
+    def publish(i: int) -> None:
+        gate.wait()
+        try:
+            mw.rulebook.propose(ws, agent, [f"round {n} direct {i}"], actor=f"o {i}")
+        except BaseException as exc:
+            failures.append(exc)
+
+    threads = [threading.Thread(target=approve, args=(i,)) for i in range(writers)]
+    threads += [threading.Thread(target=publish, args=(i,)) for i in range(writers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return failures
+
+
 @pytest.mark.postgres
 def test_racing_editors_never_serve_two_versions(pg_mw: Memwise) -> None:
     mw = pg_mw
     ws, _ = mw.tenancy.create_workspace("Race")
     agent = mw.tenancy.create_agent(ws.id, "Eve")
-    writers = 4
     for n in range(15):
-        drafts = [
-            mw.rulebook.propose(ws.id, agent.id, [f"round {n} rule {i}"], publish=False)
-            for i in range(writers)
-        ]
-        gate = threading.Barrier(writers * 2)
-        failures: list[BaseException] = []
-
-        def approve(i: int) -> None:
-            gate.wait()
-            try:
-                mw.rulebook.approve(ws.id, drafts[i].id, actor=f"admin {i}")
-            except errors.Conflict:
-                pass  # another draft was served first: this one is now stale
-            except BaseException as exc:  # anything else is a bug
-                failures.append(exc)
-
-        def publish(i: int) -> None:
-            gate.wait()
-            try:
-                mw.rulebook.propose(ws.id, agent.id, [f"round {n} direct {i}"], actor=f"o {i}")
-            except BaseException as exc:
-                failures.append(exc)
-
-        threads = [threading.Thread(target=approve, args=(i,)) for i in range(writers)]
-        threads += [threading.Thread(target=publish, args=(i,)) for i in range(writers)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert failures == []
+        assert _race(mw, ws.id, agent.id, n, writers=4) == []
         versions = mw.rulebook.versions(ws.id, agent.id)
         assert sum(v.status == "served" for v in versions) == 1
         numbers = [v.version for v in versions]

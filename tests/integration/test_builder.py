@@ -352,3 +352,34 @@ def test_doors_switch_on_one_at_a_time_and_a_closed_door_records_nothing(api: Ap
         == 404
     )
     assert wid
+
+
+def test_an_open_web_conversation_takes_nothing_more_once_its_door_is_off(api: Api) -> None:
+    _, owner = api.workspace()
+    agent = api.call("POST", "/v1/agents", owner, json={"name": "Eve", "doors": ["web"]}).json()
+    ann = api.call("POST", "/v1/contacts", owner, json={"name": "Ann"}).json()["id"]
+    conv = api.call(
+        "POST",
+        "/v1/conversations",
+        owner,
+        json={"agent_id": agent["id"], "channel": "web", "contact_id": ann},
+    ).json()
+    visitor = conv["visitor_token"]
+    chat = {"conversation_id": conv["id"], "text": "Hello?"}
+    assert api.call("POST", "/v1/chat", visitor, json=chat).status_code == 200
+    api.call("PUT", f"/v1/agents/{agent['id']}/doors/web", owner, json={"on": False})
+    before = len(api.call("GET", f"/v1/conversations/{conv['id']}/turns", owner).json()["items"])
+    r = api.call("POST", "/v1/chat", visitor, json=chat)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "door_off"
+    turn = {"role": "customer", "text": "Anyone?"}
+    r = api.call("POST", f"/v1/conversations/{conv['id']}/turns", visitor, json=turn)
+    assert r.status_code == 409
+    r = api.call(
+        "POST", f"/v1/conversations/{conv['id']}/turns/batch", visitor, json={"turns": [turn]}
+    )
+    assert r.status_code == 409
+    after = len(api.call("GET", f"/v1/conversations/{conv['id']}/turns", owner).json()["items"])
+    assert after == before
+    # staff still write into the record (an operator's note, an import)
+    r = api.call("POST", f"/v1/conversations/{conv['id']}/turns", owner, json=turn)
+    assert r.status_code == 201

@@ -42,6 +42,9 @@ def context(body: ContextIn, caller: Caller, mw: MW) -> dict[str, Any]:
 @router.post("/chat", response_model=m.ChatReply)
 def chat(body: ChatIn, caller: Caller, mw: MW) -> dict[str, Any]:
     workspace = conversation_scope(caller, body.conversation_id)
+    if caller.is_visitor:  # a door switched off takes nothing more from visitors
+        conv = mw.record.get(workspace, body.conversation_id)
+        mw.tenancy.require_door(workspace, conv.agent_id, conv.channel.value)
     reply = mw.chat(
         workspace,
         body.conversation_id,

@@ -27,6 +27,7 @@ from memwise.services.platform.runtime import Runtime
 from memwise.services.platform.tenancy import hash_secret
 from memwise.storage import search
 from memwise.storage.stores import record as store
+from memwise.storage.stores import tenancy as tenancy_store
 
 MAX_BATCH = 10_000
 
@@ -176,6 +177,13 @@ class Record:
                     f"the conversation is {conv.status.value}; start a new one",
                     code="conversation_closed",
                 )
+            if by is not None and by.is_visitor:  # a door switched off takes nothing more
+                agent = tenancy_store.agent(conn, workspace_id, conv.agent_id)
+                if not agent.door_open(conv.channel.value):
+                    raise errors.Conflict(
+                        f"the {conv.channel.value} door of this assistant is switched off",
+                        code="door_off",
+                    )
             keep_text = (
                 store.record_policy(conn, workspace_id, conv.agent_id) is RecordPolicy.archive
             )
