@@ -12,27 +12,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from memwise.extraction import dates
+from memwise.extraction import dates, slots
 from memwise.extraction.pack import Pack
 from memwise.extraction.types import Existing, Extraction, Line, Proposal, ProposedEvent
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
-CHANNELS = {
-    "email": "email",
-    "e-mail": "email",
-    "mail": "email",
-    "phone": "phone",
-    "call": "phone",
-    "calls": "phone",
-    "ring": "phone",
-    "text": "text message",
-    "texts": "text message",
-    "sms": "text message",
-    "whatsapp": "WhatsApp",
-    "telegram": "Telegram",
-    "post": "post",
-    "letter": "post",
-}
 _APPOINTMENT_WORDS = (
     r"appointment|meeting|dentist|doctor|lunch|dinner|breakfast|call|interview|flight|trip|"
     r"visit|fitting|pickup|pick-up|install(?:ation)?|service|check-up|checkup|deadline|due|"
@@ -48,18 +32,6 @@ _ROLE = re.compile(
 _NAME = re.compile(
     r"\b(?i:my name is|call me|this is|i'm|i am)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
     r"(?=[\s,.!?]|$)(?!\s+(?:at|from|of|the|a)\b)"
-)
-_PREFERRED_CHANNEL = (
-    re.compile(
-        r"\b(?:i(?:'d| would)? prefer|i'd rather|i would rather)\s+"
-        r"(?:to be\s+|be\s+)?(?:contact(?:ed)?|reach(?:ed)?|get in touch with)?\s*(?:me\s+)?"
-        r"(?:by|via|on|through|over)?\s*(e-?mail|phone|calls?|texts?|sms|whatsapp|"
-        r"telegram|post|letter)\b"
-    ),
-    re.compile(
-        r"\b(?:contact|reach|email|call|text) me (?:by|via|on|through) "
-        r"(e-?mail|phone|text|sms|whatsapp|telegram|post)\b"
-    ),
 )
 _NOT_NAMES = {
     "Sorry",
@@ -148,53 +120,33 @@ class RuleExtractor:
         low = s.lower()
         if s.endswith("?"):
             return out
-        out += self._preference(s, low)
-        out += self._identity(s)
+        request = slots.is_request(s)
+        out += slots.channels(s)
+        out += slots.spelled_name(s) or self._identity(s)
         out += self._appointment(s, low)
-        out += self._relocation(s, low)
-        out += self._errand(s, low)
-        if not out:
-            out += self._fact(s, low)
+        out += slots.home(s)
+        out += slots.family(s)
+        out += slots.needs(s)
+        out += slots.language(s)
+        if not any(p.key == "role" for p in out):
+            out += slots.work(s)
+        if not request:
+            out += self._errand(s, low)
+        if not out and not request:
+            out += self._likes(s, low) or self._fact(s, low)
         return out
-
-    def _preference(self, s: str, low: str) -> list[Proposal]:
-        m = re.search(
-            r"\b(?:please\s+)?(?:don't|do not|never)\s+(call|phone|ring|email|e-mail|text|sms)"
-            r"\s+me\b",
-            low,
-        )
-        if m:  # a refusal of one channel may sit beside a preferred one: keep looking
-            channel = CHANNELS.get(m.group(1), m.group(1))
-            refusal = Proposal(
-                "preference",
-                f"Does not want to be contacted by {channel}",
-                [s],
-                key=f"preference.no_{channel.replace(' ', '_')}",
-            )
-            return [refusal, *self._preferred_channel(s, low)]
-        return self._preferred_channel(s, low) or self._likes(s, low)
-
-    def _preferred_channel(self, s: str, low: str) -> list[Proposal]:
-        for rx in _PREFERRED_CHANNEL:
-            m = rx.search(low)
-            if m:
-                channel = CHANNELS.get(m.group(1).replace("e-mail", "email"), m.group(1))
-                return [
-                    Proposal(
-                        "preference",
-                        f"Prefers to be contacted by {channel}",
-                        [s],
-                        key="preference.contact_channel",
-                    )
-                ]
-        return []
 
     def _likes(self, s: str, low: str) -> list[Proposal]:
         m = re.search(
-            r"\bi(?:'d| would)? (?:prefer|rather have|like|love|want)s?\s+(.{3,80})", s, re.I
+            r"\bi (?:really |do |also |much |still )?(?:prefer|like|love|adore|enjoy)s?"
+            r"\s+(.{3,80})",
+            s,
+            re.I,
         )
         if m and not re.search(
-            r"\b(?:to (?:order|buy|know|ask|return|book|check)|would like to)\b", low
+            r"\b(?:to (?:order|buy|know|ask|return|book|check|change|cancel|get|have|see|speak)"
+            r"|would (?:like|love)|'d (?:like|love))\b",
+            low,
         ):
             what = _clean(m.group(1).rstrip(".!"))
             verb = "Prefers" if "prefer" in low or "rather" in low else "Likes"
@@ -243,35 +195,6 @@ class RuleExtractor:
             )
         ]
 
-    def _relocation(self, s: str, low: str) -> list[Proposal]:
-        m = re.search(
-            r"\b(?:i'm|i am|we're|we are|i'll be|we'll be)\s+(?:moving|relocating)\s+"
-            r"(?:to\s+)?([A-Z][\w -]{1,40}?)?(?:\s+(?:in|on|by|next|this)\b.*)?$",
-            s,
-            re.I,
-        )
-        if not m and not re.search(r"\b(?:moving|relocating|relocate|move) to\b", low):
-            return []
-        place = None
-        p = re.search(r"\b(?:moving|relocating|relocate|move) to ([A-Z][\w-]+(?: [A-Z][\w-]+)?)", s)
-        if p:
-            place = p.group(1)
-        phrase = (
-            dates.find_phrase(s)
-            or (
-                re.search(
-                    r"\b(?:in|by|next)\s+(?:january|february|march|april|may|june|july|august|september|"
-                    r"october|november|december|spring|summer|autumn|fall|winter)\b",
-                    low,
-                )
-                or [None]
-            )[0]
-        )
-        text = (
-            "Is relocating" + (f" to {place}" if place else "") + (f" ({phrase})" if phrase else "")
-        )
-        return [Proposal("fact", text, [s], key="relocation", entities=[place] if place else [])]
-
     def _errand(self, s: str, low: str) -> list[Proposal]:
         m = re.search(
             r"\bi (?:still )?(?:need to|have to|must|should|gotta|want to)\s+(.{4,90})", s, re.I
@@ -286,21 +209,8 @@ class RuleExtractor:
 
     def _fact(self, s: str, low: str) -> list[Proposal]:
         patterns = [
-            (r"\bi(?:'m| am) allergic to (.{3,60})", "Is allergic to {}", "dietary.allergy"),
             (
-                r"\bi(?:'m| am) (vegetarian|vegan|pescatarian|diabetic|gluten[- ]free|"
-                r"lactose intolerant)",
-                "Is {}",
-                "dietary",
-            ),
-            (
-                r"\bi (?:live|am based|'m based) in ([A-Z][\w -]{1,40})",
-                "Lives in {}",
-                "address.city",
-            ),
-            (r"\bi(?:'m| am) based in ([A-Z][\w -]{1,40})", "Is based in {}", "address.city"),
-            (
-                r"\bi (?:have|own|drive|run) (?:a|an|two|three|\d+) (?!(?:question|problem|issue|"
+                r"\bi (?:have|own|drive) (?:a|an|two|three|\d+) (?!(?:question|problem|issue|"
                 r"query|complaint|request|few|couple|minute|second)\b)(.{3,60})",
                 "Has {}",
                 None,
@@ -311,7 +221,6 @@ class RuleExtractor:
                 None,
                 None,
             ),
-            (r"\bi speak (\w+)", "Speaks {}", "preference.language"),
         ]
         for rx, template, key in patterns:
             m = re.search(rx, s, re.I)

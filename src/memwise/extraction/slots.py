@@ -1,0 +1,646 @@
+"""The offline extractor's everyday slots: where the customer lives (and moves), how to reach
+them, their family, their work, their dietary and accessibility needs, their language.
+
+Each finder reads one sentence the customer said and returns proposals with a stable key, so
+a later statement of the same slot supersedes the earlier one ("Actually I moved to Hamburg"
+replaces "Lives in Berlin"). No parser, no model: patterns over words, with a short list of
+words that are never a place, a name or a job. What it cannot read, it leaves alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memwise.extraction import dates
+from memwise.extraction.types import Proposal
+
+
+# -- words -------------------------------------------------------------------------------------
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+CHANNEL_WORDS = {
+    "email": "email",
+    "e-mail": "email",
+    "emails": "email",
+    "mail": "email",
+    "phone": "phone",
+    "call": "phone",
+    "calls": "phone",
+    "calling": "phone",
+    "ring": "phone",
+    "phone call": "phone",
+    "phone calls": "phone",
+    "text": "text message",
+    "texts": "text message",
+    "texting": "text message",
+    "text message": "text message",
+    "text messages": "text message",
+    "sms": "text message",
+    "message": "text message",
+    "whatsapp": "WhatsApp",
+    "telegram": "Telegram",
+    "post": "post",
+    "letter": "post",
+}
+_CH = (
+    r"(e-?mails?|e-mail|phone calls?|text messages?|texts?|texting|sms|whatsapp|telegram|"
+    r"calls?|calling|phone|ring|post|letter|mail|message)"
+)
+_NOT_PLACE = set(
+    _words(
+        "a an the new another my our their this that there here town city country flat house "
+        "apartment place area street address home abroad it them us you be get live stay work "
+        "his her somewhere same other different bigger smaller next last in on at from with "
+        "and or now soon back up down january february march april may june july august "
+        "september october november december spring summer autumn fall winter monday tuesday "
+        "wednesday thursday friday saturday sunday week month year today tomorrow yesterday "
+        "recently just finally"
+    )
+)
+_PLACE = (
+    r"([A-Za-zÀ-ÿ][\wÀ-ÿ'.-]*(?:[ -](?:am|an|upon|on|de|del|la|le|sur)?[ -]?[A-ZÀ-Ý][\wÀ-ÿ'.-]*)?)"
+)
+RELATIONS = {
+    "wife": "wife",
+    "husband": "husband",
+    "partner": "partner",
+    "boyfriend": "boyfriend",
+    "girlfriend": "girlfriend",
+    "fiance": "fiancé",
+    "fiancé": "fiancé",
+    "fiancée": "fiancée",
+    "son": "son",
+    "daughter": "daughter",
+    "kid": "child",
+    "child": "child",
+    "baby": "baby",
+    "mother": "mother",
+    "mum": "mother",
+    "mom": "mother",
+    "father": "father",
+    "dad": "father",
+    "brother": "brother",
+    "sister": "sister",
+    "grandson": "grandson",
+    "granddaughter": "granddaughter",
+    "grandmother": "grandmother",
+    "grandma": "grandmother",
+    "grandfather": "grandfather",
+    "grandpa": "grandfather",
+    "stepson": "stepson",
+    "stepdaughter": "stepdaughter",
+}
+_REL = "(" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")"
+_COUNT = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "1": 1,
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+    "6": 6,
+}
+JOBS = _words(
+    "accountant actor architect artist baker barber barista builder butcher carpenter "
+    "cashier chef cleaner coach consultant cook courier dentist designer developer doctor "
+    "driver economist editor electrician engineer farmer firefighter gardener hairdresser "
+    "journalist lawyer lecturer librarian manager mechanic midwife musician nurse "
+    "optician painter paramedic pharmacist photographer physician physiotherapist pilot "
+    "plumber police officer postman professor programmer psychologist receptionist "
+    "researcher salesman saleswoman scientist secretary shopkeeper singer social worker "
+    "software engineer solicitor student surgeon tailor teacher technician therapist "
+    "translator tutor vet veterinarian waiter waitress web developer writer carer "
+    "caregiver nanny pharmacist bookkeeper analyst administrator clerk dentist hygienist "
+    "optometrist"
+)
+_JOB_PHRASES = sorted(
+    {
+        "police officer",
+        "social worker",
+        "software engineer",
+        "web developer",
+        "nurse practitioner",
+        "primary school teacher",
+        "truck driver",
+        "bus driver",
+        "taxi driver",
+        "project manager",
+        "office manager",
+        "shop assistant",
+        "dental hygienist",
+        "civil servant",
+        "care worker",
+        "sales assistant",
+    }
+    | set(JOBS),
+    key=len,
+    reverse=True,
+)
+_JOB = "(" + "|".join(re.escape(j) for j in _JOB_PHRASES) + ")"
+DIETS = (
+    r"vegetarian|vegan|pescatarian|coeliac|celiac|diabetic|lactose[- ]intolerant|"
+    r"gluten[- ]intolerant|gluten[- ]free|dairy[- ]free|halal|kosher|teetotal"
+)
+LANGUAGES = _words(
+    "english german french spanish italian portuguese dutch polish turkish arabic russian "
+    "ukrainian greek swedish danish norwegian finnish czech hungarian romanian chinese "
+    "mandarin cantonese japanese korean hindi urdu farsi persian hebrew vietnamese thai"
+)
+_LANG = "(" + "|".join(LANGUAGES) + ")"
+_NEG = re.compile(r"\b(?:not|no longer|never|n't|no more|any ?more|stopped being)\b", re.I)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:40]
+
+
+def _place(raw: str | None) -> str | None:
+    """A place name as said ('hamburg' → 'Hamburg'), or None when it is not one."""
+    if not raw:
+        return None
+    words = raw.strip(" .,!").split()
+    if not words or words[0].lower() in _NOT_PLACE:
+        return None
+    while words and words[-1].lower() in _NOT_PLACE:
+        words.pop()
+    if not words:
+        return None
+    return " ".join(w if w[:1].isupper() else w.capitalize() for w in words)
+
+
+def _clause_of(s: str, start: int) -> str:
+    """The clause of ``s`` around ``start``: what negation may reach."""
+    left = max(s.rfind(c, 0, start) for c in ",;:") + 1
+    return s[left:start]
+
+
+# -- where they live, and moves ----------------------------------------------------------------
+_LIVES = re.compile(
+    r"\b(?:i|we)(?:'ve| have)?\s+(?:now\s+|still\s+|currently\s+|actually\s+)?"
+    r"(?:live|living|lives|reside|am living|'m living|are living|'re living|been living)\s+"
+    rf"in\s+{_PLACE}"
+    rf"|\b(?:i'm|i am|we're|we are)\s+(?:now\s+|currently\s+)?based\s+in\s+{_PLACE}"
+    rf"|\b(?:my|our)\s+home\s+is\s+(?:now\s+)?(?:in\s+)?{_PLACE}",
+    re.I,
+)
+_MOVED = re.compile(
+    r"\b(?:i|we)(?:'ve| have| had)?\s+(?:just\s+|recently\s+|finally\s+|actually\s+|already\s+)?"
+    r"(?:moved|relocated)(?:\s+house)?\s+(?:from\s+[\w -]+?\s+)?(?:to|into)\s+"
+    rf"{_PLACE}"
+    rf"|\bsince\s+(?:i|we)\s+moved\s+to\s+{_PLACE}",
+    re.I,
+)
+_MOVING = re.compile(
+    r"\b(?:i'm|i am|we're|we are|i'll|i will|we'll|we will|i'm going to|we're going to|"
+    r"i am going to|we are going to|i plan to|we plan to|i'm planning to|we're planning to)"
+    r"\s+(?:be\s+)?(?:moving|relocating|move|relocate)\s+(?:house\s+)?(?:from\s+[\w -]+?\s+)?"
+    rf"to\s+{_PLACE}",
+    re.I,
+)
+_MONTH_PHRASE = re.compile(
+    r"\b(?:in|by|this|next|early|late|mid|end of|the end of)\s+(?:january|february|march|"
+    r"april|may|june|july|august|september|october|november|december)\b",
+    re.I,
+)
+
+
+def home(s: str) -> list[Proposal]:
+    """'I live in X', 'I moved to X', 'we relocated to X': where they live now (one key, so
+    the newest supersedes); 'I'm moving to X in March': an upcoming move, dated."""
+    m = _MOVING.search(s)
+    if m:
+        place = _place(m.group(1))
+        if place:
+            phrase = dates.find_phrase(s) or (_MONTH_PHRASE.search(s) or [None])[0]
+            text = f"Is moving to {place}" + (f" ({phrase})" if phrase else "")
+            return [
+                Proposal(
+                    "event", text, [s], key="address.move", occurs_phrase=phrase, entities=[place]
+                )
+            ]
+    for rx in (_MOVED, _LIVES):
+        m = rx.search(s)
+        if not m:
+            continue
+        place = _place(next((g for g in m.groups() if g), None))
+        if not place or _NEG.search(_clause_of(s, m.start()) + m.group(0)[:12]):
+            continue
+        return [Proposal("fact", f"Lives in {place}", [s], key="address.city", entities=[place])]
+    return []
+
+
+# -- how to reach them --------------------------------------------------------------------------
+_PREFERS = [
+    re.compile(
+        r"\b(?:i(?:'d| would)?\s+(?:much\s+)?prefer|i'd rather|i would rather)\s+"
+        r"(?:to\s+be\s+|be\s+|it\s+)?"
+        r"(?:contacted\s+|reached\s+|if you\s+)?(?:by|via|on|through|over|with)?\s*(?:a\s+)?"
+        rf"{_CH}\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:contact|reach|get hold of|get in touch with|update|notify)\s+me\s+(?:only\s+)?"
+        rf"(?:by|via|on|through|over)\s+(?:a\s+)?{_CH}\b",
+        re.I,
+    ),
+    re.compile(
+        rf"\b{_CH}\s+(?:is|works|would be)\s+(?:best|better|easiest|ideal|preferred)\b", re.I
+    ),
+    re.compile(
+        rf"\b(?:best|easiest)\s+(?:to\s+|way\s+to\s+reach\s+me\s+is\s+(?:by\s+|via\s+)?|by\s+|via\s+)?{_CH}\b",
+        re.I,
+    ),
+    re.compile(rf"\bonly\s+(?:by\s+|via\s+|on\s+|through\s+)?{_CH}\b|\b{_CH}\s+only\b", re.I),
+    re.compile(rf"\b{_CH}\s+(?:rather than|instead of|over|not)\s+(?:a\s+)?(?:{_CH})", re.I),
+    re.compile(rf"\bi'd rather you\s+{_CH}\s+me\b", re.I),
+    re.compile(r"\b(?:by|via)\s+" + _CH + r"\s+(?:please|thanks|if possible)\b", re.I),
+    re.compile(
+        rf"(?:^|[,;.!]\s*|\bplease\s+|\bjust\s+)(?:please\s+)?{_CH}\s+me\b"
+        r"(?=\s*(?:[,;.!]|$|instead|rather|only|please|from now on|in future|going forward|"
+        r"next time|if you need|if anything|when|with any))",
+        re.I,
+    ),
+]
+_REFUSES = [
+    re.compile(
+        r"\b(?:please\s+)?(?:don't|do not|never|dont)\s+(call|phone|ring|email|e-mail|text|sms|"
+        r"message|whatsapp)\s+me\b",
+        re.I,
+    ),
+    re.compile(
+        r"(?:^|[,;.!]\s*|\band\s+|\bbut\s+|\bplease\s+|\bjust\s+)(?:please\s+)?"
+        r"(?:never|don't|do not)\s+"
+        r"(call|phone|ring|email|e-mail|text)\b(?!\s+(?:back|you|them|us|him|her))",
+        re.I,
+    ),
+    re.compile(
+        r"\bi\s+(?:never|don't|do not|rarely|can't|cannot|won't)\s+(?:pick up|answer|take)\s+"
+        r"(?:the\s+|my\s+|any\s+)?(phone|calls)\b",
+        re.I,
+    ),
+    re.compile(r"\bno\s+(?:more\s+)?(?:phone\s+)?(calls|emails|texts|phone calls)\b", re.I),
+    re.compile(r"\bnot\s+(?:by|via|over\s+the)\s+(phone|email|text|sms)\b", re.I),
+    re.compile(
+        rf"\b{_CH}\s+(?:rather than|instead of)\s+(?:a\s+)?(call|calling|phone|ring|email|text)",
+        re.I,
+    ),
+]
+_OBJECT_AFTER = re.compile(
+    r"\s+(?:the|a|an|my|your|it|them|this|that|those|these|back|over|some|any|details|"
+    r"information|info|confirmation|receipt|invoice|link|copy|tracking|when|if|about)\b",
+    re.I,
+)
+
+
+def _channel(word: str) -> str:
+    w = word.lower().replace("e-mail", "email")
+    return CHANNEL_WORDS.get(w, CHANNEL_WORDS.get(w.rstrip("s"), w))
+
+
+def channels(s: str) -> list[Proposal]:
+    """A preferred channel and channels refused, in their common forms."""
+    out: list[Proposal] = []
+    refused: set[str] = set()
+    for rx in _REFUSES:
+        for m in rx.finditer(s):
+            ch = _channel(m.groups()[-1])
+            if ch not in refused and ch in CHANNEL_WORDS.values():
+                refused.add(ch)
+                out.append(
+                    Proposal(
+                        "preference",
+                        f"Does not want to be contacted by {ch}",
+                        [s],
+                        key=f"preference.no_{ch.replace(' ', '_')}",
+                    )
+                )
+    for rx in _PREFERS:
+        p = rx.search(s)
+        if not p:
+            continue
+        ch = _channel(next(g for g in p.groups() if g))
+        if ch in refused or ch not in CHANNEL_WORDS.values():
+            continue
+        if _NEG.search(_clause_of(s, p.start()) + p.group(0)[:6]) and "rather" not in p.group(0):
+            continue
+        out.insert(
+            0,
+            Proposal(
+                "preference",
+                f"Prefers to be contacted by {ch}",
+                [s],
+                key="preference.contact_channel",
+            ),
+        )
+        break
+    return out
+
+
+def is_request(s: str) -> bool:
+    """A one-off request ('I'd like to change…', 'can you…', 'please cancel…'): a task for
+    the team, or nothing to remember; never a preference."""
+    return bool(
+        re.search(
+            r"\b(?:i'd like to|i would like to|i'd love to|i want to|i wanna|i wish to|"
+            r"can you|could you|would you|can i|could i|may i|i need you to|"
+            r"please\s+(?:change|cancel|update|resend|send|refund|check|add|remove|delete|book|"
+            r"reschedule|return|replace|fix|sort|confirm|arrange|process|correct|amend|stop))\b",
+            s,
+            re.I,
+        )
+    )
+
+
+# -- family -------------------------------------------------------------------------------------
+_NAME_WORD = r"([A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)?)"
+_FAMILY_NAMED = re.compile(
+    rf"\b(?i:my)\s+(?:(?i:little|youngest|oldest|eldest|older|younger|baby|twin)\s+)?{_REL}"
+    r"(?:'s name is|\s+is called|\s+is named|\s+called|\s+named|,)?\s+"
+    rf"{_NAME_WORD}(?:\s*\(?(?i:is|who is|who's|,)?\s*(\d{{1,2}})\)?)?",
+)
+_FAMILY_COUNT = re.compile(
+    r"\bi(?:'ve| have)?\s+(?:got\s+)?(a|an|one|two|three|four|five|six|\d)\s+"
+    r"(?:little\s+|young\s+|grown-up\s+|teenage\s+)?(kids|children|sons|daughters|son|daughter|"
+    r"grandchildren|grandkids|boys|girls|twins)\b",
+    re.I,
+)
+_FAMILY_STATUS = re.compile(
+    r"\bi(?:'m| am)\s+(?:a\s+)?(married|divorced|widowed|engaged|pregnant|single (?:mum|mom|dad|"
+    r"parent|father|mother)|(?:mum|mom|dad|father|mother|parent|grandparent|grandmother|"
+    r"grandfather) of (?:one|two|three|four|\d))\b",
+    re.I,
+)
+_NOT_NAMES = {"And", "But", "So", "The", "He", "She", "They", "Is", "Has", "Was", "Will", "Who"}
+
+
+def family(s: str) -> list[Proposal]:
+    out = []
+    for named in _FAMILY_NAMED.finditer(s):
+        rel, name, age = RELATIONS[named.group(1).lower()], named.group(2), named.group(3)
+        if name in _NOT_NAMES:
+            continue
+        text = f"Has a {rel}, {name}" + (f" ({age})" if age else "")
+        out.append(Proposal("fact", text, [s], key=f"family.{rel}.{_slug(name)}", entities=[name]))
+    if out:
+        return out
+    m = _FAMILY_COUNT.search(s)
+    if m and not _NEG.search(_clause_of(s, m.start())):
+        n, what = m.group(1).lower(), m.group(2).lower()
+        count = _COUNT.get(n, n)
+        return [Proposal("fact", f"Has {count} {what}", [s], key=f"family.{_slug(what)}")]
+    m = _FAMILY_STATUS.search(s)
+    if m and not _NEG.search(_clause_of(s, m.start()) + m.group(0)):
+        return [Proposal("fact", f"Is {m.group(1).lower()}", [s], key="family.status")]
+    return []
+
+
+# -- work ---------------------------------------------------------------------------------------
+_ORG = r"((?:the\s+|a\s+|an\s+)?[A-Za-z][\w&.'-]*(?:\s+(?:[A-Z][\w&.'-]*|&|of|und|and)){0,4})"
+_WORK = [
+    (
+        re.compile(
+            r"\bi(?:'ve| have)?\s+(?:now\s+|still\s+|currently\s+|actually\s+)?"
+            r"(?:work|working|am working|'m working|been working)\s+(?:at|for|in)\s+" + _ORG,
+            re.I,
+        ),
+        "Works at {}",
+    ),
+    (
+        re.compile(
+            r"\bi(?:'ve| have)?\s+(?:just\s+)?(?:started|got|taken|accepted|joined)\s+"
+            r"(?:a\s+(?:new\s+)?job\s+(?:at|with)\s+)?" + _ORG,
+            re.I,
+        ),
+        "Works at {}",
+    ),
+    (
+        re.compile(r"\bi\s+(?:run|own|manage)\s+(?:a|an|my own|the)\s+([\w' -]{3,40})", re.I),
+        "Runs a {}",
+    ),
+]
+_JOB_RX = re.compile(
+    rf"\bi(?:'m| am)\s+(?:now\s+|currently\s+|actually\s+|still\s+)?(?:a|an)\s+"
+    rf"(?:(?:trainee|junior|senior|qualified|retired|part-time|full-time|freelance|student)\s+)?"
+    rf"{_JOB}\b(?:\s+(?:at|for|in)\s+{_ORG})?"
+    rf"|\bi\s+work\s+as\s+(?:a|an)\s+([\w -]{{3,40}}?)(?:\s+(?:at|for|in)\s+{_ORG})?(?=[,.!;]|$)",
+    re.I,
+)
+_STATUS_RX = re.compile(
+    r"\bi(?:'m| am)\s+(?:now\s+)?(retired|self-employed|freelance|a freelancer|unemployed|"
+    r"between jobs|a student|on parental leave|on maternity leave)\b",
+    re.I,
+)
+_LEFT = re.compile(
+    r"\bi\s+(?:no longer|don't|do not)\s+work\s+(?:at|for)\s+"
+    + _ORG
+    + r"(?!\s+any)|\bi\s+(?:left|quit)\s+(?:my job at\s+)?"
+    + _ORG,
+    re.I,
+)
+_NOT_ORG = {"home", "the moment", "night", "nights", "weekends", "the weekend", "it", "the same"}
+
+
+def _org(raw: str | None) -> str | None:
+    if not raw:
+        return None
+    words = raw.strip(" .,!").split()
+    while words and words[-1].lower() in {"now", "again", "too", "and", "since", "as", "for"}:
+        words.pop()
+    org = " ".join(words)
+    if (
+        not org
+        or org.lower() in _NOT_ORG
+        or org.split()[0].lower() in _NOT_PLACE - {"a", "an", "the"}
+    ):
+        return None
+    return org
+
+
+def work(s: str) -> list[Proposal]:
+    m = _LEFT.search(s)
+    if m:
+        org = _org(m.group(1) or m.group(2))
+        if org:
+            return [Proposal("fact", f"No longer works at {org}", [s], key="role")]
+    m = _JOB_RX.search(s)
+    if m:
+        job = (m.group(1) or m.group(3) or "").lower()
+        org = _org(m.group(2) or m.group(4))
+        if job and not _NEG.search(_clause_of(s, m.start()) + m.group(0)[:12]):
+            article = "an" if job[0] in "aeiou" else "a"
+            text = f"Works as {article} {job}" + (f" at {org}" if org else "")
+            return [Proposal("fact", text, [s], key="role", entities=[org] if org else [])]
+    for rx, template in _WORK:
+        m = rx.search(s)
+        if not m:
+            continue
+        org = _org(m.group(1))
+        if org and not _NEG.search(_clause_of(s, m.start()) + m.group(0)[:12]):
+            return [Proposal("fact", template.format(org), [s], key="role", entities=[org])]
+    m = _STATUS_RX.search(s)
+    if m and not _NEG.search(_clause_of(s, m.start())):
+        return [Proposal("fact", f"Is {m.group(1).lower()}", [s], key="role")]
+    return []
+
+
+# -- dietary and accessibility needs ------------------------------------------------------------
+_ALLERGY = re.compile(
+    r"\b(?:i'm|i am|i've been|i have been|i'm also|i am also)\s+(?:\w+ly\s+)?(?:(not)\s+)?"
+    r"allergic\s+to\s+([\w' -]{3,40}?)(?=[,.;!]|\s+(?:and|but|so|which|too|as well)\b|$)"
+    r"|\bi\s+(?:have|'ve got|have got)\s+(?:a|an)\s+(?:\w+\s+)?([\w' -]{3,25}?)\s+allergy\b"
+    r"|\b(?:i\s+)?(?:can't|cannot|can not)\s+(?:eat|have|tolerate)\s+(?!any\b)([\w' -]{3,30}?)"
+    r"(?=[,.;!]|\s+(?:and|but|so|because)\b|$)",
+    re.I,
+)
+_DIET = re.compile(
+    rf"\bi(?:'m| am)\s+(?:now\s+|strictly\s+|also\s+|fully\s+)?(?:(not|no longer)\s+)?(?:a\s+)?"
+    rf"({DIETS})(?:\s+(?:now|any ?more))?\b"
+    rf"|\bi\s+(?:only\s+)?eat\s+(halal|kosher)\b"
+    rf"|\bi\s+(?:went|have gone|'ve gone|turned)\s+({DIETS})\b",
+    re.I,
+)
+_NO_FOOD = re.compile(
+    r"\bi\s+(?:don't|do not|never)\s+(?:eat|drink)\s+(meat|pork|beef|fish|seafood|dairy|eggs|"
+    r"gluten|nuts|alcohol|shellfish|chicken|wheat|sugar)\b",
+    re.I,
+)
+_ACCESS = [
+    (
+        re.compile(
+            r"\bi(?:'m| am)?\s+(?:use|in|a)\s+(?:a\s+)?wheelchair(?:\s+user)?\b",
+            re.I,
+        ),
+        "Uses a wheelchair",
+        "wheelchair",
+    ),
+    (
+        re.compile(
+            r"\bi(?:'m| am)\s+(?:partially\s+|profoundly\s+|totally\s+)?(deaf|blind|"
+            r"hard of hearing|partially sighted|visually impaired|hearing[- ]impaired|"
+            r"registered blind|sight[- ]impaired)\b",
+            re.I,
+        ),
+        "Is {}",
+        None,
+    ),
+    (
+        re.compile(
+            r"\bi\s+(?:need|require|rely on|use)\s+(step[- ]free access|large print|a ramp|a lift|"
+            r"an elevator|wheelchair access|subtitles|captions|a sign language interpreter|"
+            r"sign language|braille|a hearing loop|a walking frame|a walker|crutches|"
+            r"a mobility scooter|a guide dog|an accessible (?:room|entrance|toilet))\b",
+            re.I,
+        ),
+        "Needs {}",
+        None,
+    ),
+    (
+        re.compile(
+            r"\bi\s+(?:have|'ve got)\s+(?:a\s+)?(hearing|visual|sight|mobility)\s+"
+            r"(?:impairment|problems|issues|loss|difficulties)\b",
+            re.I,
+        ),
+        "Has a {} impairment",
+        None,
+    ),
+]
+
+
+def needs(s: str) -> list[Proposal]:
+    out: list[Proposal] = []
+    for m in _ALLERGY.finditer(s):
+        what = (m.group(2) or m.group(3) or m.group(4) or "").strip()
+        if not what or re.match(r"(?:anything|it|that|this|them|much|well)\b", what, re.I):
+            continue
+        key = f"dietary.allergy.{_slug(what)}"
+        if m.group(1) or _NEG.search(_clause_of(s, m.start())):
+            out.append(Proposal("fact", f"Is not allergic to {what}", [s], key=key))
+        elif m.group(4):
+            out.append(Proposal("fact", f"Cannot eat {what}", [s], key=key))
+        else:
+            out.append(Proposal("fact", f"Is allergic to {what}", [s], key=key))
+    d = _DIET.search(s)
+    if d:
+        diet = (d.group(2) or d.group(3) or d.group(4)).lower().replace("celiac", "coeliac")
+        if d.group(1) or re.search(r"\bnot\b.{0,15}\bany ?more\b", d.group(0), re.I):
+            out.append(Proposal("fact", f"Is no longer {diet}", [s], key="dietary"))
+        elif d.group(3):
+            out.append(Proposal("fact", f"Eats {diet}", [s], key="dietary"))
+        else:
+            out.append(Proposal("fact", f"Is {diet}", [s], key="dietary"))
+    for f in _NO_FOOD.finditer(s):
+        food = f.group(1).lower()
+        out.append(Proposal("fact", f"Does not eat {food}", [s], key=f"dietary.no_{_slug(food)}"))
+    for rx, template, slot in _ACCESS:
+        a = rx.search(s)
+        if a and not _NEG.search(_clause_of(s, a.start()) + a.group(0)[:8]):
+            what = a.group(1).lower() if a.groups() and a.group(1) else ""
+            out.append(
+                Proposal(
+                    "fact",
+                    template.format(what),
+                    [s],
+                    key=f"accessibility.{slot or _slug(what)}",
+                )
+            )
+    return out
+
+
+# -- language -----------------------------------------------------------------------------------
+_REPLY_IN = re.compile(
+    r"\b(?:please\s+)?(?:reply|answer|write|respond|talk|speak|communicate)\s+(?:to\s+me\s+)?"
+    rf"(?:only\s+)?in\s+{_LANG}\b"
+    r"|\b(?:i(?:'d| would)?\s+prefer|i'd rather)\s+(?:to\s+(?:speak|write|talk)\s+)?"
+    rf"(?:in\s+)?{_LANG}\b"
+    rf"|\b{_LANG}\s+(?:please|is (?:better|easier) for me)\b",
+    re.I,
+)
+_SPEAKS = re.compile(rf"\bi\s+(?:speak|only speak|mostly speak)\s+{_LANG}\b", re.I)
+_NATIVE = re.compile(
+    rf"\b(?:my\s+)?(?:native|first|mother)\s+(?:language|tongue)\s+is\s+{_LANG}\b", re.I
+)
+
+
+def language(s: str) -> list[Proposal]:
+    m = _REPLY_IN.search(s)
+    if m:
+        lang = next(g for g in m.groups() if g).capitalize()
+        return [
+            Proposal(
+                "preference",
+                f"Prefers to be addressed in {lang}",
+                [s],
+                key="preference.language",
+            )
+        ]
+    m = _SPEAKS.search(s) or _NATIVE.search(s)
+    if m and not _NEG.search(_clause_of(s, m.start()) + m.group(0)[:10]):
+        lang = m.group(1).capitalize()
+        return [Proposal("fact", f"Speaks {lang}", [s], key=f"language.{lang.lower()}")]
+    return []
+
+
+# -- names --------------------------------------------------------------------------------------
+_SPELLED = re.compile(
+    r"\b(?:my name is|it's|it is|name's)\s+(?:spelled|spelt|written)\s+(?:with\s+\w+,?\s+)?"
+    rf"{_NAME_WORD}(?:\s+{_NAME_WORD})?"
+    rf"|\b(?:my name is|it's|i'm|i am)\s+{_NAME_WORD}(?:\s+{_NAME_WORD})?,\s+not\s+[A-Z]",
+)
+
+
+def spelled_name(s: str) -> list[Proposal]:
+    m = _SPELLED.search(s)
+    if not m:
+        return []
+    parts = [g for g in m.groups() if g]
+    name = " ".join(parts[:2])
+    return [Proposal("fact", f"Is called {name}", [s], key="name", entities=[name])]
