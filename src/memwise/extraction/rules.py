@@ -87,6 +87,12 @@ def _third_person(clause: str) -> str:
     return c
 
 
+def _first_clause(text: str) -> str:
+    """What was liked, without the reason or the request after it ('mushrooms, so leave them
+    off' → 'mushrooms')."""
+    return re.split(r",|;|\s+(?:so|because|but|as|since|which|and then|if)\s+", text, maxsplit=1)[0]
+
+
 def _sentences(line: Line) -> list[str]:
     return [_clean(s) for s in _SENTENCE.findall(line.text) if len(_clean(s)) >= 4]
 
@@ -116,12 +122,13 @@ class RuleExtractor:
 
     # -- one sentence --------------------------------------------------------------------
     def _sentence(self, s: str) -> list[Proposal]:
+        if s.endswith("?"):
+            return self._question(s)
         out: list[Proposal] = []
         low = s.lower()
-        if s.endswith("?"):
-            return out
         request = slots.is_request(s)
         out += slots.channels(s)
+        out += slots.contact_time(s)
         out += slots.spelled_name(s) or self._identity(s)
         out += self._appointment(s, low)
         out += slots.home(s)
@@ -132,8 +139,30 @@ class RuleExtractor:
             out += slots.work(s)
         if not request:
             out += self._errand(s, low)
-        if not out and not request:
-            out += self._likes(s, low) or self._fact(s, low)
+        if not request and not any(p.kind == "preference" for p in out):
+            out += self._likes(s, low) or ([] if out else self._fact(s, low))
+        return out
+
+    def _question(self, s: str) -> list[Proposal]:
+        """A question is not a statement, but a clause before it may be ("I live in Stuttgart,
+        do you ship there?"), and a standing request is a preference ("Could you send the
+        reminders by SMS from now on?")."""
+        out: list[Proposal] = []
+        clauses = [c.strip() for c in re.split(r"\s*(?:[,;]|—|–|\s-\s)\s*", s) if c.strip()]
+        for clause in clauses[:-1]:
+            if len(clause.split()) >= 3 and not slots.is_request(clause):
+                out += slots.home(clause) + slots.needs(clause) + slots.family(clause)
+                out += slots.work(clause) + slots.language(clause)
+        standing = re.search(
+            r"\b(?:from now on|in future|in the future|going forward|always|every time|"
+            r"each time)\b",
+            s,
+            re.I,
+        )
+        if standing:
+            out += [p for p in slots.channels(s) if p.key == "preference.contact_channel"]
+            out += slots.language(s)
+        out += [p for p in slots.needs(s) if p.key == "accessibility.large_print"]
         return out
 
     def _likes(self, s: str, low: str) -> list[Proposal]:
@@ -148,7 +177,7 @@ class RuleExtractor:
             r"|would (?:like|love)|'d (?:like|love))\b",
             low,
         ):
-            what = _clean(m.group(1).rstrip(".!"))
+            what = _clean(_first_clause(m.group(1)).rstrip(".!"))
             verb = "Prefers" if "prefer" in low or "rather" in low else "Likes"
             return [Proposal("preference", f"{verb} {_third_person(what)}", [s])]
         m = re.search(
@@ -158,8 +187,17 @@ class RuleExtractor:
             re.I,
         )
         if m:
-            what = _clean((m.group(1) or m.group(2)).rstrip(".!"))
+            what = _clean(_first_clause(m.group(1) or m.group(2)).rstrip(".!"))
             return [Proposal("preference", f"Dislikes {_third_person(what)}", [s])]
+        m = re.search(
+            r"\bi (?:always|usually|normally|tend to) (?:go for|choose|pick|buy|get|order|take)\s+"
+            r"(?:the\s+)?(.{3,60})",
+            s,
+            re.I,
+        )
+        if m:
+            what = _clean(_first_clause(m.group(1)).rstrip(".!"))
+            return [Proposal("preference", f"Usually goes for {_third_person(what)}", [s])]
         return []
 
     def _identity(self, s: str) -> list[Proposal]:
@@ -200,7 +238,8 @@ class RuleExtractor:
             r"\bi (?:still )?(?:need to|have to|must|should|gotta|want to)\s+(.{4,90})", s, re.I
         )
         if not m or re.search(
-            r"\b(?:know|ask|check with you|order|buy)\b", m.group(1).lower()[:12]
+            r"\b(?:know|ask|check with you|order|buy|be|keep|avoid|watch)\b",
+            m.group(1).lower()[:12],
         ):
             return []
         task = _third_person(m.group(1).rstrip(".!"))

@@ -185,16 +185,19 @@ def _clause_of(s: str, start: int) -> str:
 
 # -- where they live, and moves ----------------------------------------------------------------
 _LIVES = re.compile(
-    r"\b(?:i|we)(?:'ve| have)?\s+(?:now\s+|still\s+|currently\s+|actually\s+)?"
-    r"(?:live|living|lives|reside|am living|'m living|are living|'re living|been living)\s+"
-    rf"in\s+{_PLACE}"
+    r"\b(?:i|we)(?:'m|'re| am| are|'?ve| have|'?ve been| have been)?\s*"
+    r"(?:now\s+|still\s+|currently\s+|actually\s+|both\s+)?"
+    r"(?:live|living|reside|residing|lived)\s+in\s+"
+    rf"{_PLACE}"
     rf"|\b(?:i'm|i am|we're|we are)\s+(?:now\s+|currently\s+)?based\s+in\s+{_PLACE}"
-    rf"|\b(?:my|our)\s+home\s+is\s+(?:now\s+)?(?:in\s+)?{_PLACE}",
+    rf"|\b(?:my|our)\s+home\s+is\s+(?:now\s+)?(?:in\s+)?{_PLACE}"
+    rf"|\b(?:i'm|i am|we're|we are)\s+(?:now\s+)?in\s+{_PLACE}\s+(?:now|these days)\b",
     re.I,
 )
 _MOVED = re.compile(
-    r"\b(?:i|we)(?:'ve| have| had)?\s+(?:just\s+|recently\s+|finally\s+|actually\s+|already\s+)?"
-    r"(?:moved|relocated)(?:\s+house)?\s+(?:from\s+[\w -]+?\s+)?(?:to|into)\s+"
+    r"\b(?:i|we)(?:'?ve| have| had)?\s+(?:just\s+|recently\s+|finally\s+|actually\s+|already\s+)?"
+    r"(?:moved|relocated)(?:\s+house)?(?:\s+back)?\s+(?:from\s+[\w -]+?\s+)?(?:to|into)\s+"
+    r"(?:(?:my|our)\s+home\s?town,?\s+)?"
     rf"{_PLACE}"
     rf"|\bsince\s+(?:i|we)\s+moved\s+to\s+{_PLACE}",
     re.I,
@@ -234,6 +237,9 @@ def home(s: str) -> list[Proposal]:
         place = _place(next((g for g in m.groups() if g), None))
         if not place or _NEG.search(_clause_of(s, m.start()) + m.group(0)[:12]):
             continue
+        lived = re.search(r"\blived\b", m.group(0), re.I)
+        if lived and not re.search(r"(?:'?ve|have)\s+(?:\w+\s+)?lived", m.group(0), re.I):
+            continue  # "I lived in Paris" is then, not now
         return [Proposal("fact", f"Lives in {place}", [s], key="address.city", entities=[place])]
     return []
 
@@ -253,16 +259,21 @@ _PREFERS = [
         re.I,
     ),
     re.compile(
-        rf"\b{_CH}\s+(?:is|works|would be)\s+(?:best|better|easiest|ideal|preferred)\b", re.I
+        rf"\b{_CH}\s+(?:is|works|would be)\s+(?:best|better|easiest|ideal|preferred|fine|ok|"
+        r"okay|good|great)\b",
+        re.I,
     ),
     re.compile(
-        rf"\b(?:best|easiest)\s+(?:to\s+|way\s+to\s+reach\s+me\s+is\s+(?:by\s+|via\s+)?|by\s+|via\s+)?{_CH}\b",
+        r"\b(?:best|easiest)\s+(?:to\s+|way\s+to\s+reach\s+me\s+is\s+(?:by\s+|via\s+)?|by\s+|"
+        rf"via\s+)?{_CH}\b",
         re.I,
     ),
     re.compile(rf"\bonly\s+(?:by\s+|via\s+|on\s+|through\s+)?{_CH}\b|\b{_CH}\s+only\b", re.I),
     re.compile(rf"\b{_CH}\s+(?:rather than|instead of|over|not)\s+(?:a\s+)?(?:{_CH})", re.I),
     re.compile(rf"\bi'd rather you\s+{_CH}\s+me\b", re.I),
     re.compile(r"\b(?:by|via)\s+" + _CH + r"\s+(?:please|thanks|if possible)\b", re.I),
+    re.compile(rf"(?:^|[,;.!]\s*|\bjust\s+|\bplease\s+|\bpls\s+)use\s+(?:the\s+)?{_CH}\b", re.I),
+    re.compile(rf"\b(?:please|pls|plz)\s+{_CH}(?:\s+me)?,?\s+(?:don'?t|not|never|no)\b", re.I),
     re.compile(
         rf"(?:^|[,;.!]\s*|\bplease\s+|\bjust\s+)(?:please\s+)?{_CH}\s+me\b"
         r"(?=\s*(?:[,;.!]|$|instead|rather|only|please|from now on|in future|going forward|"
@@ -272,27 +283,24 @@ _PREFERS = [
 ]
 _REFUSES = [
     re.compile(
-        r"\b(?:please\s+)?(?:don't|do not|never|dont)\s+(call|phone|ring|email|e-mail|text|sms|"
-        r"message|whatsapp)\s+me\b",
+        r"\b(?:please\s+|pls\s+)?(?:don'?t|do not|never)\s+(call|phone|ring|email|e-mail|text|"
+        r"sms|message|whatsapp)\s+me\b(?!\s+(?:today|tonight|this|until|before|after|now|at work))",
         re.I,
     ),
     re.compile(
-        r"(?:^|[,;.!]\s*|\band\s+|\bbut\s+|\bplease\s+|\bjust\s+)(?:please\s+)?"
-        r"(?:never|don't|do not)\s+"
-        r"(call|phone|ring|email|e-mail|text)\b(?!\s+(?:back|you|them|us|him|her))",
+        r"(?:^|[,;.!]\s*|\band\s+|\bbut\s+|\bplease\s+|\bpls\s+|\bjust\s+)(?:please\s+)?"
+        r"(?:never|don'?t|do not)\s+"
+        r"(call|phone|ring|email|e-mail|text)\b(?!\s+(?:back|you|them|us|him|her|today|tonight|"
+        r"this|me\s+(?:today|tonight|this|until|before|after|now)))",
         re.I,
     ),
     re.compile(
-        r"\bi\s+(?:never|don't|do not|rarely|can't|cannot|won't)\s+(?:pick up|answer|take)\s+"
+        r"\bi\s+(?:never|don'?t|do not|rarely|can'?t|cannot|won'?t)\s+(?:pick up|answer|take)\s+"
         r"(?:the\s+|my\s+|any\s+)?(phone|calls)\b",
         re.I,
     ),
     re.compile(r"\bno\s+(?:more\s+)?(?:phone\s+)?(calls|emails|texts|phone calls)\b", re.I),
     re.compile(r"\bnot\s+(?:by|via|over\s+the)\s+(phone|email|text|sms)\b", re.I),
-    re.compile(
-        rf"\b{_CH}\s+(?:rather than|instead of)\s+(?:a\s+)?(call|calling|phone|ring|email|text)",
-        re.I,
-    ),
 ]
 _OBJECT_AFTER = re.compile(
     r"\s+(?:the|a|an|my|your|it|them|this|that|those|these|back|over|some|any|details|"
@@ -304,6 +312,22 @@ _OBJECT_AFTER = re.compile(
 def _channel(word: str) -> str:
     w = word.lower().replace("e-mail", "email")
     return CHANNEL_WORDS.get(w, CHANNEL_WORDS.get(w.rstrip("s"), w))
+
+
+_SAID_AS = {"sms": "SMS", "whatsapp": "WhatsApp", "telegram": "Telegram"}
+_REFUSED_AS = {
+    "phone": "phone calls",
+    "email": "emails",
+    "text message": "text messages",
+    "WhatsApp": "WhatsApp messages",
+    "Telegram": "Telegram messages",
+    "post": "post",
+}
+
+
+def _said(word: str) -> str:
+    """The channel in the customer's word where it is a name ('SMS'), else the usual one."""
+    return _SAID_AS.get(word.lower(), _channel(word))
 
 
 def channels(s: str) -> list[Proposal]:
@@ -318,7 +342,7 @@ def channels(s: str) -> list[Proposal]:
                 out.append(
                     Proposal(
                         "preference",
-                        f"Does not want to be contacted by {ch}",
+                        f"Does not want {_REFUSED_AS.get(ch, ch)}",
                         [s],
                         key=f"preference.no_{ch.replace(' ', '_')}",
                     )
@@ -327,7 +351,8 @@ def channels(s: str) -> list[Proposal]:
         p = rx.search(s)
         if not p:
             continue
-        ch = _channel(next(g for g in p.groups() if g))
+        word = next(g for g in p.groups() if g)
+        ch = _channel(word)
         if ch in refused or ch not in CHANNEL_WORDS.values():
             continue
         if _NEG.search(_clause_of(s, p.start()) + p.group(0)[:6]) and "rather" not in p.group(0):
@@ -336,12 +361,69 @@ def channels(s: str) -> list[Proposal]:
             0,
             Proposal(
                 "preference",
-                f"Prefers to be contacted by {ch}",
+                f"Prefers to be contacted by {_said(word)}",
                 [s],
                 key="preference.contact_channel",
             ),
         )
         break
+    return out
+
+
+_WHEN = (
+    r"(mornings?|evenings?|afternoons?|weekends?|weekdays?|lunchtimes?|after (?:\d{1,2}|work|"
+    r"school|noon|lunch)(?:\s?(?:am|pm))?|before (?:\d{1,2}|noon|work)(?:\s?(?:am|pm))?)"
+)
+_CONTACT_TIME = re.compile(
+    r"\b(?:best time to (?:reach|call|contact|ring|get) me is\s+|(?:call|reach|contact|ring|phone)"
+    r" me (?:only )?(?:in the |on |at )?|you can (?:call|reach|ring) me,? but only (?:in the |on )?"
+    r"|only (?:call )?(?:in the |on )|(?:calls?|phoning) (?:are|is) (?:better|best|fine) "
+    rf"(?:in the |on |at )?){_WHEN}"
+    rf"|\b(?:in the |on )?{_WHEN},? (?:are|is) (?:better|best) for (?:calls|me)\b",
+    re.I,
+)
+_CONTACT_LINE = re.compile(
+    r"\b(?:please\s+)?(?:use|call|ring|try|text)\s+(?:me\s+on\s+)?my\s+(mobile|cell|landline|"
+    r"work (?:phone|number|email)|personal (?:email|number)|home (?:phone|number))\b",
+    re.I,
+)
+
+
+def _when(phrase: str) -> str:
+    w = phrase.lower()
+    if w.startswith(("morning", "evening", "afternoon")):
+        return f"in the {w}"
+    if w.startswith(("weekend", "lunch")):
+        return f"at {w}"
+    if w.startswith("weekday"):
+        return f"on {w}"
+    return w
+
+
+def contact_time(s: str) -> list[Proposal]:
+    """When to reach them ('mornings, before 9'; 'only in the evenings'), and which line."""
+    out = []
+    m = _CONTACT_TIME.search(s)
+    when = next((g for g in m.groups() if g), None) if m else None
+    if when:
+        out.append(
+            Proposal(
+                "preference",
+                f"Prefers to be contacted {_when(when)}",
+                [s],
+                key="preference.contact_time",
+            )
+        )
+    line = _CONTACT_LINE.search(s)
+    if line:
+        out.append(
+            Proposal(
+                "preference",
+                f"Prefers to be contacted on their {line.group(1).lower()}",
+                [s],
+                key="preference.contact_line",
+            )
+        )
     return out
 
 
@@ -504,8 +586,9 @@ _ALLERGY = re.compile(
 _DIET = re.compile(
     rf"\bi(?:'m| am)\s+(?:now\s+|strictly\s+|also\s+|fully\s+)?(?:(not|no longer)\s+)?(?:a\s+)?"
     rf"({DIETS})(?:\s+(?:now|any ?more))?\b"
-    rf"|\bi\s+(?:only\s+)?eat\s+(halal|kosher)\b"
-    rf"|\bi\s+(?:went|have gone|'ve gone|turned)\s+({DIETS})\b",
+    rf"|\b(?:i|we)\s+(?:only\s+|always\s+)?eat\s+(halal|kosher)\b"
+    rf"|\bi\s+(?:went|have gone|'ve gone|turned)\s+({DIETS})\b"
+    rf"|\b(?:we|my \w+ and i)\s+(?:are|'re)\s+(?:both\s+|all\s+)?({DIETS})\b",
     re.I,
 )
 _NO_FOOD = re.compile(
@@ -544,6 +627,11 @@ _ACCESS = [
         None,
     ),
     (
+        re.compile(r"\b(?:in|with)\s+(large print|braille|easy read)\b", re.I),
+        "Needs {}",
+        None,
+    ),
+    (
         re.compile(
             r"\bi\s+(?:have|'ve got)\s+(?:a\s+)?(hearing|visual|sight|mobility)\s+"
             r"(?:impairment|problems|issues|loss|difficulties)\b",
@@ -570,7 +658,8 @@ def needs(s: str) -> list[Proposal]:
             out.append(Proposal("fact", f"Is allergic to {what}", [s], key=key))
     d = _DIET.search(s)
     if d:
-        diet = (d.group(2) or d.group(3) or d.group(4)).lower().replace("celiac", "coeliac")
+        diet = (d.group(2) or d.group(3) or d.group(4) or d.group(5)).lower()
+        diet = diet.replace("celiac", "coeliac")
         if d.group(1) or re.search(r"\bnot\b.{0,15}\bany ?more\b", d.group(0), re.I):
             out.append(Proposal("fact", f"Is no longer {diet}", [s], key="dietary"))
         elif d.group(3):
