@@ -341,7 +341,7 @@ def main() -> None:
                 rows.append(locomo(args.locomo, tmp, extractor, args.limit).row("LoCoMo", label))
             if args.persona:
                 run, wrong = persona(args.persona, tmp, extractor, args.limit)
-                rows.append(run.row("Persona-Chat", label) + [str(wrong)])
+                rows.append([*run.row("Persona-Chat", label), str(wrong)])
         if rows:
             table(
                 "Public data the rules were not written against",
@@ -405,12 +405,14 @@ def main() -> None:
                     ]
                 )
                 topic_rows.append(
-                    [half, "requests stored as a preference", f"{r.wrong_preferences}/"
-                     f"{r.requests}", ""]
+                    [
+                        half,
+                        "requests stored as a preference",
+                        f"{r.wrong_preferences}/{r.requests}",
+                        "",
+                    ]
                 )
-                topic_rows.append(
-                    [half, "quotes valid", f"{r.quotes[0]}/{r.quotes[1]}", ""]
-                )
+                topic_rows.append([half, "quotes valid", f"{r.quotes[0]}/{r.quotes[1]}", ""])
                 if args.show_misses:
                     for miss in r.misses:
                         print(f"  {half}: {miss}")

@@ -383,3 +383,79 @@ def test_an_open_web_conversation_takes_nothing_more_once_its_door_is_off(api: A
     # staff still write into the record (an operator's note, an import)
     r = api.call("POST", f"/v1/conversations/{conv['id']}/turns", owner, json=turn)
     assert r.status_code == 201
+
+
+def test_every_other_way_in_respects_a_closed_door(api: Api) -> None:
+    _, owner = api.workspace()
+    agent = api.call("POST", "/v1/agents", owner, json={"name": "Eve", "doors": []}).json()
+    ann = api.call("POST", "/v1/contacts", owner, json={"name": "Ann"}).json()["id"]
+    quick = {
+        "contact_id": ann,
+        "agent_id": agent["id"],
+        "channel": "web",
+        "messages": [{"role": "customer", "text": "I live in Graz."}],
+    }
+    r = api.call("POST", "/v1/memories", owner, json=quick)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "door_off"
+    assert api.call(
+        "POST", "/v1/memories", owner, json={**quick, "channel": "api"}
+    ).status_code in (
+        200,
+        201,
+    )
+    # a visitor of a conversation opened before the door closed: no lookups either
+    api.call("PUT", f"/v1/agents/{agent['id']}/doors/web", owner, json={"on": True})
+    conv = api.call(
+        "POST",
+        "/v1/conversations",
+        owner,
+        json={"agent_id": agent["id"], "channel": "web", "contact_id": ann},
+    ).json()
+    api.call("PUT", f"/v1/agents/{agent['id']}/doors/web", owner, json={"on": False})
+    r = api.call(
+        "POST",
+        "/v1/accounts/lookup",
+        conv["visitor_token"],
+        json={"conversation_id": conv["id"], "kind": "balance"},
+    )
+    assert r.status_code == 409
+
+
+def test_persona_and_note_are_checked_like_rules(api: Api) -> None:
+    _, owner = api.workspace()
+    api.call("POST", "/v1/contacts", owner, json={"name": "Ann", "emails": ["ann@example.com"]})
+    agent = api.call("POST", "/v1/agents", owner, json={"name": "Eve"}).json()
+    path = f"/v1/agents/{agent['id']}/rules"
+    bad_voice = {"rules": ["ok"], "persona": {"voice": "Warm. Ann (ann@example.com) gets 20% off."}}
+    assert api.call("POST", path, owner, json=bad_voice).status_code == 422
+    bad_note = {"rules": ["ok"], "note": "for ann@example.com"}
+    assert api.call("POST", path, owner, json=bad_note).status_code == 422
+    secret_note = {"rules": ["ok"], "note": "card 4111 1111 1111 1111"}
+    assert api.call("POST", path, owner, json=secret_note).status_code == 422
+    assert api.call("GET", path, owner).json()["items"] == []
+    r = api.call("POST", f"{path}/rollback", owner, json={"version": 2**31})
+    assert r.status_code == 422
+
+
+def test_the_builder_state_survives_unusual_sequences(api: Api) -> None:
+    _, owner = api.workspace()
+    _business(api, owner, plan="business")
+    # saving step 1 again without a plan keeps what was asked for
+    assert _business(api, owner)["business"]["plan_requested"] == "business"
+    asked = api.call("POST", "/v1/setup/preview", owner, json={"text": "Do you sell stamps?"})
+    unanswered = asked.json()["unanswered_id"]
+    taught = api.call(
+        "POST",
+        "/v1/setup/teach",
+        owner,
+        json={"unanswered_id": unanswered, "answer": "No stamps here."},
+    ).json()
+    assert api.call("GET", "/v1/setup", owner).json()["try"]["taught"] == 1
+    api.call("POST", f"/v1/lessons/{taught['id']}/withdraw", owner)
+    assert api.call("GET", "/v1/setup", owner).json()["try"]["taught"] == 0
+    # the preview contact deleted: the preview starts afresh
+    state = api.call("GET", "/v1/setup", owner).json()
+    conv = api.call("GET", f"/v1/conversations/{state['try']['conversation_id']}", owner).json()
+    assert api.call("DELETE", f"/v1/contacts/{conv['contact_id']}", owner).status_code == 200
+    again = api.call("POST", "/v1/setup/preview", owner, json={"text": "Hello?"})
+    assert again.status_code == 200, again.text

@@ -7,6 +7,7 @@ import re
 from fastapi.testclient import TestClient
 
 from memwise import Memwise
+from memwise.storage.stores import webhooks as webhook_store
 from tests.integration.conftest import ADMIN, Api
 
 
@@ -342,6 +343,12 @@ def test_the_agent_page_edits_rules_and_switches_doors(api: Api) -> None:
     assert "/widget.js" in page.text
     r = client.post(f"/console/agents/{agent.id}/webhook-secret", data={"csrf": token})
     assert "shown once" in r.text
+    with mw.rt.db.read() as conn:
+        secret = webhook_store.secret(conn, ws)
+    r = client.post("/console/agents/agt_nope/webhook-secret", data={"csrf": token})
+    assert "shown once" not in r.text
+    with mw.rt.db.read() as conn:
+        assert webhook_store.secret(conn, ws) == secret  # an unknown agent changed nothing
     client.post(
         "/console/agents/workspace/rules", data={"csrf": token, "rules": "Use metric units"}
     )

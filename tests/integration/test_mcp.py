@@ -205,3 +205,23 @@ def test_a_desktop_user_can_work_with_the_tools_alone(api: Api) -> None:
     assert [c["name"] for c in got["found"]["contacts"]] == ["Ann Lee"]
     assert got["who"]["status"] == "bound" and got["who"]["account_ref"] == "ACC-1"
     assert got["ended"]["status"] == "ended"
+
+
+def test_a_closed_door_is_closed_to_the_mcp_tools_too(api: Api) -> None:
+    ids = setup_workspace(api)
+    h = {"Authorization": f"Bearer {ids['key']}"}
+    shut = api.client.post("/v1/agents", json={"name": "Eve", "doors": []}, headers=h).json()
+    server = build_server(api.mw, key=ids["key"])
+
+    async def scenario() -> Any:
+        async with Client(server) as client:
+            return await client.call_tool(
+                "start_conversation",
+                {"agent_id": shut["id"], "channel": "web", "contact_id": ids["contact"]},
+            )
+
+    result = run(scenario)
+    assert result.is_error and "door_off" in result.content[0].text
+    assert (
+        api.mw.record.conversations(ids["ws"], contact_id=ids["contact"])[0].agent_id != shut["id"]
+    )

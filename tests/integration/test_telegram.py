@@ -52,7 +52,11 @@ def test_a_telegram_door_switched_off_answers_so_and_creates_nobody(
     mw.tenancy.set_door(ws, agent, "telegram", False)
     door = TelegramDoor(mw, ws, agent)
     assert "not taking Telegram messages" in said(door, clock, CUSTOMER, "hello")
+    msg = Incoming(CUSTOMER, CUSTOMER, "Jo Lee", "/memory", clock.now())
+    assert "not taking" in door.memory(msg)
+    assert "not taking" in door.forget(msg, "my address is 12 Elm Street")
     assert mw.tenancy.find_contacts(ws, "telegram", str(CUSTOMER)) == []
+    assert mw.tickets.find(ws) == []
     mw.tenancy.set_door(ws, agent, "telegram", True)
     assert "not taking" not in said(door, clock, CUSTOMER, "hello")
     assert len(mw.tenancy.find_contacts(ws, "telegram", str(CUSTOMER))) == 1

@@ -129,3 +129,23 @@ def test_a_door_switched_off_records_nothing_and_a_retry_after_it_opens_lands(ap
     assert on.status_code == 200
     r = _post(api, ws, "email", message, secret)  # the same message id: not a replay
     assert r.status_code == 201, r.text
+
+
+def test_a_thread_on_a_closed_door_is_not_joined_through_another_agent(api: Api) -> None:
+    ws, key = api.workspace()
+    open_agent = api.call("POST", "/v1/agents", key, json={"name": "Desk"}).json()
+    closing = api.call("POST", "/v1/agents", key, json={"name": "Eve", "doors": ["email"]}).json()
+    secret = api.call("POST", "/v1/webhook-secret", key).json()["secret"]
+    first = {"from": "ann@example.com", "text": "hello", "thread_id": "T1"}
+    r = _post(api, ws, "email", {**first, "agent_id": closing["id"]}, secret)
+    assert r.status_code == 201
+    conv = r.json()["conversation_id"]
+    api.call("PUT", f"/v1/agents/{closing['id']}/doors/email", key, json={"on": False})
+    for payload in (
+        {**first, "text": "again"},
+        {**first, "text": "x", "agent_id": open_agent["id"]},
+    ):
+        r = _post(api, ws, "email", payload, secret)
+        assert r.status_code == 409 and r.json()["error"]["code"] == "door_off", r.text
+    turns = api.call("GET", f"/v1/conversations/{conv}/turns", key).json()["items"]
+    assert [t["text"] for t in turns] == ["hello"]

@@ -242,7 +242,7 @@ class StandardsIn(Body):
 
 
 class RollbackIn(Body):
-    version: int = Field(ge=1)
+    version: int = Field(ge=1, le=1_000_000)
 
 
 class DoorIn(Body):

@@ -250,13 +250,14 @@ def webhook_secret(request: Request, who: Operator, data: dict[str, str]) -> Res
     who.require_admin()
     mw, ws = mw_of(request), who.workspace_id
     agent_id = arg(request, "agent_id")
+    agent = mw.tenancy.get_agent(ws, agent_id)  # an unknown agent changes nothing
     secret = mw.inbound.rotate_secret(ws)
     versions = mw.rulebook.versions(ws, agent_id, by=who.principal)
     return render(
         request,
         who,
         "agent.html",
-        agent=mw.tenancy.get_agent(ws, agent_id),
+        agent=agent,
         versions=versions,
         served=next((v for v in versions if v.status == "served"), None),
         doors=mw.builder.doors(ws, agent_id, by=who.principal),

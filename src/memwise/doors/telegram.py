@@ -77,10 +77,9 @@ class TelegramDoor:
         """Answer one text message; returns the replies to send."""
         key = self.key(msg.chat_id)
         self.windows.sweep()  # end the conversations of chats gone idle
-        try:  # a door switched off: nothing recorded, nobody created
-            self.mw.tenancy.require_door(self.workspace_id, self.agent_id, "telegram")
-        except errors.Conflict:
-            return ["This assistant is not taking Telegram messages at the moment."]
+        off = self._door_off()  # a door switched off: nothing recorded, nobody created
+        if off:
+            return [off]
         staff = self.mw.tenancy.user_by_telegram(self.workspace_id, str(msg.sender_id))
         received = self.windows.receive(
             key, msg.text, msg.sent_at, role="user" if staff else "customer"
@@ -134,8 +133,19 @@ class TelegramDoor:
         self._clean_next.add(key)
         return "Done — we start again from a clean page. What we say next is not remembered."
 
+    def _door_off(self) -> str | None:
+        """The answer when this agent's Telegram door is switched off (nothing else done)."""
+        try:
+            self.mw.tenancy.require_door(self.workspace_id, self.agent_id, "telegram")
+        except errors.Conflict:
+            return "This assistant is not taking Telegram messages at the moment."
+        return None
+
     def memory(self, msg: Incoming) -> str:
         """/memory: a staff user's notebook, or what is remembered about a customer."""
+        off = self._door_off()
+        if off:
+            return off
         who = self.participant(msg)
         if who.staff:
             entries = self.mw.notebook.entries(self.workspace_id, who.id)
@@ -150,6 +160,9 @@ class TelegramDoor:
 
     def forget(self, msg: Incoming, phrase: str) -> str:
         """/forget: staff remove notebook rules; a customer's request goes to the team."""
+        off = self._door_off()
+        if off:
+            return off
         phrase = phrase.strip()
         if not phrase:
             return "Tell me what to forget, e.g. /forget formal tone"

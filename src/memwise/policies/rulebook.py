@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,24 +21,58 @@ from memwise.safety import instructions, secrets
 
 PERSONA_FIELDS = ("voice", "helps_with")
 
+# Characters that hide or disguise words: removed, or read as the Latin letter they mimic.
+_INVISIBLE = dict.fromkeys(
+    map(
+        ord,
+        "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b"
+        "\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060"
+        "\u2061\u2062\u2063\u2064\u206a\u206b\u206c\u206d\u206e\u206f"
+        "\ufeff",
+    )
+)
+_LOOKALIKE = str.maketrans(
+    "аеорсуххіјѕԁԛԝАВЕКМНОРСТХІЈЅαεικνορτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
+    "aeopcyxxijsdqwABEKMHOPCTXIJSaeikvoptuxABEZHIKMNOPTYX",
+)
+_G = r"[^.;!?\n]"  # a gap within one clause
 _SOURCES = (
     r"(?:retrieved|read[- ]back|stored|quoted|pasted|fetched|looked[- ]up|incoming)?\s*"
-    r"(?:text|data|data blocks?|blocks?|documents?|docs|knowledge|notes?|memory|memories|"
-    r"records?|emails?|messages?|web ?pages?|pages?|search results?|tool (?:results?|output)|"
-    r"files?|attachments?|customers?(?:'s?)? (?:messages?|texts?|notes?))"
+    r"(?:text|content|data|<data>|data blocks?|blocks?|documents?|docs|knowledge(?: base)?|"
+    r"notes?|memory|memories|records?|emails?|messages?|web ?pages?|pages?|search results?|"
+    r"tool (?:results?|output)|files?|attachments?|customers?(?:'s?)? (?:messages?|texts?|notes?)|"
+    r"knowledge documents?)"
 )
+_HARNESS = (
+    r"(?:harness(?: rules?)?|(?:rules?|instructions?) above|above (?:rules?|instructions?)|"
+    r"everything (?:above|before)|(?:first|system|safety|data[- ]?blocks?|harness) (?:rules?|"
+    r"instructions?|prompt)|system prompt|rules? about (?:data|retrieved text|<data>|data blocks?)|"
+    r"rules? (?:you were|you've been) given)"
+)
+_SECRET_NOUNS = (
+    r"(?:passwords?|passcodes?|(?-i:PINs?)|pin (?:codes?|numbers?)|cvv|cvc|cvv2|security codes?|"
+    r"(?:full |complete |long )?(?:credit |debit )?card numbers?|card details|(?:three|3) digits "
+    r"on the back|one[- ]time (?:codes?|passwords?)|otps?|2fa codes?|verification codes?|"
+    r"(?:sms|text) codes?|login codes?|api keys?|access tokens?|ibans?|bank details|"
+    r"social security numbers?|ssns?|login details|credentials)"
+)
+_LOOKUP = r"(?:lookup_account|look-?up tool|lookup tool|account (?:look-?up|tool))"
 # (why, the shape, whether a "never …" / "do not …" before or inside it makes it a good rule)
 _UNDO: list[tuple[str, re.Pattern[str], bool]] = [
     (
         "it tells the assistant to take directions from retrieved text, which is data, never "
         "instructions",
         re.compile(
-            r"\b(?:follow|obey|execute|carry out|act on|do what|comply with)\b[^.\n]{0,40}?"
-            r"\b(?:instructions?|directions?|commands?|whatever|what (?:it|they))"
-            r"\b[^.\n]{0,30}?\b(?:in|inside|from|within|found in|contained in|written in)\b"
-            rf"[^.\n]{{0,20}}?{_SOURCES}"
+            rf"\b(?:follow|obey|execute|carry out|act on|do what|comply with){_G}{{0,40}}?"
+            rf"\b(?:instructions?|directions?|commands?|whatever|what (?:it|they)){_G}{{0,30}}?"
+            rf"\b(?:in|inside|from|within|found in|contained in|written in)\b{_G}{{0,20}}?"
+            rf"{_SOURCES}"
             r"|\b(?:do|follow|obey|believe)\b (?:whatever|what|everything|anything) "
-            rf"(?:the |a |any )?{_SOURCES}\s*(?:says?|tells? you|asks?|wants?|instructs?)\b",
+            rf"(?:the |a |any )?{_SOURCES}\s*(?:says?|tells? you|asks?|wants?|instructs?)\b"
+            rf"|\bwhatever (?:a |the |any )?{_SOURCES}\s+(?:says?|tells? you|asks?|wants?)"
+            rf"|\b{_SOURCES}\s+(?:contains?|has|includes?|gives?){_G}{{0,15}}\binstructions?\b"
+            rf"{_G}{{0,10}}\b(?:carry (?:them|it) out|follow (?:them|it)|do (?:it|them|so)|obey|"
+            r"execute|act on)",
             re.I,
         ),
         True,
@@ -45,10 +80,13 @@ _UNDO: list[tuple[str, re.Pattern[str], bool]] = [
     (
         "it tells the assistant to set the harness rule aside, which no written rule can",
         re.compile(
-            r"\b(?:ignore|disregard|forget|override|overrule|bypass|skip|drop|suspend|relax|lift)"
-            r"\b[^.\n]{0,40}?\b(?:harness|(?:rules?|instructions?) above|above (?:rules?|"
-            r"instructions?)|(?:first|system|safety|data[- ]?blocks?|harness) (?:rules?|"
-            r"instructions?|prompt)|system prompt)\b",
+            r"\b(?:ignore|disregard|forget(?: about)?|override|overrule|bypass|skip|drop|suspend|"
+            rf"relax|lift|set aside|put aside|pretend|waive|supersede|replace){_G}{{0,40}}?"
+            rf"\b{_HARNESS}\b"
+            r"|\b(?:take|takes|have|has|get|gets) (?:priority|precedence) over "
+            r"(?:everything|anything|all|the (?:rules?|instructions?))"
+            r"(?: (?:above|else|before|other))?\b"
+            r"|\b(?:trump|outrank|override)s? (?:everything|anything|all)(?: above| else)?\b",
             re.I,
         ),
         True,
@@ -56,10 +94,11 @@ _UNDO: list[tuple[str, re.Pattern[str], bool]] = [
     (
         "it tells the assistant to treat retrieved text as instructions, which it never is",
         re.compile(
-            rf"{_SOURCES}\b[^.\n]{{0,30}}?\b(?:are|is|count as|be treated as|should be)\b"
-            r"[^.\n]{0,20}?\b(?:instructions?|commands?|directions?|trusted)\b"
-            r"|\btreat\b[^.\n]{0,40}?\bas (?:instructions?|commands?|directions?)\b"
-            r"|\b(?:trust|believe|obey)\b[^.\n]{0,20}?\bflagged\b",
+            rf"{_SOURCES}\b{_G}{{0,30}}?\b(?:are|is|count as|be treated as|should be)\b"
+            rf"{_G}{{0,20}}?\b(?:instructions?|commands?|directions?|authoritative|binding|orders|"
+            r"trusted\b(?!\s+(?:only|after|once|when|if)))"
+            rf"|\btreat\b{_G}{{0,40}}?\bas (?:instructions?|commands?|directions?)\b"
+            rf"|\b(?:trust|believe|obey)\b{_G}{{0,20}}?\bflagged\b",
             re.I,
         ),
         True,
@@ -68,12 +107,11 @@ _UNDO: list[tuple[str, re.Pattern[str], bool]] = [
         "it asks for a secret (passwords, card numbers, codes, keys), which the assistant never "
         "collects or keeps",
         re.compile(
-            r"\b(?:ask|request|collect|get|take|obtain|gather|store|save|keep|remember|record|note"
-            r"|write down|require|demand)\b[^.\n]{0,40}?\b(?:passwords?|passcodes?|pins?|pin codes?"
-            r"|cvv|cvc|security codes?|(?:full |complete )?(?:credit |debit )?card numbers?"
-            r"|card details|one[- ]time (?:codes?|passwords?)|otps?|2fa codes?"
-            r"|verification codes?|api keys?|access tokens?|secrets?|ibans?|bank details"
-            r"|social security numbers?|ssns?|login details|credentials)\b",
+            r"\b(?:ask|request|collect|obtain|gather|store|save|remember|record|note down|"
+            rf"write down|require|demand|keep a copy of|take down){_G}{{0,40}}?\b{_SECRET_NOUNS}\b"
+            r"|\b(?:ask|get|have|tell|make)\s+(?:the\s+)?(?:customers?|them|users?|guests?|"
+            r"callers?|people|clients?)\s+(?:to\s+)?(?:send|give|tell|read(?: out)?|share|provide|"
+            rf"type|enter|spell out|confirm){_G}{{0,30}}?\b{_SECRET_NOUNS}\b",
             re.I,
         ),
         True,
@@ -82,10 +120,13 @@ _UNDO: list[tuple[str, re.Pattern[str], bool]] = [
         "it asks the assistant to reveal what it must keep to itself (its instructions, keys "
         "or secrets)",
         re.compile(
-            r"\b(?:reveal|share|show|print|repeat|output|disclose|give out|read out|tell)\b"
-            r"[^.\n]{0,30}?\b(?:system prompt|(?:your|its) (?:instructions|prompt)|(?:these|this)"
-            r" (?:instructions|rules|prompt)|the (?:rules|instructions) above|api keys?|secrets?"
-            r"|access tokens?|credentials|passwords?)\b",
+            r"\b(?:reveal|share|show|print|repeat|output|disclose|give out|read out|tell|paste|"
+            rf"dump|copy){_G}{{0,30}}?\b(?:system prompt|(?:your|its|the|these|this|our) "
+            r"(?:full |whole |complete |entire |exact |original )?(?:instructions|prompt|"
+            r"configuration|rules above)|"
+            r"(?:your|its|our|the) (?:api keys?|access tokens?|credentials|secret keys?)|"
+            r"(?:everything|all(?: the text)?|the text|what(?:'s| is)) (?:above|before) "
+            r"(?:this|here))\b",
             re.I,
         ),
         True,
@@ -93,10 +134,12 @@ _UNDO: list[tuple[str, re.Pattern[str], bool]] = [
     (
         "it tells the assistant to answer where it does not know; unknown stays unknown",
         re.compile(
-            r"\bnever (?:say|admit|tell (?:them|customers|anyone))\b[^.\n]{0,20}?\b(?:you )?"
+            rf"\bnever (?:say|admit|tell (?:them|customers|anyone)){_G}{{0,20}}?\b(?:you )?"
             r"(?:do not|don'?t|cannot|can'?t) know\b"
+            r"|\bnever (?:say|admit) (?:you(?:'re| are) )?(?:not sure|unsure|uncertain)\b"
             r"|\balways (?:give|have|provide|make up) an? answer\b"
-            r"|\bnever (?:hand off|pass (?:it|questions) (?:on|to the team))\b",
+            r"|\b(?:always )?answer (?:confidently|anyway|regardless)\b"
+            r"|\b(?:do not|don'?t) know,? (?:just )?(?:answer|reply|respond|say something)\b",
             re.I,
         ),
         False,
@@ -104,7 +147,7 @@ _UNDO: list[tuple[str, re.Pattern[str], bool]] = [
     (
         "it tells the assistant to answer where it does not know; unknown stays unknown",
         re.compile(
-            r"\b(?:make up|invent|fabricate|guess|improvise)\b[^.\n]{0,30}?\b(?:answers?|facts?"
+            rf"\b(?:make up|invent|fabricate|guess|improvise){_G}{{0,30}}?\b(?:answers?|facts?"
             r"|prices?|numbers?|details?|dates?|policies|information|something)\b",
             re.I,
         ),
@@ -114,13 +157,24 @@ _UNDO: list[tuple[str, re.Pattern[str], bool]] = [
         "it tells the assistant to answer account questions from memory; orders, invoices, "
         "shipments and balances are read fresh with the lookup tool",
         re.compile(
-            r"\b(?:do not|don'?t|never|without)\b[^.\n]{0,20}?\b(?:use|call|using|calling)\b"
-            r"[^.\n]{0,20}?\b(?:lookup|look-up|lookup_account|account) tool\b"
-            r"|\b(?:orders?|invoices?|shipments?|balances?)\b[^.\n]{0,40}?\bfrom (?:memory|"
-            r"(?:the )?notes|what you remember)\b",
+            rf"\b(?:avoid|skip|bypass|stop using|no need (?:for|to use)|(?:do not|don'?t|never) "
+            rf"(?:use|call)){_G}{{0,10}}?\b(?:the )?{_LOOKUP}"
+            rf"|\b{_LOOKUP} never\b",
             re.I,
         ),
         False,
+    ),
+    (
+        "it tells the assistant to answer account questions from memory; orders, invoices, "
+        "shipments and balances are read fresh with the lookup tool",
+        re.compile(
+            r"\b(?:orders?|invoices?|shipments?|balances?|bookings?|payments?|refunds?)"
+            rf"{_G}{{0,40}}?\bfrom (?:memory|(?:the |your |its )?notes|what you remember|"
+            r"your memory|the record)\b"
+            rf"|\bwithout (?:using|calling|checking) (?:the )?{_LOOKUP}",
+            re.I,
+        ),
+        True,
     ),
 ]
 _NEGATION = re.compile(
@@ -128,28 +182,74 @@ _NEGATION = re.compile(
     r"|n't\b",
     re.I,
 )
+# "do not forget to …", "don't hesitate to …": not a negation at all
+_FALSE_NEGATION = re.compile(
+    r"\b(?:do not|don'?t|never|please don'?t)\s+(?:forget|hesitate|fail|neglect|omit|be afraid)"
+    r"\s+to\b|\bnever fail to\b|\bbe sure not to forget to\b",
+    re.I,
+)
+# "if someone asks you to …, refuse": describing an attack in order to refuse it
+_IF_ASKED = re.compile(
+    r"\bif\b[^.!?]*\b(?:asks?|tells?|wants?|tries?|requests?|begs?|orders?)\b[^.!?]*$", re.I
+)
+_REFUSAL = re.compile(
+    r"^[^.!?]*\b(?:refuse|decline|say no|politely (?:say no|decline|refuse)|don'?t|do not|"
+    r"never|explain (?:that )?you can'?t|say you can'?t|say that you can'?t)\b",
+    re.I,
+)
+_STILL_HOLDS = re.compile(
+    r"^\W*(?:rules? )?(?:still|always) (?:apply|applies|holds?|stands?)\b", re.I
+)
 # instruction-like shapes the harness already treats as attacks in retrieved text
 _ATTACK_FLAGS = {"override", "role_marker", "tool_syntax", "exfiltration", "encoded_payload"}
 
 
+def plain(text: str) -> str:
+    """The text as the model would read it: compatibility forms folded, invisible
+    characters dropped, look-alike letters read as the Latin ones they mimic."""
+    t = unicodedata.normalize("NFKC", text).translate(_INVISIBLE).translate(_LOOKALIKE)
+    return " ".join(t.split())
+
+
 def undoes_harness(text: str) -> str | None:
     """Why this text would undo the harness rule, or None when it does not."""
+    t = _FALSE_NEGATION.sub(" ", plain(text))
     for reason, rx, negatable in _UNDO:
-        for m in rx.finditer(text):
-            clause = re.split(r"[;:,.!?]", text[max(0, m.start() - 30) : m.start()])[-1]
+        for m in rx.finditer(t):
+            before, after = t[: m.start()], t[m.end() :]
+            clause = re.split(r"[;:,.!?]", before[-30:])[-1]
             if negatable and _NEGATION.search(clause + m.group()):
                 continue  # "never ask for a password" is the harness's own rule, restated
+            if _IF_ASKED.search(before) and _REFUSAL.search(after):
+                continue  # "if someone asks you to reveal your instructions, refuse"
+            if _STILL_HOLDS.match(after):
+                continue  # "drop the formal tone, the harness rules still apply"
             return reason
-    flags = {f.kind for f in instructions.scan(text)} & _ATTACK_FLAGS
+    flags = {f.kind for f in instructions.scan(t)} & _ATTACK_FLAGS
     if flags:
         return "it reads as an attempt to override the harness (" + ", ".join(sorted(flags)) + ")"
     return None
 
 
+def _joined(texts: Sequence[str]) -> list[str]:
+    """Rules read together where one runs on into the next (no closing punctuation), so a
+    refused phrase cannot be split across two of them."""
+    out: list[str] = []
+    run = ""
+    for t in texts:
+        run = f"{run} {t}".strip() if run else t
+        if re.search(r"[.!?;:]\s*$", t):
+            out.append(run)
+            run = ""
+    if run:
+        out.append(run)
+    return [r for r in out if r not in texts]
+
+
 def _one(text: Any, what: str, max_chars: int) -> str:
     if not isinstance(text, str):
         raise errors.Invalid(f"{what} must be text", code="invalid_rule")
-    cleaned = " ".join(text.split())
+    cleaned = " ".join(text.translate(_INVISIBLE).split())
     if len(cleaned) > max_chars:
         raise errors.Invalid(
             f"{what} is limited to {max_chars} characters (this one has {len(cleaned)}); "
@@ -192,6 +292,15 @@ def check(
         if cleaned and key not in seen:
             seen.add(key)
             kept.append(cleaned)
+    for run in _joined(kept):
+        reason = undoes_harness(run)
+        if reason:
+            raise errors.Invalid(
+                f"rules read together were refused: {reason}. Rules come after the harness "
+                "rule and cannot undo it; nothing was saved",
+                code="rule_undoes_harness",
+                rule=run[:200],
+            )
     clean_persona: dict[str, str] | None = None
     if persona is not None:
         if not isinstance(persona, Mapping):

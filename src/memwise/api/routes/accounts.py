@@ -33,6 +33,8 @@ def get_source(caller: Operator, mw: MW) -> dict[str, Any]:
 def lookup(body: LookupIn, caller: Caller, mw: MW) -> dict[str, Any]:
     """A lookup for the conversation's bound account (visitors: their own conversation)."""
     workspace = conversation_scope(caller, body.conversation_id)
+    if caller.is_visitor:  # a door switched off serves its visitors nothing more
+        mw.record.require_open_door(workspace, body.conversation_id)
     answer = mw.accounts.lookup(
         workspace,
         body.conversation_id,

@@ -43,8 +43,7 @@ def context(body: ContextIn, caller: Caller, mw: MW) -> dict[str, Any]:
 def chat(body: ChatIn, caller: Caller, mw: MW) -> dict[str, Any]:
     workspace = conversation_scope(caller, body.conversation_id)
     if caller.is_visitor:  # a door switched off takes nothing more from visitors
-        conv = mw.record.get(workspace, body.conversation_id)
-        mw.tenancy.require_door(workspace, conv.agent_id, conv.channel.value)
+        mw.record.require_open_door(workspace, body.conversation_id)
     reply = mw.chat(
         workspace,
         body.conversation_id,

@@ -17,6 +17,7 @@ from memwise.domain.access import Principal, require_staff
 from memwise.domain.tenancy import Role, RuleVersion
 from memwise.ids import new_id
 from memwise.policies import rulebook as policy
+from memwise.safety import secrets
 from memwise.services.assistant.notebook import check_not_customer_data
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import rulebook as store
@@ -66,15 +67,19 @@ class Rulebook:
                 code="invalid_field",
             )
         kept, clean_persona = policy.check(rules, persona, self.rt.limits.rules)
-        if note is not None and len(note) > 500:
-            raise errors.Invalid("a note is limited to 500 characters", code="too_long")
+        if note is not None:
+            if len(note) > 500:
+                raise errors.Invalid("a note is limited to 500 characters", code="too_long")
+            secrets.check(note)
         serve = publish if publish is not None else _admin(by)
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
             scope = self._scope(conn, workspace_id, agent_id)
             self._serialize(conn, workspace_id, scope)
-            for rule in kept:
-                check_not_customer_data(conn, workspace_id, rule)
+            written = [*kept, *(clean_persona or {}).values(), note or ""]
+            for text in written:  # rules, persona and note alike: the business's, not a customer's
+                if text:
+                    check_not_customer_data(conn, workspace_id, text)
             current = store.served(conn, workspace_id, [scope]).get(scope)
             changes = policy.diff(
                 current.rules if current else [],

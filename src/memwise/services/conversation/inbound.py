@@ -149,6 +149,8 @@ class Inbound:
                 self._once(workspace_id, key)
             senders = self._senders(workspace_id, channel, sender)
             conv = self._open_thread(workspace_id, channel, thread, senders)
+            if conv is not None and conv.agent_id != agent_id:  # the thread's assistant decides
+                self.mw.tenancy.require_door(workspace_id, conv.agent_id, channel)
             threaded = conv is not None
             if conv is None:
                 contact_id = (

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from types import SimpleNamespace
+from typing import Any
 
 from sqlalchemy.engine import Connection
 
@@ -134,6 +135,21 @@ class Record:
             )
 
     # -- turns ---------------------------------------------------------------------------
+    @staticmethod
+    def _door(conn: Any, workspace_id: str, conv: Conversation) -> None:
+        agent = tenancy_store.agent(conn, workspace_id, conv.agent_id)
+        if not agent.door_open(conv.channel.value):
+            raise errors.Conflict(
+                f"the {conv.channel.value} door of this assistant is switched off",
+                code="door_off",
+            )
+
+    def require_open_door(self, workspace_id: str, conversation_id: str) -> None:
+        """Conflict when the door this conversation came through is switched off now."""
+        with self.rt.db.read() as conn:
+            row = rows.require(conn, "conversation", workspace_id, conversation_id)
+            self._door(conn, workspace_id, store.conversation_from_row(row))
+
     def append(
         self,
         workspace_id: str,
@@ -178,12 +194,7 @@ class Record:
                     code="conversation_closed",
                 )
             if by is not None and by.is_visitor:  # a door switched off takes nothing more
-                agent = tenancy_store.agent(conn, workspace_id, conv.agent_id)
-                if not agent.door_open(conv.channel.value):
-                    raise errors.Conflict(
-                        f"the {conv.channel.value} door of this assistant is switched off",
-                        code="door_off",
-                    )
+                self._door(conn, workspace_id, conv)
             keep_text = (
                 store.record_policy(conn, workspace_id, conv.agent_id) is RecordPolicy.archive
             )

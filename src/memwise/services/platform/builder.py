@@ -91,10 +91,11 @@ class Builder:
         agent = mw.tenancy.get_agent(workspace_id, row.agent_id) if row and row.agent_id else None
         standards, written = mw.rulebook.served(workspace_id, agent.id) if agent else (None, None)
         channels = list(row.channels) if row else []
+        served = {le.id for le in mw.teaching.lessons(workspace_id, "published")}
         taught = sum(
             1
             for u in mw.teaching.unanswered(workspace_id, None)
-            if row and u.conversation_id == row.preview_conversation_id and u.lesson_id
+            if row and u.conversation_id == row.preview_conversation_id and u.lesson_id in served
         )
         missing: dict[str, list[str]] = {s: [] for s in STEPS}
         if agent is None:
@@ -200,13 +201,10 @@ class Builder:
                 )
             else:
                 agent = mw.tenancy.create_agent(workspace_id, label, domain=domain, doors=[])
-            store.put(
-                conn,
-                workspace_id,
-                agent_id=agent.id,
-                plan_requested=requested if requested != ws.plan.value else None,
-                updated_at=self.rt.clock.now(),
-            )
+            values: dict[str, Any] = {"agent_id": agent.id, "updated_at": self.rt.clock.now()}
+            if requested is not None:  # left out: what was asked for before stays asked for
+                values["plan_requested"] = requested if requested != ws.plan.value else None
+            store.put(conn, workspace_id, **values)
         return self.state(workspace_id, by=by)
 
     # -- step 2 ----------------------------------------------------------------------------
@@ -332,12 +330,20 @@ class Builder:
             row = store.get(conn, workspace_id)
             assert row is not None  # step 1 made it
             if row.preview_conversation_id:
-                conv = record_store.conversation_row(
-                    conn, workspace_id, row.preview_conversation_id
-                )
-                if conv.status == "open" and conv.agent_id == agent_id:
+                try:
+                    conv = record_store.conversation_row(
+                        conn, workspace_id, row.preview_conversation_id
+                    )
+                except errors.NotFound:  # deleted with its contact: the preview starts afresh
+                    conv = None
+                if conv is not None and conv.status == "open" and conv.agent_id == agent_id:
                     return str(conv.id)
             contact_id = row.preview_contact_id
+            if contact_id is not None:
+                try:
+                    mw.tenancy.get_contact(workspace_id, contact_id)
+                except errors.NotFound:
+                    contact_id = None
             if contact_id is None:
                 contact_id = mw.tenancy.create_contact(workspace_id, PREVIEW_CONTACT).id
             conv, _ = mw.record.start(
