@@ -340,9 +340,62 @@ def _aliases(t: str) -> str:
     return re.sub(r"\b(?:the )?(?:last|past|previous) day\b", "yesterday", t)
 
 
+_HOLIDAYS = {
+    "christmas eve": (12, 24),
+    "christmas day": (12, 25),
+    "christmas": (12, 25),
+    "boxing day": (12, 26),
+    "new year's eve": (12, 31),
+    "new years eve": (12, 31),
+    "new year's day": (1, 1),
+    "new years day": (1, 1),
+    "halloween": (10, 31),
+    "valentine's day": (2, 14),
+}
+_HOLIDAY_RX = re.compile(
+    r"\b(?:on\s+)?("
+    + "|".join(re.escape(h) for h in sorted(_HOLIDAYS, key=len, reverse=True))
+    + r")\b",
+    re.I,
+)
+_BARE_MONTH = re.compile(
+    rf"^(?:in|by|this|next|early|late|mid|end of|the end of|the start of|start of)?\s*"
+    rf"{_MONTH_RX}(?:\s+(\d{{4}}))?$",
+    re.I,
+)
+
+
+def _fixed_days(t: str, today: date, past: bool) -> date | None:
+    """Holidays by name, 'Monday week' (the one after next), 'a week tomorrow', and a month
+    alone ('in March': its first day, the next March that is not over)."""
+    m = _HOLIDAY_RX.search(t)
+    if m:
+        month, day = _HOLIDAYS[m.group(1).lower()]
+        return _month_day(month, day, None, today, past)
+    m = re.search(rf"\b{_WD_RX} week\b", t)
+    if m:
+        target = _WD[m.group(1)[:3]]
+        ahead = (target - today.weekday()) % 7 or 7
+        return today + timedelta(days=ahead + 7)
+    if re.search(r"\ba week (?:from )?tomorrow\b", t):
+        return today + timedelta(days=8)
+    m = _BARE_MONTH.match(t.strip())
+    if m:
+        month = _MON[m.group(1)[:3].lower()]
+        if m.group(2):
+            return date(int(m.group(2)), month, 1)
+        year = (
+            today.year
+            if month > today.month or (month == today.month and not past)
+            else (today.year - 1 if past else today.year + 1)
+        )
+        return date(year, month, 1)
+    return None
+
+
 def _own_rules(text: str, today: date, past: bool = False) -> date | None:
     t = _aliases(words_to_numbers(text.lower()))
-    found = _relative_rules(t, today)
+    found = _relative_rules(t, today) or _fixed_days(t, today, past)
     if found is not None:
         return found
     if re.search(r"\bday after tomorrow\b", t):
@@ -460,7 +513,9 @@ def _dateparser(text: str, reference: datetime) -> datetime | None:
 
 
 HAS_DATE = re.compile(
-    rf"\b(?:today|tonight|tomorrow|yesterday|next (?:week|month|year)"
+    rf"\b(?:(?:the )?day after tomorrow|(?:the )?day before yesterday|a week tomorrow"
+    rf"|{_WD_RX} week|christmas eve|christmas day|christmas|boxing day|new year'?s (?:eve|day)"
+    rf"|today|tonight|tomorrow|yesterday|next (?:week|month|year)"
     rf"|in (?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten) (?:day|week|month)s?"
     rf"|{_WD_RX}|{_MONTH_RX}\.? \d{{1,2}}|\d{{1,2}}(?:st|nd|rd|th)?\.? (?:of )?{_MONTH_RX}"
     rf"|the \d{{1,2}}(?:st|nd|rd|th)|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?)\b",

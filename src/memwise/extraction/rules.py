@@ -17,10 +17,16 @@ from memwise.extraction.pack import Pack
 from memwise.extraction.types import Existing, Extraction, Line, Proposal, ProposedEvent
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+_NOT_AN_END = re.compile(r"\b(Dr|Mr|Mrs|Ms|Mx|Prof|St|Jr|Sr|No|Nr|vs|etc|approx)\.|(?<=\d)\.(?=\d)")
 _APPOINTMENT_WORDS = (
     r"appointment|meeting|dentist|doctor|lunch|dinner|breakfast|call|interview|flight|trip|"
     r"visit|fitting|pickup|pick-up|install(?:ation)?|service|check-up|checkup|deadline|due|"
-    r"viewing|inspection|delivery|wedding|birthday|party|surgery|hearing|exam|holiday|vacation"
+    r"viewing|inspection|delivery|deliver|wedding|birthday|party|surgery|hearing|exam|holiday|"
+    r"vacation|flying|travel(?:l?ing)?|arriv(?:e|es|ing)|operation|hospital|kitchen|bathroom|"
+    r"renovation|plumber|electrician|technician|engineer|mechanic|movers?|removals?|boiler|"
+    r"locksmith|decorator|painter|gardener|builder|installer|fitter|haircut|hairdresser|vet|"
+    r"optician|physio|therapy|session|class|course|concert|match|funeral|christening|"
+    r"graduation|anniversary|shift|collection|parents'? evening|scan|check"
 )
 _ROLE = re.compile(
     r"\b(?i:i'm|i am)\s+(?i:the|a|an)\s+([a-z][\w -]{2,40}?)\s+(?:at|for|with)\s+"
@@ -94,7 +100,10 @@ def _first_clause(text: str) -> str:
 
 
 def _sentences(line: Line) -> list[str]:
-    return [_clean(s) for s in _SENTENCE.findall(line.text) if len(_clean(s)) >= 4]
+    """The turn's sentences; a title ('Dr.') or a decimal point ('3.50') does not end one."""
+    kept = _NOT_AN_END.sub(lambda m: (m.group(1) or "") + "\x00", line.text)
+    found = (_clean(s).replace("\x00", ".") for s in _SENTENCE.findall(kept))
+    return [s for s in found if len(s) >= 4]
 
 
 class RuleExtractor:
@@ -109,7 +118,15 @@ class RuleExtractor:
         items: list[Proposal] = []
         events: list[ProposedEvent] = []
         questions: list[str] = []
+        asked: list[str] = []  # the customer's requests since the assistant last spoke
         for line in transcript:
+            if line.role == "assistant":
+                for request in asked:
+                    task = slots.promised_task(request, line.text)
+                    if task is not None:
+                        items.append(task)
+                asked = []
+                continue
             if line.role != "customer":
                 continue
             for sentence in _sentences(line):
@@ -117,6 +134,8 @@ class RuleExtractor:
                 items += found
                 if sentence.endswith("?"):
                     questions.append(sentence)
+                if slots.is_request(sentence):
+                    asked.append(sentence)
                 events += self._events(sentence, pack)
         return Extraction(items=items, events=events, continuity=self._continuity(questions))
 
@@ -127,9 +146,12 @@ class RuleExtractor:
         out: list[Proposal] = []
         low = s.lower()
         request = slots.is_request(s)
-        out += slots.channels(s)
+        out += slots.channels(s) or slots.call_again(s)
         out += slots.contact_time(s)
-        out += slots.spelled_name(s) or self._identity(s)
+        out += slots.address_as(s)
+        out += (
+            [] if any(p.key == "preference.address_as" for p in out) else slots.spelled_name(s)
+        ) or self._identity(s)
         out += self._appointment(s, low)
         out += slots.home(s)
         out += slots.family(s)
@@ -218,6 +240,8 @@ class RuleExtractor:
         m = re.search(rf"\b({_APPOINTMENT_WORDS})\b", low)
         if not phrase or not m or re.search(r"\b(?:order|parcel|package|shipment|refund)\b", low):
             return []
+        if re.search(r"\b(?:don'?t|do not|never|no)\s+(?:\w+\s+)?$", low[: m.start()]):
+            return []  # "please don't call me today" is not an appointment
         what = m.group(1)
         kind_key = "deadline" if what in ("deadline", "due") else "appointment"
         slot = re.sub(r"[^a-z]", "_", what.split("-")[0])

@@ -234,6 +234,12 @@ def home(s: str) -> list[Proposal]:
         m = rx.search(s)
         if not m:
             continue
+        if re.search(
+            r"\b(?:if|suppose|imagine|were to|would|might|thinking (?:of|about)|in case)\b",
+            _clause_of(s, m.start()) + s[max(0, m.start() - 20) : m.start()],
+            re.I,
+        ):
+            continue  # "if I moved to Vienna, …" is not a move
         place = _place(next((g for g in m.groups() if g), None))
         if not place or _NEG.search(_clause_of(s, m.start()) + m.group(0)[:12]):
             continue
@@ -272,6 +278,7 @@ _PREFERS = [
     re.compile(rf"\b{_CH}\s+(?:rather than|instead of|over|not)\s+(?:a\s+)?(?:{_CH})", re.I),
     re.compile(rf"\bi'd rather you\s+{_CH}\s+me\b", re.I),
     re.compile(r"\b(?:by|via)\s+" + _CH + r"\s+(?:please|thanks|if possible)\b", re.I),
+    re.compile(rf"\b{_CH}\s+(?:from now on|in future|going forward)\b", re.I),
     re.compile(rf"(?:^|[,;.!]\s*|\bjust\s+|\bplease\s+|\bpls\s+)use\s+(?:the\s+)?{_CH}\b", re.I),
     re.compile(rf"\b(?:please|pls|plz)\s+{_CH}(?:\s+me)?,?\s+(?:don'?t|not|never|no)\b", re.I),
     re.compile(
@@ -284,14 +291,16 @@ _PREFERS = [
 _REFUSES = [
     re.compile(
         r"\b(?:please\s+|pls\s+)?(?:don'?t|do not|never)\s+(call|phone|ring|email|e-mail|text|"
-        r"sms|message|whatsapp)\s+me\b(?!\s+(?:today|tonight|this|until|before|after|now|at work))",
+        r"sms|message|whatsapp)\s+me\b(?!\s+(?:today|tonight|this|until|till|before|after|now|"
+        r"at|during|in the|on|between)\b)",
         re.I,
     ),
     re.compile(
         r"(?:^|[,;.!]\s*|\band\s+|\bbut\s+|\bplease\s+|\bpls\s+|\bjust\s+)(?:please\s+)?"
         r"(?:never|don'?t|do not)\s+"
         r"(call|phone|ring|email|e-mail|text)\b(?!\s+(?:back|you|them|us|him|her|today|tonight|"
-        r"this|me\s+(?:today|tonight|this|until|before|after|now)))",
+        r"this|until|till|before|after|at|during|in the|on|between|me\s+(?:today|tonight|this|"
+        r"until|till|before|after|now|at|during|in the|on|between))\b)",
         re.I,
     ),
     re.compile(
@@ -400,9 +409,29 @@ def _when(phrase: str) -> str:
     return w
 
 
+_NOT_BEFORE = re.compile(
+    r"\b(?:please\s+)?(?:don'?t|do not|never|no)\s+(call|ring|phone|calls)(?:\s+me)?\s+"
+    r"(before|after|until|till)\s+(noon|midday|lunch(?:time)?|work|\d{1,2}(?:[:.]\d{2})?\s?"
+    r"(?:am|pm)?)",
+    re.I,
+)
+
+
 def contact_time(s: str) -> list[Proposal]:
-    """When to reach them ('mornings, before 9'; 'only in the evenings'), and which line."""
+    """When to reach them ('mornings, before 9'; 'only in the evenings'; 'don't ring before
+    noon'), and which line."""
     out = []
+    late = _NOT_BEFORE.search(s)
+    if late:
+        out.append(
+            Proposal(
+                "preference",
+                f"Prefers not to be called {late.group(2).lower()} {late.group(3).lower()}",
+                [s],
+                key="preference.contact_time",
+            )
+        )
+        return out
     m = _CONTACT_TIME.search(s)
     when = next((g for g in m.groups() if g), None) if m else None
     if when:
@@ -427,6 +456,18 @@ def contact_time(s: str) -> list[Proposal]:
     return out
 
 
+_CALL_AGAIN = re.compile(
+    r"\byou\s+(?:can|may)\s+(?:call|ring|phone)\s+me\s+(?:again|now|any ?time|whenever)\b", re.I
+)
+
+
+def call_again(s: str) -> list[Proposal]:
+    """'You can call me again now': a refusal of calls lifted (it supersedes it)."""
+    if _CALL_AGAIN.search(s):
+        return [Proposal("preference", "Happy to be called again", [s], key="preference.no_phone")]
+    return []
+
+
 def is_request(s: str) -> bool:
     """A one-off request ('I'd like to change…', 'can you…', 'please cancel…'): a task for
     the team, or nothing to remember; never a preference."""
@@ -443,7 +484,7 @@ def is_request(s: str) -> bool:
 
 
 # -- family -------------------------------------------------------------------------------------
-_NAME_WORD = r"([A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)?)"
+_NAME_WORD = r"([A-ZÀ-ÝĀ-Ž][^\W\d_]+(?:-[A-ZÀ-ÝĀ-Ž][^\W\d_]+)?)"
 _FAMILY_NAMED = re.compile(
     rf"\b(?i:my)\s+(?:(?i:little|youngest|oldest|eldest|older|younger|baby|twin)\s+)?{_REL}"
     r"(?:'s name is|\s+is called|\s+is named|\s+called|\s+named|,)?\s+"
@@ -471,9 +512,55 @@ def family(s: str) -> list[Proposal]:
         if name in _NOT_NAMES:
             continue
         text = f"Has a {rel}, {name}" + (f" ({age})" if age else "")
+        rest = s[named.end() : named.end() + 80]
+        allergy = re.match(
+            r"\s+(?:has|with|who has)\s+(?:a\s+|an\s+)?(?:\w+\s+)?([\w -]{2,25}?)\s+allergy"
+            r"|\s+is\s+(?:\w+ly\s+)?allergic\s+to\s+([\w -]{2,30}?)(?=[,.;!]|$|\s+and\b)",
+            rest,
+            re.I,
+        )
+        if allergy:
+            text += f", allergic to {(allergy.group(1) or allergy.group(2)).strip()}"
         out.append(Proposal("fact", text, [s], key=f"family.{rel}.{_slug(name)}", entities=[name]))
     if out:
         return out
+    listed = re.search(
+        r"\b(?:i|we)(?:'ve| have)?\s+(?:got\s+)?(?:a|an|one|two|three|four|\d)\s+"
+        r"(?:little\s+|young\s+)?(boys|girls|sons|daughters|kids|children)\s*[,:(]\s*"
+        + _NAME_WORD
+        + r"(?:\s*\((\d{1,2})\))?(?:,|\s+and|\s*&)\s+"
+        + _NAME_WORD
+        + r"(?:\s*\((\d{1,2})\))?",
+        s,
+        re.I,
+    )
+    if listed:
+        rel = {"boys": "son", "sons": "son", "girls": "daughter", "daughters": "daughter"}.get(
+            listed.group(1).lower(), "child"
+        )
+        for name, age in ((listed.group(2), listed.group(3)), (listed.group(4), listed.group(5))):
+            text = f"Has a {rel}, {name}" + (f" ({age})" if age else "")
+            out.append(Proposal("fact", text, [s], key=f"family.{rel}.{_slug(name)}"))
+        return out
+    lives = re.search(
+        rf"\bmy\s+{_REL}\s+(?:now\s+)?(?:lives|is living|has moved in|moved in)\s+with\s+"
+        r"(?:us|me)\b",
+        s,
+        re.I,
+    )
+    if lives:
+        said, rel = lives.group(1).lower(), RELATIONS[lives.group(1).lower()]
+        return [Proposal("fact", f"Their {said} lives with them", [s], key=f"family.{rel}.home")]
+    baby = re.search(
+        r"\b(?:we're|we are|i'm|i am)\s+(?:expecting|having)\s+(?:a|our|my)\s+"
+        r"(?:first\s+|second\s+|third\s+)?(baby|child|little one)\b",
+        s,
+        re.I,
+    )
+    if baby:
+        phrase = dates.find_phrase(s) or (_MONTH_PHRASE.search(s) or [None])[0]
+        text = "Is expecting a baby" + (f" ({phrase})" if phrase else "")
+        return [Proposal("event", text, [s], key="family.baby", occurs_phrase=phrase)]
     m = _FAMILY_COUNT.search(s)
     if m and not _NEG.search(_clause_of(s, m.start())):
         n, what = m.group(1).lower(), m.group(2).lower()
@@ -498,9 +585,23 @@ _WORK = [
     ),
     (
         re.compile(
-            r"\bi(?:'ve| have)?\s+(?:just\s+)?(?:started|got|taken|accepted|joined)\s+"
-            r"(?:a\s+(?:new\s+)?job\s+(?:at|with)\s+)?" + _ORG,
+            r"\bi(?:'ve| have)?\s+(?:just\s+|recently\s+)?(?:started|got|taken|accepted|landed)\s+"
+            r"(?:a\s+)?(?:new\s+)?(?:job|position|role)\s+(?:at|with)\s+"
+            + _ORG
+            + r"|\bi(?:'ve| have)?\s+(?:just\s+)?(?:joined|started at)\s+"
+            + _ORG,
             re.I,
+        ),
+        "Works at {}",
+    ),
+    (
+        re.compile(r"\bi\s+(?:teach|lecture)\s+(?:at|in)\s+" + _ORG, re.I),
+        "Teaches at {}",
+    ),
+    (
+        re.compile(
+            r"\b(?i:i'm|i am)\s+(?:now\s+)?(?:at|with)\s+([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})"
+            r"\s+now\b"
         ),
         "Works at {}",
     ),
@@ -511,14 +612,14 @@ _WORK = [
 ]
 _JOB_RX = re.compile(
     rf"\bi(?:'m| am)\s+(?:now\s+|currently\s+|actually\s+|still\s+)?(?:a|an)\s+"
-    rf"(?:(?:trainee|junior|senior|qualified|retired|part-time|full-time|freelance|student)\s+)?"
-    rf"{_JOB}\b(?:\s+(?:at|for|in)\s+{_ORG})?"
+    rf"((?:[a-z-]+\s+){{0,2}}?{_JOB})\b(?:\s+(?:at|for|in)\s+{_ORG})?"
     rf"|\bi\s+work\s+as\s+(?:a|an)\s+([\w -]{{3,40}}?)(?:\s+(?:at|for|in)\s+{_ORG})?(?=[,.!;]|$)",
     re.I,
 )
 _STATUS_RX = re.compile(
     r"\bi(?:'m| am)\s+(?:now\s+)?(retired|self-employed|freelance|a freelancer|unemployed|"
-    r"between jobs|a student|on parental leave|on maternity leave)\b",
+    r"between jobs|a student|on parental leave|on maternity leave)\b"
+    r"|\bi(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(retired)\b",
     re.I,
 )
 _LEFT = re.compile(
@@ -548,15 +649,23 @@ def _org(raw: str | None) -> str | None:
 
 
 def work(s: str) -> list[Proposal]:
+    found = _work(s)
+    if found:
+        return found
     m = _LEFT.search(s)
     if m:
         org = _org(m.group(1) or m.group(2))
         if org:
             return [Proposal("fact", f"No longer works at {org}", [s], key="role")]
+    return []
+
+
+def _work(s: str) -> list[Proposal]:
     m = _JOB_RX.search(s)
     if m:
-        job = (m.group(1) or m.group(3) or "").lower()
-        org = _org(m.group(2) or m.group(4))
+        g = m.groups()
+        job = (g[0] or g[3] or "").lower()
+        org = _org(g[2] or g[4])
         if job and not _NEG.search(_clause_of(s, m.start()) + m.group(0)[:12]):
             article = "an" if job[0] in "aeiou" else "a"
             text = f"Works as {article} {job}" + (f" at {org}" if org else "")
@@ -570,7 +679,8 @@ def work(s: str) -> list[Proposal]:
             return [Proposal("fact", template.format(org), [s], key="role", entities=[org])]
     m = _STATUS_RX.search(s)
     if m and not _NEG.search(_clause_of(s, m.start())):
-        return [Proposal("fact", f"Is {m.group(1).lower()}", [s], key="role")]
+        status = (m.group(1) or m.group(2)).lower()
+        return [Proposal("fact", f"Is {status}", [s], key="role")]
     return []
 
 
@@ -588,7 +698,8 @@ _DIET = re.compile(
     rf"({DIETS})(?:\s+(?:now|any ?more))?\b"
     rf"|\b(?:i|we)\s+(?:only\s+|always\s+)?eat\s+(halal|kosher)\b"
     rf"|\bi\s+(?:went|have gone|'ve gone|turned)\s+({DIETS})\b"
-    rf"|\b(?:we|my \w+ and i)\s+(?:are|'re)\s+(?:both\s+|all\s+)?({DIETS})\b",
+    rf"|\b(?:we|my \w+ and i)\s+(?:are|'re)\s+(?:both\s+|all\s+)?({DIETS})\b"
+    rf"|\b(?:put|mark|list|have)\s+me\s+(?:down\s+)?as\s+(?:a\s+)?({DIETS})\b",
     re.I,
 )
 _NO_FOOD = re.compile(
@@ -658,7 +769,7 @@ def needs(s: str) -> list[Proposal]:
             out.append(Proposal("fact", f"Is allergic to {what}", [s], key=key))
     d = _DIET.search(s)
     if d:
-        diet = (d.group(2) or d.group(3) or d.group(4) or d.group(5)).lower()
+        diet = next(g for g in d.groups()[1:] if g).lower()
         diet = diet.replace("celiac", "coeliac")
         if d.group(1) or re.search(r"\bnot\b.{0,15}\bany ?more\b", d.group(0), re.I):
             out.append(Proposal("fact", f"Is no longer {diet}", [s], key="dietary"))
@@ -690,7 +801,7 @@ _REPLY_IN = re.compile(
     rf"(?:only\s+)?in\s+{_LANG}\b"
     r"|\b(?:i(?:'d| would)?\s+prefer|i'd rather)\s+(?:to\s+(?:speak|write|talk)\s+)?"
     rf"(?:in\s+)?{_LANG}\b"
-    rf"|\b{_LANG}\s+(?:please|is (?:better|easier) for me)\b",
+    rf"|\b{_LANG}\s+(?:please|if possible|is (?:better|easier) for me)\b",
     re.I,
 )
 _SPEAKS = re.compile(rf"\bi\s+(?:speak|only speak|mostly speak)\s+{_LANG}\b", re.I)
@@ -726,10 +837,87 @@ _SPELLED = re.compile(
 )
 
 
+_ADDRESS_AS = re.compile(
+    r"\b(?:please\s+)?(?:address|call|refer to)\s+me\s+as\s+((?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor)"
+    rf"\.?\s+)?{_NAME_WORD}(?:\s+{_NAME_WORD})?)"
+)
+_MY_NAME = re.compile(rf"\b(?i:my name's|my name is|name's)\s+{_NAME_WORD}(?:\s+{_NAME_WORD})?")
+
+
+def address_as(s: str) -> list[Proposal]:
+    m = _ADDRESS_AS.search(s)
+    if not m:
+        return []
+    return [
+        Proposal(
+            "preference",
+            f"Prefers to be addressed as {m.group(1)}",
+            [s],
+            key="preference.address_as",
+        )
+    ]
+
+
 def spelled_name(s: str) -> list[Proposal]:
     m = _SPELLED.search(s)
     if not m:
+        plain = _MY_NAME.search(s)
+        if plain:
+            name = " ".join(g for g in plain.groups() if g)
+            return [Proposal("fact", f"Is called {name}", [s], key="name", entities=[name])]
         return []
     parts = [g for g in m.groups() if g]
     name = " ".join(parts[:2])
     return [Proposal("fact", f"Is called {name}", [s], key="name", entities=[name])]
+
+
+# -- a request the team has promised to act on ---------------------------------------------------
+_ASKED = re.compile(
+    r"^(?:(?:hi|hello|hey|ok|okay|so|and|also|just this once|one more thing)[,!]?\s+)*"
+    r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?P<you>.+)"
+    r"|please\s+(?P<please>.+)"
+    r"|i(?:'d| would)\s+like\s+(?:you\s+)?to\s+(?P<like>.+)"
+    r"|i\s+(?:want|need|wish)\s+to\s+(?P<want>.+)"
+    r"|i\s+need\s+you\s+to\s+(?P<need>.+))$",
+    re.I,
+)
+_PROMISE = re.compile(
+    r"\b(?:i'll|i will|we'll|we will|they'll|they will|someone will|somebody will|"
+    r"(?:a|the|our)\s+\w+\s+will|will\s+(?:be\s+)?(?:send|sent|call|ring|email|post|collect|"
+    r"arrange|get back|contact|follow up|pick)|i've (?:asked|passed|forwarded|arranged|"
+    r"escalated)|i have (?:asked|passed|forwarded|arranged|escalated))\b",
+    re.I,
+)
+_DONE = re.compile(
+    r"\b(?:done|it's cancelled|has been cancelled|is cancelled|sent!|already sent|i've added|"
+    r"i've noted|i've set|i've changed|i've updated|is now|have now|i've just sent|all set)\b",
+    re.I,
+)
+
+
+def _them(text: str) -> str:
+    swaps = [(r"\bmy\b", "their"), (r"\bme\b", "them"), (r"\bmine\b", "theirs"), (r"\bi\b", "they")]
+    for rx, to in swaps:
+        text = re.sub(rx, to, text, flags=re.I)
+    return text
+
+
+def promised_task(request: str, answer: str) -> Proposal | None:
+    """A customer's request ('Can you resend the invoice?') the assistant promised to act on
+    later ('accounts will send it within a day'): a task, in the customer's own words. A
+    request done on the spot ('Done — it's cancelled') is nothing to remember."""
+    if not _PROMISE.search(answer) or _DONE.search(answer):
+        return None
+    m = _ASKED.match(request.strip().rstrip("?.! "))
+    if not m:
+        return None
+    what = next(v for v in m.groupdict().values() if v)
+    what = _them(re.split(r",\s*(?:they're|it's|as|because|since|so)\b", what)[0]).strip()
+    if len(what.split()) < 2:
+        return None
+    lead = (
+        "Asked the team to"
+        if (m.group("you") or m.group("please") or m.group("need"))
+        else "Wants to"
+    )
+    return Proposal("task", f"{lead} {what}", [request])
