@@ -17,6 +17,24 @@ from memwise.extraction.pack import Pack
 from memwise.extraction.types import Existing, Extraction, Line, Proposal, ProposedEvent
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+_OPERATIONAL_EVENTS = frozenset(
+    [
+        "delivery",
+        "deliver",
+        "collection",
+        "pickup",
+        "pick-up",
+        "arrive",
+        "arrives",
+        "arriving",
+        "due",
+        "service",
+        "call",
+        "check",
+        "install",
+        "installation",
+    ]
+)
 _NOT_AN_END = re.compile(r"\b(Dr|Mr|Mrs|Ms|Mx|Prof|St|Jr|Sr|No|Nr|vs|etc|approx)\.|(?<=\d)\.(?=\d)")
 _APPOINTMENT_WORDS = (
     r"appointment|meeting|dentist|doctor|lunch|dinner|breakfast|call|interview|flight|trip|"
@@ -172,7 +190,7 @@ class RuleExtractor:
         out: list[Proposal] = []
         clauses = [c.strip() for c in re.split(r"\s*(?:[,;]|—|–|\s-\s)\s*", s) if c.strip()]
         for clause in clauses[:-1]:
-            if len(clause.split()) >= 3 and not slots.is_request(clause):
+            if len(clause.split()) >= 2 and not slots.is_request(clause):
                 out += slots.home(clause) + slots.needs(clause) + slots.family(clause)
                 out += slots.work(clause) + slots.language(clause)
         standing = re.search(
@@ -232,20 +250,35 @@ class RuleExtractor:
             out.append(Proposal("fact", text, [s], key="role", entities=[org] if org else []))
         m = _NAME.search(s)
         if m and m.group(1).split()[0] not in _NOT_NAMES and not out:
-            out.append(Proposal("fact", f"Is called {m.group(1)}", [s], key="name"))
+            name = m.group(1)
+            surname = re.match(r"\s+([A-Z][a-z]+)\s+(?:from|at|of)\b", s[m.end(1) :])
+            if " " not in name and surname:  # "This is Peter Novak from the Linz store"
+                name = f"{name} {surname.group(1)}"
+            out.append(Proposal("fact", f"Is called {name}", [s], key="name"))
         return out
 
     def _appointment(self, s: str, low: str) -> list[Proposal]:
         phrase = dates.find_phrase(s)
         m = re.search(rf"\b({_APPOINTMENT_WORDS})\b", low)
-        if not phrase or not m or re.search(r"\b(?:order|parcel|package|shipment|refund)\b", low):
+        if not phrase or not m:
             return []
+        operational = m.group(1) in _OPERATIONAL_EVENTS
+        if operational and re.search(r"\b(?:order|parcel|package|shipment|refund)\b", low):
+            return []  # when the order arrives is the live account record's
         if re.search(r"\b(?:don'?t|do not|never|no)\s+(?:\w+\s+)?$", low[: m.start()]):
             return []  # "please don't call me today" is not an appointment
         what = m.group(1)
         kind_key = "deadline" if what in ("deadline", "due") else "appointment"
         slot = re.sub(r"[^a-z]", "_", what.split("-")[0])
-        text = _third_person(re.sub(r"^(?:and|so|also|well|oh|ok|okay|but)\s+", "", s, flags=re.I))
+        said = re.sub(r"^(?:and|so|also|well|oh|ok|okay|but)\s+", "", s, flags=re.I)
+        said = re.sub(
+            r"^(?:let's|let us|can we|could we|shall we)\s+"
+            r"(?:have|do|make|book|set up|schedule)?\s*(?:the|a|an|our)?\s*",
+            "",
+            said,
+            flags=re.I,
+        )
+        text = _third_person(said)
         text = text.rstrip(".!")
         return [
             Proposal(

@@ -292,15 +292,15 @@ _REFUSES = [
     re.compile(
         r"\b(?:please\s+|pls\s+)?(?:don'?t|do not|never)\s+(call|phone|ring|email|e-mail|text|"
         r"sms|message|whatsapp)\s+me\b(?!\s+(?:today|tonight|this|until|till|before|after|now|"
-        r"at|during|in the|on|between)\b)",
+        r"at \d|during|in the|on|between)\b)",
         re.I,
     ),
     re.compile(
         r"(?:^|[,;.!]\s*|\band\s+|\bbut\s+|\bplease\s+|\bpls\s+|\bjust\s+)(?:please\s+)?"
         r"(?:never|don'?t|do not)\s+"
         r"(call|phone|ring|email|e-mail|text)\b(?!\s+(?:back|you|them|us|him|her|today|tonight|"
-        r"this|until|till|before|after|at|during|in the|on|between|me\s+(?:today|tonight|this|"
-        r"until|till|before|after|now|at|during|in the|on|between))\b)",
+        r"this|until|till|before|after|at \d|during|in the|on|between|me\s+(?:today|tonight|"
+        r"this|until|till|before|after|now|at \d|during|in the|on|between))\b)",
         re.I,
     ),
     re.compile(
