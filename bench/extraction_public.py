@@ -198,6 +198,8 @@ def persona(path: Path, tmp: Path, extractor: Any, limit: int | None) -> tuple[R
                 }
                 for i, (who, text) in enumerate(lines)
             ]
+            if not messages:
+                continue
             got = mw.remember(ws, contact, messages, agent_id=agent)
             run.facts += len(personas[user])
             run.recovered += sum(

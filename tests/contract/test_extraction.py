@@ -236,3 +236,54 @@ def test_two_workers_cannot_overrun_the_allowance_together(mw: Memwise) -> None:
     assert late.status == "waiting" and "allowance" in (late.reason or "")
     assert mw.metering.remaining(ws)[0] == 1
     assert sum(len(mw.memory.items(ws, c)) for c in contacts) == 1  # the late one rolled back
+
+
+def test_an_upcoming_move_settles_into_the_home_when_its_day_comes(
+    mw: Memwise, clock: FixedClock
+) -> None:
+    ws, agent = _setup(mw)
+    ann = mw.tenancy.create_contact(ws, "Ann").id
+    mw.remember(ws, ann, [{"role": "customer", "text": "I live in Berlin."}], agent_id=agent)
+    clock.advance(days=1)
+    mw.remember(
+        ws,
+        ann,
+        [{"role": "customer", "text": "We're moving to Munich on 10 December."}],
+        agent_id=agent,
+    )
+
+    def homes() -> list[tuple[str, str]]:
+        return [
+            (s.item.text, s.item.lifecycle.value)
+            for s in mw.memory.items(ws, ann, include=["superseded"])
+            if s.item.key == "address.city"
+        ]
+
+    assert mw.memory.settle_moves() == 0  # not yet: it is an upcoming event
+    assert homes() == [("Lives in Berlin", "active")]
+    clock.advance(days=40)
+    mw.worker().run_once()  # the worker's sweeps settle it
+    assert sorted(homes()) == [("Lives in Berlin", "superseded"), ("Lives in Munich", "active")]
+    move = next(s for s in mw.memory.items(ws, ann) if s.item.key == "address.move")
+    home = next(s for s in mw.memory.items(ws, ann) if s.item.key == "address.city")
+    assert home.item.evidence == move.item.evidence  # the customer's own words, not a guess
+    assert mw.memory.settle_moves() == 0  # once
+
+
+def test_a_home_stated_after_the_move_was_said_wins(mw: Memwise, clock: FixedClock) -> None:
+    ws, agent = _setup(mw)
+    ann = mw.tenancy.create_contact(ws, "Ann").id
+    mw.remember(
+        ws,
+        ann,
+        [{"role": "customer", "text": "I'm moving to Munich on 10 December."}],
+        agent_id=agent,
+    )
+    clock.advance(days=2)
+    mw.remember(
+        ws, ann, [{"role": "customer", "text": "The move is off, I live in Bonn."}], agent_id=agent
+    )
+    clock.advance(days=40)
+    assert mw.memory.settle_moves() == 0
+    homes = [s.item.text for s in mw.memory.items(ws, ann) if s.item.key == "address.city"]
+    assert homes == ["Lives in Bonn"]

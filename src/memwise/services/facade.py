@@ -195,6 +195,7 @@ class Memwise:
             },
             sweeps=[
                 lambda force, ws: self.windows.expire_idle(ws),
+                self.memory.settle_moves,
                 self.patterns.schedule,
                 lambda force, ws: schedule_folds(self.rt, force, ws),
             ],

@@ -210,6 +210,7 @@ memory_items = sa.Table(
     sa.Index("ix_memory_items_contact", "workspace_id", "contact_id", "lifecycle"),
     sa.Index("ix_memory_items_version", "workspace_id", "contact_id", "seq", "revision"),
     sa.Index("ix_memory_items_key", "contact_id", "key"),
+    sa.Index("ix_memory_items_due", "key", "lifecycle", "occurs_at"),
 )
 
 # Durable jobs in the same database: extraction, rebuilds, scheduled work.

@@ -44,6 +44,9 @@ from memwise.storage.stores import tenancy as tenancy_store
 MAX_TEXT = 500
 
 
+MOVE, HOME = "address.move", "address.city"  # an upcoming move settles into the home
+
+
 @dataclass(frozen=True)
 class NewItem:
     kind: str
@@ -255,6 +258,43 @@ class Memory:
         return Written(self._get(conn, row.workspace_id, row.id), "repeated", [row.id])
 
     # -- reading -------------------------------------------------------------------------
+    def settle_moves(self, force: bool = False, workspace_id: str | None = None) -> int:
+        """An upcoming move whose date has come becomes where the contact lives: "Lives in
+        X", on the move's own evidence, superseding the old home (once; a home stated since
+        the move was said wins, and so does a move made again). Returns how many settled."""
+        now = self.rt.clock.now()
+        settled = 0
+        with self.rt.db.read() as conn:
+            moves = [store.item_from_row(r) for r in store.due(conn, MOVE, now, workspace_id)]
+        for move in moves:
+            place = next(iter(move.entities), None)
+            if not place or move.contact_id is None:
+                continue
+            with self.rt.db.write() as conn:
+                since = store.stated_since(
+                    conn, move.workspace_id, move.contact_id, HOME, move.recorded_at
+                )
+                if since:  # already settled, or the customer said where they live since
+                    continue
+                self._write(
+                    conn,
+                    move.workspace_id,
+                    move.contact_id,
+                    NewItem(
+                        "fact",
+                        f"Lives in {place}",
+                        source=move.source.value,
+                        key=HOME,
+                        evidence=move.evidence,
+                        conversation_id=move.conversation_id,
+                        entities=[place],
+                        extractor=move.extractor,
+                        prompt_version=move.prompt_version,
+                    ),
+                )
+                settled += 1
+        return settled
+
     def _get(self, conn: Connection, workspace_id: str, item_id: str) -> Item:
         return store.item_from_row(self._row(conn, workspace_id, item_id))
 

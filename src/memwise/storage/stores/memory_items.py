@@ -115,6 +115,34 @@ def active_matching(
     )
 
 
+def due(conn: Connection, key: str, before: datetime, workspace_id: str | None = None) -> list[Any]:
+    """Active items of ``key`` whose date has come (every workspace, or one)."""
+    q = sa.select(memory_items).where(
+        memory_items.c.key == key,
+        memory_items.c.lifecycle == Lifecycle.active.value,
+        memory_items.c.occurs_at <= before,
+    )
+    if workspace_id is not None:
+        q = q.where(memory_items.c.workspace_id == workspace_id)
+    return list(conn.execute(q.order_by(memory_items.c.seq)).all())
+
+
+def stated_since(
+    conn: Connection, workspace_id: str, contact_id: str, key: str, since: datetime
+) -> list[Any]:
+    """Items of ``key`` for the contact recorded at or after ``since`` (any lifecycle)."""
+    return list(
+        conn.execute(
+            sa.select(memory_items).where(
+                memory_items.c.workspace_id == workspace_id,
+                memory_items.c.contact_id == contact_id,
+                memory_items.c.key == key,
+                memory_items.c.recorded_at >= since,
+            )
+        ).all()
+    )
+
+
 def mentioned(conn: Connection, item_id: str, evidence: list[dict[str, Any]], at: datetime) -> None:
     conn.execute(
         memory_items.update()

@@ -1,4 +1,5 @@
-"""written rules (versioned), the setup builder's state, and the doors an agent has on
+"""written rules (versioned), the setup builder's state, the doors an agent has on, and
+an index for items that fall due (an upcoming move settles into where they live)
 
 Revision ID: 0013
 Revises: 0012
@@ -20,6 +21,9 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("agents") as batch:
         batch.add_column(sa.Column("doors", JSONType, nullable=True))
+    op.create_index(
+        "ix_memory_items_due", "memory_items", ["key", "lifecycle", "occurs_at"], unique=False
+    )
     op.create_table(
         "rule_versions",
         sa.Column("id", sa.String(40), nullable=False),
@@ -74,5 +78,6 @@ def downgrade() -> None:
     op.drop_table("setups")
     op.drop_index(op.f("ix_rule_versions_workspace_id"), table_name="rule_versions")
     op.drop_table("rule_versions")
+    op.drop_index("ix_memory_items_due", table_name="memory_items")
     with op.batch_alter_table("agents") as batch:
         batch.drop_column("doors")
