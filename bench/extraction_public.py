@@ -23,7 +23,7 @@ import csv
 import json
 import sys
 import tempfile
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -38,6 +38,7 @@ from memwise import FixedClock, Memwise
 from memwise.config import Settings
 from memwise.extraction.harness import TEMPLATE_WORDS, content_words, norm
 from memwise.retrieval.lexical import snowball
+from memwise.services.memory.extraction_eval import Everyday, evaluate_everyday
 
 DATA = Path(__file__).parent.parent / "tests" / "data"
 SAID = datetime(2026, 11, 29, 10, 0, tzinfo=ZoneInfo("Europe/Berlin"))
@@ -225,93 +226,13 @@ def persona(path: Path, tmp: Path, extractor: Any, limit: int | None) -> tuple[R
     return run, misattributed
 
 
-# -- (c) the everyday corpus -----------------------------------------------------------------
-def _wanted(served: Any, want: dict[str, Any]) -> bool:
-    item = served.item
-    if want.get("kind") and item.kind.value != want["kind"]:
-        return False
-    text = item.text.lower()
-    if not all(w.lower() in text for w in want.get("contains", [])):
-        return False
-    if "occurs_on" in want and str(item.occurs_on or "")[:10] != want["occurs_on"]:
-        return False
-    dates = want.get("occurs_on_any")
-    return not dates or str(item.occurs_on or "")[:10] in dates
-
-
-@dataclass
-class Everyday:
-    expected: Counter[str] = field(default_factory=Counter)  # per kind
-    found: Counter[str] = field(default_factory=Counter)
-    stored: Counter[str] = field(default_factory=Counter)
-    correct: Counter[str] = field(default_factory=Counter)
-    topics: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
-    superseded: list[int] = field(default_factory=lambda: [0, 0])
-    wrong_preferences: int = 0
-    requests: int = 0
-    quotes: list[int] = field(default_factory=lambda: [0, 0])
-    misses: list[str] = field(default_factory=list)
-
-
+# -- (c) the everyday corpus: memwise.services.memory.extraction_eval.evaluate_everyday ----
 def everyday(path: Path, tmp: Path, extractor: Any) -> Everyday:
-    r = Everyday()
-    mw, ws, agent = _fresh(tmp, extractor)
-    for n, case in enumerate(json.loads(path.read_text())):
-        contact = mw.tenancy.create_contact(ws, f"Case {n}").id
-        if case.get("before"):
-            earlier = SAID - timedelta(days=7)
-            mw.remember(
-                ws,
-                contact,
-                [
-                    {"role": role, "text": text, "at": earlier + timedelta(minutes=i)}
-                    for i, (role, text) in enumerate(case["before"])
-                ],
-                agent_id=agent,
-            )
-        got = mw.remember(
-            ws,
-            contact,
-            [
-                {"role": role, "text": text, "at": SAID + timedelta(minutes=i)}
-                for i, (role, text) in enumerate(case["turns"])
-            ],
-            agent_id=agent,
-        )
-        active = [s for s in got.items if s.item.lifecycle.value == "active"]
-        claimed: set[str] = set()
-        topic = r.topics[case.get("topic", "?")]
-        for want in case.get("expect", []):
-            kind = want.get("kind", "?")
-            r.expected[kind] += 1
-            topic[1] += 1
-            hit = next((s for s in active if s.item.id not in claimed and _wanted(s, want)), None)
-            if hit:
-                claimed.add(hit.item.id)
-                r.found[kind] += 1
-                topic[0] += 1
-            else:
-                r.misses.append(f"{case['name']}: missed {want}")
-        for s in active:
-            r.stored[s.item.kind.value] += 1
-            if s.item.id in claimed:
-                r.correct[s.item.kind.value] += 1
-            elif s.item.kind.value != "note":
-                r.misses.append(f"{case['name']}: unexpected {s.item.kind.value} {s.item.text!r}")
-        if case.get("no_preference"):
-            r.requests += 1
-            r.wrong_preferences += any(s.item.kind.value == "preference" for s in active)
-        if case.get("superseded"):
-            every = mw.memory.items(ws, contact, include=["superseded"])
-            for want in case["superseded"]:
-                r.superseded[1] += 1
-                old = [s for s in every if s.item.lifecycle.value == "superseded"]
-                r.superseded[0] += any(_wanted(s, {"contains": want["contains"]}) for s in old)
-        ok, q = _quotes_ok(mw, ws, got.conversation_id, active)
-        r.quotes[0] += ok
-        r.quotes[1] += q
-    mw.close()
-    return r
+    mw, _, _ = _fresh(tmp, extractor)
+    try:
+        return evaluate_everyday(mw, json.loads(path.read_text()), SAID)
+    finally:
+        mw.close()
 
 
 def _extractors() -> list[tuple[str, Any]]:

@@ -287,3 +287,15 @@ def test_a_home_stated_after_the_move_was_said_wins(mw: Memwise, clock: FixedClo
     assert mw.memory.settle_moves() == 0
     homes = [s.item.text for s in mw.memory.items(ws, ann) if s.item.key == "address.city"]
     assert homes == ["Lives in Bonn"]
+
+
+def test_the_everyday_corpus_keeps_its_floors(mw: Memwise, clock: FixedClock) -> None:
+    """Floors under the figures in bench/README.md, so a change that loses ground shows."""
+    from memwise.services.memory.extraction_eval import evaluate_everyday
+
+    said = clock.now()
+    dev = evaluate_everyday(
+        mw, json.loads((DATA / "extraction_everyday_dev.json").read_text()), said
+    )
+    assert dev.recall >= 0.85 and dev.precision >= 0.9, dev.misses
+    assert dev.wrong_preferences == 0 and dev.quotes[0] == dev.quotes[1]
