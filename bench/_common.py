@@ -31,6 +31,13 @@ WORDS = (
 _SYLLABLES = [a + b for a in "bdfgklmnprstvz" for b in ("a", "e", "i", "o", "u", "ar", "en", "il")]
 
 
+def analyze(engine: sa.engine.Engine, table: str | None = None) -> None:
+    """What autovacuum would do after a bulk load: fresh planner statistics. ANALYZE is
+    transactional, so it runs outside one (a rolled-back ANALYZE leaves the planner blind)."""
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
+        c.exec_driver_sql(f"ANALYZE {table}" if table else "ANALYZE")
+
+
 def vocabulary(size: int = 20_000, seed: int = 3) -> list[str]:
     """Domain words first (most frequent), then invented words: a Zipf-ranked vocabulary."""
     rng = random.Random(seed)

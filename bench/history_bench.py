@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import sqlalchemy as sa
 
-from _common import console, database, percentiles, sentence, table, timed
+from _common import analyze, console, database, percentiles, sentence, table, timed
 from memwise import Memwise
 from memwise.services.conversation.record import NewTurn
 from memwise.storage.schema import conversations, turns
@@ -75,9 +75,8 @@ def run(backend: str, sizes: list[int], tmp: Path) -> list[list[str]]:
             if size > total:
                 fill(mw, ws.id, agent, (size - total) // TURNS_PER_CONTACT, rng)
                 total = size
-            with mw.rt.db.read() as conn:
-                if backend == "postgresql":
-                    conn.exec_driver_sql("ANALYZE")
+            if backend == "postgresql":
+                analyze(mw.rt.db.engine)
             mw.history.recall(ws.id, target, questions[0])  # build the index once
             it = iter(questions * 4)
             warm = timed(lambda it=it: mw.history.recall(ws.id, target, next(it)), 200)  # type: ignore[misc]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _common import database, percentiles, queries, sentence, table, timed
+from _common import analyze, database, percentiles, queries, sentence, table, timed
 from memwise import Memwise
 from memwise.ids import new_id
 from memwise.retrieval import embedders
@@ -73,10 +73,18 @@ def run(backend: str, sizes: list[int], embedder, tmp: Path) -> tuple[list[list[
                     )
                 loaded += n
             if backend == "postgresql":
-                with mw.rt.db.engine.connect() as c:
-                    c.exec_driver_sql("ANALYZE knowledge_chunks")
-            for recipe in ("lexical", "hybrid") if embedder else ("lexical",):
-                qs = queries(rng, "specific", 120)
+                analyze(mw.rt.db.engine, "knowledge_chunks")
+                mw.rt.db.backend.forget_statistics()  # type: ignore[attr-defined]
+            variants = [("lexical", "specific", True), ("lexical", "common", True)]
+            if backend == "postgresql":  # the same questions ranked over every matching chunk
+                variants += [("lexical", "specific", False), ("lexical", "common", False)]
+            if embedder:
+                variants.append(("hybrid", "specific", True))
+            for recipe, kind, rarest in variants:
+                backend_impl = mw.rt.db.backend
+                if hasattr(backend_impl, "rarest_first"):
+                    backend_impl.rarest_first = rarest
+                qs = queries(random.Random(11), kind, 120)
                 mw.knowledge.search(ws.id, qs[0], recipe=recipe)  # warm (loads vectors once)
                 it = iter(qs[20:])
                 p50, p95 = percentiles(
@@ -84,7 +92,12 @@ def run(backend: str, sizes: list[int], embedder, tmp: Path) -> tuple[list[list[
                         lambda it=it, r=recipe: mw.knowledge.search(ws.id, next(it), recipe=r), 100
                     )
                 )
-                rows.append([backend, f"{size:,}", recipe, f"{p50:.2f}", f"{p95:.2f}"])
+                how = "" if rarest else ", every word ranked (before)"
+                rows.append(
+                    [backend, f"{size:,}", f"{recipe}, {kind}{how}", f"{p50:.2f}", f"{p95:.2f}"]
+                )
+            if hasattr(mw.rt.db.backend, "rarest_first"):
+                mw.rt.db.backend.rarest_first = True
         mw.close()
     return rows, embed_rate
 
@@ -93,7 +106,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sizes", default="10000,100000")
     ap.add_argument("--backends", default="sqlite,postgresql")
-    ap.add_argument("--embedder", default="local", choices=["local", "none"])
+    ap.add_argument(
+        "--embedder", default="local", choices=["local", "none"]
+    )  # local: memwise[local]
     args = ap.parse_args()
     embedder = make_embedder(args.embedder)
     rows: list[list[str]] = []

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _common import database, percentiles, sentence, table, timed
+from _common import analyze, database, percentiles, sentence, table, timed
 from memwise import Memwise
 from memwise.ids import new_id
 from memwise.policies.notebook import normalize
@@ -91,8 +91,7 @@ def run(backend: str, sizes: list[int], tmp: Path) -> list[list[str]]:
             load(mw, ws.id, loaded, size, ids, rng)
             loaded = size
             if backend == "postgresql":
-                with mw.rt.db.engine.connect() as c:
-                    c.exec_driver_sql("ANALYZE memory_items")
+                analyze(mw.rt.db.engine, "memory_items")
             requests = [sentence(rng, 6) for _ in range(320)]
             it = iter(zip(requests, (rng.choice(ids) for _ in requests), strict=False))
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _common import database, table
+from _common import analyze, database, table
 from memwise import Memwise
 from memwise.ids import new_id
 from memwise.storage.schema import contacts, event_labels, events
@@ -86,8 +86,7 @@ def run(backend: str, n_contacts: int, n_events: int, tmp: Path) -> list[str]:
                 conn.execute(event_labels.insert(), labels)
         load = time.perf_counter() - t0
         if backend == "postgresql":
-            with mw.rt.db.engine.connect() as c:
-                c.exec_driver_sql("ANALYZE event_labels")
+            analyze(mw.rt.db.engine, "event_labels")
         t0 = time.perf_counter()
         first = mw.patterns.promote(ws.id)
         first_s = time.perf_counter() - t0

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _common import console, database, percentiles, queries, sentence, table, timed
+from _common import analyze, console, database, percentiles, queries, sentence, table, timed
 from memwise import Memwise
 from memwise.services.conversation.record import NewTurn
 
@@ -53,8 +53,7 @@ def run(backend: str, sizes: list[int], tmp: Path) -> list[list[str]]:
                     console.print(f"  {backend}: {total:,} turns", end="\r")
             batched_rate = total / batched_time
             if backend == "postgresql":  # what autovacuum would do after a bulk load
-                with mw.rt.db.engine.connect() as c:
-                    c.exec_driver_sql("ANALYZE turns")
+                analyze(mw.rt.db.engine, "turns")
             figures = []
             for kind in ("specific", "common"):
                 qs = queries(rng, kind, 220)

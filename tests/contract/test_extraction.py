@@ -70,7 +70,7 @@ def test_worker_extracts_verified_items_once(mw: Memwise) -> None:
     counts = mw.worker().run_once()
     assert counts == {"extract:applied": 1}
     texts = sorted(s.item.text for s in mw.memory.items(ws, contact))
-    assert texts == ["Does not want to be contacted by phone", "Prefers to be contacted by email"]
+    assert texts == ["Does not want phone calls", "Prefers to be contacted by email"]
     item = mw.memory.items(ws, contact)[0].item
     assert item.extractor == "rules" and item.prompt_version == "rules-1"
     assert mw.worker().run_once() == {}  # nothing left, nothing applied twice

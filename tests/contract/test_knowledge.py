@@ -201,3 +201,30 @@ def test_an_overlong_source_url_is_refused_before_anything_is_written(mw: Memwis
         )
     assert caught.value.code == "invalid_url"
     assert mw.knowledge.documents(ws.id) == []
+
+
+def test_a_rare_word_finds_its_chunk_among_many_holding_a_common_one(mw: Memwise) -> None:
+    """With statistics (as autovacuum keeps them), PostgreSQL ranks the chunks of the
+    question's rarest words first; the answer is the same on every backend."""
+    ws, _ = mw.tenancy.create_workspace("Big shop")
+    filler = [
+        {"title": f"Delivery note {i}", "body": f"Delivery times for region {i} vary by season."}
+        for i in range(150)
+    ]
+    for doc in filler:
+        mw.knowledge.add_document(ws.id, kind="policy", version="1", **doc)
+    mw.knowledge.add_document(
+        ws.id,
+        kind="policy",
+        title="Islands",
+        body="Delivery to Heligoland takes five working days by ferry.",
+        version="1",
+    )
+    if mw.rt.db.name == "postgresql":
+        with mw.rt.db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
+            c.exec_driver_sql("ANALYZE knowledge_chunks")
+    hits = mw.knowledge.search(ws.id, "delivery heligoland", recipe="lexical")
+    assert hits and hits[0].title == "Islands"
+    # a question of common words only still finds chunks holding them all
+    hits = mw.knowledge.search(ws.id, "delivery season", recipe="lexical")
+    assert hits and all("season" in h.excerpt.lower() for h in hits[:3])

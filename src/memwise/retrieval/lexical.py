@@ -35,7 +35,7 @@ def stem(word: str) -> str:
 
 
 def terms(text: str) -> list[str]:
-    return [stem(w) for w in (m.lower() for m in _WORD.findall(text)) if w not in STOPWORDS]
+    return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
 
 
 _SNOWBALL = snowballstemmer.stemmer("english")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from memwise.retrieval.lexical import snowball
 from memwise.storage import fts
 from memwise.storage.highlight import START, STOP
 from memwise.storage.schema import turns
@@ -34,8 +36,10 @@ class PostgresBackend:
 
     def __init__(self) -> None:
         self._vectors: bool | None = None
+        self._stats: tuple[float, float, dict[str, float], float] | None = None
 
     first_window: int | None = None  # with statistics, the planner picks GIN or a backward scan
+    rarest_first = True  # knowledge candidates from the rarest words (False: every word)
 
     def serialize(self, conn: Connection, key: str) -> None:
         conn.execute(
@@ -76,7 +80,56 @@ class PostgresBackend:
     def knowledge_candidates(
         self, conn: Connection, ws: str, query: str, limit: int
     ) -> Sequence[tuple[int, float]]:
-        return _knowledge_candidates(conn, ws, query, limit)
+        """Current chunks matching the question's rarest words, best first: ranking every
+        chunk that holds a common word is what made a big knowledge base slow."""
+        words = [w for w in fts.tsquery_words(query, content_only=True) if w.isalnum()]
+        if not words:
+            return []
+        if not self.rarest_first:  # every chunk holding any word, ranked (for comparison)
+            return _ranked(conn, ws, " | ".join(words), limit)
+        order, rarest = self._by_rarity(conn, words)
+        if rarest > COMMON_ROWS:  # only common words: rank a sample of chunks holding them all
+            found = _ranked(conn, ws, " & ".join(order), limit, SAMPLE)
+            if len(found) < limit:
+                found += _ranked(conn, ws, " | ".join(order), limit, SAMPLE)
+            return _first(found, limit)
+        # The chunks of the rarest word first, ranked; then, while more are wanted, a bounded
+        # sample of those holding the next rarest too: a rare word's chunk is never pushed
+        # out by the many that hold a common one, and the common ones are not all ranked.
+        found = _ranked(conn, ws, order[0], limit)
+        for n in range(2, len(order) + 1):
+            if len(found) >= limit:
+                break
+            more = _ranked(conn, ws, " | ".join(order[:n]), limit, FILL * limit)
+            found = _first(found + more, limit)
+        return found
+
+    def _by_rarity(self, conn: Connection, words: list[str]) -> tuple[list[str], float]:
+        """The words, rarest first by the planner's own statistics of the lexemes (read once
+        every few minutes), and the estimated chunks of the rarest."""
+        rows, freq, floor = self._lexeme_stats(conn)
+        est = {w: rows * freq.get(snowball(w.lower()), floor / 2) for w in words}
+        order = sorted(dict.fromkeys(words), key=lambda w: est[w])
+        return order, est[order[0]]
+
+    def forget_statistics(self) -> None:
+        """Read the lexeme statistics afresh on the next search (after a bulk load and its
+        ANALYZE; otherwise they are read again every few minutes)."""
+        self._stats = None
+
+    def _lexeme_stats(self, conn: Connection) -> tuple[float, dict[str, float], float]:
+        now = time.monotonic()
+        if self._stats is None or now - self._stats[0] > STATS_SECONDS:
+            row = conn.execute(_LEXEME_STATS).first()
+            rows = float(conn.execute(_ROWS).scalar() or 0)
+            if row is None or not row.elems:  # never analysed: every word looks rare
+                freq, floor = {}, 0.0
+            else:
+                freqs = list(row.freqs)
+                freq = dict(zip(row.elems, freqs, strict=False))
+                floor = float(freqs[-3]) if len(freqs) >= 3 else 0.0  # the minimum listed
+            self._stats = (now, max(rows, 0.0), freq, floor)
+        return self._stats[1], self._stats[2], self._stats[3]
 
     def insert_turns(self, conn: Connection, rows: Sequence[dict[str, Any]]) -> list[int]:
         """Batched INSERT … RETURNING seq, in the order the rows were given."""
@@ -94,17 +147,42 @@ _KNOWLEDGE = sa.text(
     "FROM knowledge_chunks c WHERE c.text_tsv @@ to_tsquery('english', :q) "
     "AND c.workspace_id = :ws AND c.current ORDER BY score DESC LIMIT :limit"
 )
+_LEXEME_STATS = sa.text(
+    "SELECT CAST(CAST(most_common_elems AS text) AS text[]) AS elems, "
+    "most_common_elem_freqs AS freqs FROM pg_stats WHERE schemaname = current_schema() "
+    "AND tablename = 'knowledge_chunks' AND attname = 'text_tsv'"
+)
+_ROWS = sa.text("SELECT reltuples FROM pg_class WHERE oid = CAST('knowledge_chunks' AS regclass)")
+STATS_SECONDS = 300.0  # the lexeme statistics are read again after this
 
 
-def _knowledge_candidates(
-    conn: Connection, ws: str, query: str, limit: int
-) -> Sequence[tuple[int, float]]:
-    """Current chunks matching any word of the query, best first (title weighs more)."""
-    words = [w for w in fts.tsquery_words(query, content_only=True) if w.isalnum()]
-    if not words:
-        return []
-    params = {"q": " | ".join(words), "ws": ws, "limit": limit}
-    return [(r.seq, r.score) for r in conn.execute(_KNOWLEDGE, params)]
+_SAMPLED = sa.text(
+    "SELECT c.seq, ts_rank_cd(c.text_tsv, to_tsquery('english', :q)) AS score FROM ("
+    "SELECT seq, text_tsv FROM knowledge_chunks WHERE text_tsv @@ to_tsquery('english', :q) "
+    "AND workspace_id = :ws AND current LIMIT :sample) c ORDER BY score DESC LIMIT :limit"
+)
+COMMON_ROWS = 5_000  # a rarest word in more chunks than this: the question has only common words
+SAMPLE = 2_000  # chunks ranked for such a question
+FILL = 4  # chunks ranked per result still wanted, once the rarest word's are in
+
+
+def _first(found: list[tuple[int, float]], limit: int) -> list[tuple[int, float]]:
+    """Each chunk once, in the order found, at most ``limit``."""
+    seen: set[int] = set()
+    out = []
+    for seq, score in found:
+        if seq not in seen:
+            seen.add(seq)
+            out.append((seq, score))
+    return out[:limit]
+
+
+def _ranked(
+    conn: Connection, ws: str, q: str, limit: int, sample: int | None = None
+) -> list[tuple[int, float]]:
+    params = {"q": q, "ws": ws, "limit": limit, "sample": sample}
+    found = conn.execute(_SAMPLED if sample else _KNOWLEDGE, params)
+    return [(r.seq, r.score) for r in found]
 
 
 _HAS_VECTORS = sa.text(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import snowballstemmer
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
@@ -63,10 +64,34 @@ class SQLiteBackend:
     ) -> dict[int, float] | None:
         return None  # no vector index here: the caller searches exactly in numpy
 
+    rarest_first = True  # knowledge candidates from the rarest words (False: every word)
+
     def knowledge_candidates(
         self, conn: Connection, ws: str, query: str, limit: int
     ) -> Sequence[tuple[int, float]]:
-        return _knowledge_candidates(conn, ws, query, limit)
+        """Current chunks, best first (title weighs double): those of the question's rarest
+        word ranked, then, while more are wanted, a bounded sample of those holding the next
+        rarest too (their order left to the caller's coverage scoring)."""
+        words = list(dict.fromkeys(fts.content_words(query)))
+        if not words:
+            return []
+        if not self.rarest_first or len(words) == 1:
+            return _ranked(conn, ws, fts.fts5_query(query, any_word=True), limit)
+        counts = _document_counts(conn, words)
+        order = sorted(words, key=lambda w: counts.get(w, 0))
+        if counts.get(order[0], 0) > COMMON_ROWS:  # only common words: chunks holding them all
+            found = _ranked(conn, ws, _quoted(order, " AND "), limit)
+            if len(found) < limit:
+                found += _sampled(conn, ws, _quoted(order, " OR "), FILL * limit)
+            return _first(found, limit)
+        found = _ranked(conn, ws, _quoted(order[:1], ""), limit)
+        for n in range(2, len(order) + 1):
+            if len(found) >= limit:
+                break
+            found = _first(
+                found + _sampled(conn, ws, _quoted(order[:n], " OR "), FILL * limit), limit
+            )
+        return found
 
     def insert_turns(self, conn: Connection, rows: Sequence[dict[str, Any]]) -> list[int]:
         """One executemany; seqs follow from the largest rowid (the write lock is ours: the
@@ -87,11 +112,51 @@ _KNOWLEDGE = sa.text(
 )
 
 
-def _knowledge_candidates(
-    conn: Connection, ws: str, query: str, limit: int
-) -> Sequence[tuple[int, float]]:
-    """Current chunks matching any word of the query, best first (title weighs double)."""
-    q = fts.fts5_query(query, any_word=True)
+COMMON_ROWS = 5_000  # a rarest word in more chunks than this: the question has only common words
+FILL = 4  # chunks sampled per result still wanted, once the rarest word's are in
+_PORTER = snowballstemmer.stemmer("porter")  # as FTS5's porter tokenizer stems
+
+
+def _quoted(words: Sequence[str], joiner: str) -> str:
+    return joiner.join(f'"{w.replace(chr(34), "")}"' for w in words)
+
+
+def _document_counts(conn: Connection, words: Sequence[str]) -> dict[str, int]:
+    """How many chunks hold each word (every workspace's: an estimate of its rarity), from
+    the full-text index's own vocabulary."""
+    stems = {w: _PORTER.stemWord(w.lower()) for w in words}
+    found = conn.execute(
+        sa.text("SELECT term, doc FROM knowledge_vocab WHERE term IN :terms").bindparams(
+            sa.bindparam("terms", expanding=True)
+        ),
+        {"terms": sorted(set(stems.values()))},
+    )
+    docs = {r.term: int(r.doc) for r in found}
+    return {w: docs.get(stem, 0) for w, stem in stems.items()}
+
+
+def _ranked(conn: Connection, ws: str, q: str, limit: int) -> list[tuple[int, float]]:
     if not q:
         return []
     return [(r.seq, r.score) for r in conn.execute(_KNOWLEDGE, {"q": q, "ws": ws, "limit": limit})]
+
+
+_SAMPLED = sa.text(
+    "SELECT c.seq, 0.0 AS score FROM knowledge_fts "
+    "JOIN knowledge_chunks c ON c.seq = knowledge_fts.rowid "
+    "WHERE knowledge_fts MATCH :q AND c.workspace_id = :ws AND c.current = 1 LIMIT :limit"
+)
+
+
+def _sampled(conn: Connection, ws: str, q: str, limit: int) -> list[tuple[int, float]]:
+    return [(r.seq, r.score) for r in conn.execute(_SAMPLED, {"q": q, "ws": ws, "limit": limit})]
+
+
+def _first(found: list[tuple[int, float]], limit: int) -> list[tuple[int, float]]:
+    seen: set[int] = set()
+    out = []
+    for seq, score in found:
+        if seq not in seen:
+            seen.add(seq)
+            out.append((seq, score))
+    return out[:limit]

@@ -1,5 +1,6 @@
 """written rules (versioned), the setup builder's state, the doors an agent has on, and
-an index for items that fall due (an upcoming move settles into where they live)
+an index for items that fall due (an upcoming move settles into where they live), and
+(SQLite) the knowledge index's vocabulary, to find a question's rarest words
 
 Revision ID: 0013
 Revises: 0012
@@ -24,6 +25,8 @@ def upgrade() -> None:
     op.create_index(
         "ix_memory_items_due", "memory_items", ["key", "lifecycle", "occurs_at"], unique=False
     )
+    if op.get_bind().dialect.name == "sqlite":  # how many chunks hold a word: its rarity
+        op.execute("CREATE VIRTUAL TABLE knowledge_vocab USING fts5vocab(knowledge_fts, row)")
     op.create_table(
         "rule_versions",
         sa.Column("id", sa.String(40), nullable=False),
@@ -78,6 +81,8 @@ def downgrade() -> None:
     op.drop_table("setups")
     op.drop_index(op.f("ix_rule_versions_workspace_id"), table_name="rule_versions")
     op.drop_table("rule_versions")
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute("DROP TABLE IF EXISTS knowledge_vocab")
     op.drop_index("ix_memory_items_due", table_name="memory_items")
     with op.batch_alter_table("agents") as batch:
         batch.drop_column("doors")
