@@ -12,6 +12,7 @@ import pytest
 from memwise import Memwise, errors
 from memwise.retrieval import embedders, lexical
 from memwise.services.knowledge.teaching import Tickets, WebhookTickets
+from memwise.services.memory.memory import NewItem
 
 MANUAL = """The Alpine 2 is a two-person trekking tent.
 
@@ -228,3 +229,30 @@ def test_a_rare_word_finds_its_chunk_among_many_holding_a_common_one(mw: Memwise
     # a question of common words only still finds chunks holding them all
     hits = mw.knowledge.search(ws.id, "delivery season", recipe="lexical")
     assert hits and all("season" in h.excerpt.lower() for h in hits[:3])
+
+
+class CountingEmbedder(WordsEmbedder):
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.texts += list(texts)
+        return super().embed(texts)
+
+
+def test_a_turns_question_is_embedded_once_for_every_part(database_url: str) -> None:
+    inner = CountingEmbedder()
+    mw = Memwise.open(database_url, embedder=inner, migrate=False)
+    ws = _ws(mw)
+    _manual(mw, ws)
+    agent = mw.tenancy.create_agent(ws, "Eve", memory_enabled=True, domain="retail")
+    ann = mw.tenancy.create_contact(ws, "Ann").id
+    for i in range(14):  # more than the profile holds: recall ranks the rest by meaning too
+        mw.memory.write(ws, ann, NewItem("fact", f"Owns tent number {i}", source="operator"))
+    conv, _ = mw.record.start(ws, agent.id, "web", contact_id=ann)
+    question = "What is the hydrostatic head of the groundsheet?"
+    before = len(inner.texts)
+    mw.assistant.context(ws, conv.id, question)
+    asked = [t for t in inner.texts[before:] if t == question]
+    assert len(asked) == 1, inner.texts[before:]  # recall and knowledge shared one vector
+    mw.close()

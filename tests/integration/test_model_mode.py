@@ -134,7 +134,7 @@ def test_anthropic_tool_use_drives_the_same_loop(sqlite_url: str, server: FakeMo
 def test_the_server_is_built_as_the_settings_say(sqlite_url: str, server: FakeModelServer) -> None:
     from memwise.api.app import open_memwise
     from memwise.policies.compaction import ModelSummariser
-    from memwise.retrieval.embedders import OpenAIEmbedder
+    from memwise.retrieval.embedders import OpenAIEmbedder, Remembering
 
     mw = open_memwise(
         Settings(
@@ -147,7 +147,8 @@ def test_the_server_is_built_as_the_settings_say(sqlite_url: str, server: FakeMo
     )
     assert mw.extraction.extractor.name == "openai:m"
     assert isinstance(mw.windows.summariser, ModelSummariser)
-    assert isinstance(mw.knowledge.embedder, OpenAIEmbedder)
+    assert isinstance(mw.knowledge.embedder, Remembering)
+    assert isinstance(mw.knowledge.embedder.inner, OpenAIEmbedder)
     assert mw.model_assistant is not None
     mw.close()
 

@@ -3,6 +3,8 @@ vector records the embedder id, and search only compares vectors of the embedder
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -75,3 +77,42 @@ class MiniLMEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         return normalise(self.model.encode(list(texts), batch_size=64, normalize_embeddings=True))
+
+
+class Remembering:
+    """An embedder that keeps the vectors of the last texts it embedded one at a time: a
+    turn's question is embedded once and shared by every part that searches with it (contact
+    recall, record history, knowledge). Batches (documents, turns) pass straight through."""
+
+    def __init__(self, inner: Embedder, size: int = 256) -> None:
+        self.inner = inner
+        self.id = inner.id
+        self.size = size
+        self.calls = 0  # texts the inner embedder was asked for (for tests and benchmarks)
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if len(texts) != 1:
+            self.calls += len(texts)
+            return self.inner.embed(texts)
+        text = texts[0]
+        with self._lock:
+            vector = self._recent.get(text)
+            if vector is not None:
+                self._recent.move_to_end(text)
+                return vector[None, :].copy()
+        self.calls += 1
+        found = self.inner.embed(texts)
+        with self._lock:
+            self._recent[text] = np.array(found[0], copy=True)
+            while len(self._recent) > self.size:
+                self._recent.popitem(last=False)
+        return found
+
+
+def remembering(embedder: Embedder | None) -> Embedder | None:
+    """``embedder`` wrapped once in :class:`Remembering` (None stays None)."""
+    if embedder is None or isinstance(embedder, Remembering):
+        return embedder
+    return Remembering(embedder)

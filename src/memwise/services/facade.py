@@ -15,7 +15,7 @@ from memwise.extraction.types import Extractor
 from memwise.extraction.verify import ItemVerifier
 from memwise.policies.compaction import Summariser
 from memwise.policies.limits import Limits
-from memwise.retrieval.embedders import Embedder
+from memwise.retrieval.embedders import Embedder, remembering
 from memwise.services.assistant.accounts import Accounts
 from memwise.services.assistant.assistant import Assistant, Reply
 from memwise.services.assistant.model_mode import Complete, ModelAssistant
@@ -91,6 +91,7 @@ class Memwise:
         verifier: ItemVerifier | None = None,
     ):
         self.rt = Runtime(db=db, clock=clock or SystemClock(), limits=limits or Limits())
+        embedder = remembering(embedder)  # a turn's question is embedded once, for every part
         self.tenancy = Tenancy(self.rt)
         self.record = Record(self.rt)
         self.audit = Audit(self.rt)
