@@ -1,7 +1,8 @@
-"""Context assembly p50/p95 (a full notebook, 1k items for the contact, 10k knowledge chunks)
-on both backends; and prompt size vs pasting the full history, on LoCoMo conversations.
+"""Context assembly p50/p95 (a full notebook, 1k items for the contact, 100k knowledge
+chunks by default) on both backends; and prompt size vs pasting the full history, on LoCoMo
+conversations.
 
-    python bench/context_bench.py [--locomo PATH/locomo10.json]
+    python bench/context_bench.py [--chunks 100000] [--locomo PATH/locomo10.json]
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _common import database, percentiles, queries, sentence, table, timed
+from _common import analyze, database, percentiles, queries, sentence, table, timed
 from memwise import Memwise
 from memwise.context.assemble import tokens
 from memwise.ids import new_id
@@ -26,7 +27,7 @@ from memwise.services.conversation.record import NewTurn
 from memwise.storage.schema import knowledge_chunks, memory_items
 
 
-def assembly(backend: str, tmp: Path) -> list[str]:
+def assembly(backend: str, tmp: Path, chunks: int = 100_000) -> list[str]:
     rng = random.Random(4)
     with database(backend, tmp) as url:
         mw = Memwise.open(url)
@@ -63,24 +64,29 @@ def assembly(backend: str, tmp: Path) -> list[str]:
                     for _ in range(1000)
                 ],
             )
-            conn.execute(
-                knowledge_chunks.insert(),
-                [
-                    {
-                        "id": new_id("chk"),
-                        "workspace_id": ws.id,
-                        "part": "reference",
-                        "owner_id": new_id("doc"),
-                        "position": 0,
-                        "title": (t := sentence(rng, 5)),
-                        "text": " ".join(sentence(rng) for _ in range(4)),
-                        "source_url": None,
-                        "version": "1",
-                        "current": True,
-                    }
-                    for _ in range(10_000)
-                ],
-            )
+        for start in range(0, chunks, 5_000):
+            with mw.rt.db.write() as conn:
+                conn.execute(
+                    knowledge_chunks.insert(),
+                    [
+                        {
+                            "id": new_id("chk"),
+                            "workspace_id": ws.id,
+                            "part": "reference",
+                            "owner_id": new_id("doc"),
+                            "position": 0,
+                            "title": sentence(rng, 5),
+                            "text": " ".join(sentence(rng) for _ in range(4)),
+                            "source_url": None,
+                            "version": "1",
+                            "current": True,
+                        }
+                        for _ in range(min(5_000, chunks - start))
+                    ],
+                )
+        if backend == "postgresql":
+            analyze(mw.rt.db.engine)
+            mw.rt.db.backend.forget_statistics()  # type: ignore[attr-defined]
         staff, _ = mw.record.start(ws.id, agent.id, "web", user_id=user.id)
         cust, _ = mw.record.start(ws.id, agent.id, "web", contact_id=contact.id)
         # The same database read by a second instance whose item cache is too small to hold
@@ -164,11 +170,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--locomo", type=Path, default=None)
     ap.add_argument("--backends", default="sqlite,postgresql")
+    ap.add_argument("--chunks", type=int, default=100_000)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        rows = [assembly(b, Path(tmp)) for b in args.backends.split(",")]
+        rows = [assembly(b, Path(tmp), args.chunks) for b in args.backends.split(",")]
         table(
-            "Context assembly (80-rule notebook; 1k contact items; 10k knowledge chunks)",
+            f"Context assembly (80-rule notebook; 1k contact items; {args.chunks:,} knowledge "
+            "chunks)",
             [
                 "backend",
                 "staff turn p50 / p95 ms",

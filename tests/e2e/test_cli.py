@@ -26,7 +26,7 @@ def test_the_demo_tells_the_story_and_runs_again(tmp_path: Path) -> None:
         "Conversations end, the worker extracts",
         'quote: "Please use email, not phone',
         "Lives in Berlin: superseded",
-        "Lives in Hamburg now: current",
+        "Lives in Hamburg: current",
         "in memory: nothing about discounts",
         "I couldn't check just now",
         'teach queue: "Do you repair tent poles?"',

@@ -13,6 +13,7 @@ import re
 
 from memwise.extraction import dates
 from memwise.extraction.types import Proposal
+from memwise.safety import instructions
 
 
 # -- words -------------------------------------------------------------------------------------
@@ -895,6 +896,14 @@ _DONE = re.compile(
 )
 
 
+# the assistant could not answer and passed the question on: the teach queue holds it
+_HANDOFF = re.compile(
+    r"\b(?:don't know|do not know|couldn't|could not|can't|cannot|passed (?:it|this|that) "
+    r"(?:on|to)|not (?:able|sure))\b",
+    re.I,
+)
+
+
 def _them(text: str) -> str:
     swaps = [(r"\bmy\b", "their"), (r"\bme\b", "them"), (r"\bmine\b", "theirs"), (r"\bi\b", "they")]
     for rx, to in swaps:
@@ -906,7 +915,9 @@ def promised_task(request: str, answer: str) -> Proposal | None:
     """A customer's request ('Can you resend the invoice?') the assistant promised to act on
     later ('accounts will send it within a day'): a task, in the customer's own words. A
     request done on the spot ('Done — it's cancelled') is nothing to remember."""
-    if not _PROMISE.search(answer) or _DONE.search(answer):
+    if not _PROMISE.search(answer) or _DONE.search(answer) or _HANDOFF.search(answer):
+        return None
+    if instructions.scan(request):  # an instruction to the assistant is never a task
         return None
     m = _ASKED.match(request.strip().rstrip("?.! "))
     if not m:
