@@ -76,8 +76,8 @@ def run(backend: str, sizes: list[int], embedder, tmp: Path) -> tuple[list[list[
                 analyze(mw.rt.db.engine, "knowledge_chunks")
                 mw.rt.db.backend.forget_statistics()  # type: ignore[attr-defined]
             variants = [("lexical", "specific", True), ("lexical", "common", True)]
-            if backend == "postgresql":  # the same questions ranked over every matching chunk
-                variants += [("lexical", "specific", False), ("lexical", "common", False)]
+            # the same questions ranked over every matching chunk, as before
+            variants += [("lexical", "specific", False), ("lexical", "common", False)]
             if embedder:
                 variants.append(("hybrid", "specific", True))
             for recipe, kind, rarest in variants:
