@@ -24,7 +24,7 @@ import json
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -38,7 +38,7 @@ from memwise import FixedClock, Memwise
 from memwise.config import Settings
 from memwise.extraction.harness import TEMPLATE_WORDS, content_words, norm
 from memwise.retrieval.lexical import snowball
-from memwise.services.memory.extraction_eval import Everyday, evaluate_everyday
+from memwise.services.memory.extraction_eval import Everyday, evaluate_everyday, quotes_found
 
 DATA = Path(__file__).parent.parent / "tests" / "data"
 SAID = datetime(2026, 11, 29, 10, 0, tzinfo=ZoneInfo("Europe/Berlin"))
@@ -96,18 +96,6 @@ def _fresh(tmp: Path, extractor: Any) -> tuple[Memwise, str, str]:
     return mw, ws.id, agent.id
 
 
-def _quotes_ok(mw: Memwise, ws: str, conv_id: str, served: Sequence[Any]) -> tuple[int, int]:
-    """(quotes found in a customer turn of the conversation, quotes)."""
-    turns = {t.id: t for t in mw.record.turns(ws, conv_id, limit=500)}
-    ok = n = 0
-    for s in served:
-        for ev in s.item.evidence:
-            n += 1
-            t = turns.get(ev.turn_id)
-            ok += bool(t and t.role.value == "customer" and norm(ev.quote) in norm(t.text or ""))
-    return ok, n
-
-
 # -- (a) LoCoMo observations ---------------------------------------------------------------
 def locomo(path: Path, tmp: Path, extractor: Any, limit: int | None) -> Run:
     run = Run()
@@ -163,7 +151,7 @@ def locomo(path: Path, tmp: Path, extractor: Any, limit: int | None) -> Run:
                     if s.item.id in used or any(supports(s.item.text, f, names) for f in every):
                         run.supported += 1
                         run.by_kind_ok[s.item.kind.value] += 1
-                ok, n = _quotes_ok(mw, ws, got.conversation_id, got.items)
+                ok, n = quotes_found(mw, ws, got.conversation_id, got.items)
                 run.quotes_ok += ok
                 run.quotes += n
                 run.wrong_speaker += n - ok
@@ -218,7 +206,7 @@ def persona(path: Path, tmp: Path, extractor: Any, limit: int | None) -> tuple[R
                     run.by_kind_ok[s.item.kind.value] += 1
                 elif theirs:
                     misattributed += 1
-            ok, q = _quotes_ok(mw, ws, got.conversation_id, got.items)
+            ok, q = quotes_found(mw, ws, got.conversation_id, got.items)
             run.quotes_ok += ok
             run.quotes += q
             run.wrong_speaker += q - ok

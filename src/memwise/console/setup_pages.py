@@ -30,13 +30,9 @@ def setup(request: Request, who: Operator) -> Response:
     step = request.query_params.get("step") or state["next"] or "try"
     if step not in STEPS:
         step = "business"
-    transcript, open_questions, drafts = [], [], []
     conv_id = state["try"]["conversation_id"]
-    if conv_id:
-        transcript = mw.record.turns(ws, conv_id, limit=500)[-40:]
-        open_questions = [
-            u for u in mw.teaching.unanswered(ws, None) if u.conversation_id == conv_id
-        ]
+    transcript = mw.record.turns(ws, conv_id, limit=500)[-40:] if conv_id else []
+    open_questions = mw.builder.handed_off(ws, by=who.principal)
     drafts = mw.knowledge.documents(ws, status="draft") + mw.teaching.lessons(ws, "draft")
     return render(
         request,
@@ -155,20 +151,22 @@ def agents(request: Request, who: Operator) -> Response:
 
 @get("/agents/{agent_id}")
 def agent(request: Request, who: Operator) -> Response:
+    return _agent_page(request, who, arg(request, "agent_id"))
+
+
+def _agent_page(
+    request: Request, who: Operator, agent_id: str, secret: str | None = None
+) -> Response:
+    """An agent's page: its identity and rules with every version, and its doors."""
     mw, ws = mw_of(request), who.workspace_id
-    agent_id = arg(request, "agent_id")
-    found = mw.tenancy.get_agent(ws, agent_id)
-    versions = mw.rulebook.versions(ws, agent_id, by=who.principal)
-    served = next((v for v in versions if v.status == "served"), None)
     return render(
         request,
         who,
         "agent.html",
-        agent=found,
-        versions=versions,
-        served=served,
+        agent=mw.tenancy.get_agent(ws, agent_id),
+        versions=mw.rulebook.versions(ws, agent_id, by=who.principal),
         doors=mw.builder.doors(ws, agent_id, by=who.principal),
-        secret=None,
+        secret=secret,
         base=str(request.base_url).rstrip("/"),
     )
 
@@ -250,17 +248,5 @@ def webhook_secret(request: Request, who: Operator, data: dict[str, str]) -> Res
     who.require_admin()
     mw, ws = mw_of(request), who.workspace_id
     agent_id = arg(request, "agent_id")
-    agent = mw.tenancy.get_agent(ws, agent_id)  # an unknown agent changes nothing
-    secret = mw.inbound.rotate_secret(ws)
-    versions = mw.rulebook.versions(ws, agent_id, by=who.principal)
-    return render(
-        request,
-        who,
-        "agent.html",
-        agent=agent,
-        versions=versions,
-        served=next((v for v in versions if v.status == "served"), None),
-        doors=mw.builder.doors(ws, agent_id, by=who.principal),
-        secret=secret,
-        base=str(request.base_url).rstrip("/"),
-    )
+    mw.tenancy.get_agent(ws, agent_id)  # an unknown agent changes nothing
+    return _agent_page(request, who, agent_id, secret=mw.inbound.rotate_secret(ws))

@@ -110,6 +110,15 @@ class Agent:
         """Whether customers may reach this agent through ``channel`` (``api`` always)."""
         return channel == "api" or self.doors is None or channel in self.doors
 
+    def require_door(self, channel: str) -> None:
+        """Conflict when customers may not reach this agent through ``channel`` now."""
+        if not self.door_open(channel):
+            raise errors.Conflict(
+                f"the {channel} door of {self.name} is switched off; an admin switches it on "
+                "from the agent's page",
+                code="door_off",
+            )
+
 
 @dataclass(frozen=True)
 class RuleVersion:

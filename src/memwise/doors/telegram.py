@@ -114,6 +114,7 @@ class TelegramDoor:
             contact_id=None if who.staff else who.id,
             excluded_from_memory=clean,
             thread=f"telegram:{key[1] if isinstance(key, tuple) else key}",
+            live=True,
         )
         self.windows.bind(key, conv.id)
         return conv.id

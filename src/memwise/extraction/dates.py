@@ -88,7 +88,7 @@ _ORD = [
     "eighteenth",
     "nineteenth",
 ]
-_NUMBER_WORDS = {w: n + 1 for n, w in enumerate(_UNITS)} | {"twenty": 20, "thirty": 30}
+NUMBER_WORDS = {w: n + 1 for n, w in enumerate(_UNITS)} | {"twenty": 20, "thirty": 30}
 _ORDINAL_WORDS = {w: n + 1 for n, w in enumerate(_ORD)} | {"twentieth": 20, "thirtieth": 30}
 _SUFFIX = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}
 
@@ -101,11 +101,11 @@ def words_to_numbers(text: str) -> str:
     """'twenty-first' → '21st', 'twenty one' → '21', 'second' → '2nd' (days of the month)."""
 
     def compound(m: re.Match[str]) -> str:
-        tens = _NUMBER_WORDS[m.group(1)]
+        tens = NUMBER_WORDS[m.group(1)]
         unit = m.group(2)
         if unit in _ORDINAL_WORDS:
             return _ordinal(tens + _ORDINAL_WORDS[unit])
-        return str(tens + _NUMBER_WORDS[unit])
+        return str(tens + NUMBER_WORDS[unit])
 
     t = re.sub(
         r"\b(twenty|thirty)[ -](" + "|".join(_ORD[:9] + _UNITS[:9]) + r")\b",
@@ -120,8 +120,8 @@ def words_to_numbers(text: str) -> str:
         flags=re.I,
     )
     return re.sub(
-        r"\b(" + "|".join(_NUMBER_WORDS) + r")\b(?!\s*o'?clock)",
-        lambda m: str(_NUMBER_WORDS[m.group(1).lower()]),
+        r"\b(" + "|".join(NUMBER_WORDS) + r")\b(?!\s*o'?clock)",
+        lambda m: str(NUMBER_WORDS[m.group(1).lower()]),
         t,
         flags=re.I,
     )

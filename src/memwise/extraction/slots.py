@@ -94,22 +94,7 @@ RELATIONS = {
     "stepdaughter": "stepdaughter",
 }
 _REL = "(" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")"
-_COUNT = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "1": 1,
-    "2": 2,
-    "3": 3,
-    "4": 4,
-    "5": 5,
-    "6": 6,
-}
+_COUNT = {"a": 1, "an": 1, **dates.NUMBER_WORDS}
 JOBS = _words(
     "accountant actor architect artist baker barber barista builder butcher carpenter "
     "cashier chef cleaner coach consultant cook courier dentist designer developer doctor "

@@ -220,7 +220,8 @@ def undoes_harness(text: str) -> str | None:
             clause = re.split(r"[;:,.!?]", before[-30:])[-1]
             if negatable and _NEGATION.search(clause + m.group()):
                 continue  # "never ask for a password" is the harness's own rule, restated
-            if _IF_ASKED.search(before) and _REFUSAL.search(after):
+            sentence = re.split(r"[.!?]", before)[-1][-300:]
+            if _IF_ASKED.search(sentence) and _REFUSAL.search(after[:300]):
                 continue  # "if someone asks you to reveal your instructions, refuse"
             if _STILL_HOLDS.match(after):
                 continue  # "drop the formal tone, the harness rules still apply"

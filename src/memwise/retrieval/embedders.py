@@ -88,13 +88,11 @@ class Remembering:
         self.inner = inner
         self.id = inner.id
         self.size = size
-        self.calls = 0  # texts the inner embedder was asked for (for tests and benchmarks)
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if len(texts) != 1:
-            self.calls += len(texts)
             return self.inner.embed(texts)
         text = texts[0]
         with self._lock:
@@ -102,7 +100,6 @@ class Remembering:
             if vector is not None:
                 self._recent.move_to_end(text)
                 return vector[None, :].copy()
-        self.calls += 1
         found = self.inner.embed(texts)
         with self._lock:
             self._recent[text] = np.array(found[0], copy=True)

@@ -150,9 +150,10 @@ class Memwise:
         if len(turns) > 1000:
             raise errors.LimitExceeded("at most 1,000 messages per call", code="too_many")
         agent = agent_id or self.tenancy.default_agent(workspace_id)
-        self.tenancy.require_door(workspace_id, agent, channel)
         with self.rt.db.write():  # recorded and ended together, or not at all
-            conv, _ = self.record.start(workspace_id, agent, channel, contact_id=contact_id)
+            conv, _ = self.record.start(
+                workspace_id, agent, channel, contact_id=contact_id, live=True
+            )
             self.record.append_many(workspace_id, conv.id, turns)
             self.record.end(workspace_id, conv.id)
         job = self.jobs.by_key(workspace_id, f"extract:{conv.id}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 
@@ -33,3 +34,15 @@ def fts5_query(query: str, *, any_word: bool = False) -> str:
 def tsquery_words(query: str, *, content_only: bool = False) -> list[str]:
     chosen = content_words(query) if content_only else words(query)
     return [re.sub(r"['’]", "", w) for w in chosen]
+
+
+def first_unique(found: Sequence[tuple[int, float]], limit: int) -> list[tuple[int, float]]:
+    """Each (seq, score) once, in the order found, at most ``limit``: candidates gathered by
+    several queries (the rarest word's, then more)."""
+    seen: set[int] = set()
+    out = []
+    for seq, score in found:
+        if seq not in seen:
+            seen.add(seq)
+            out.append((seq, score))
+    return out[:limit]

@@ -92,7 +92,7 @@ class PostgresBackend:
             found = _ranked(conn, ws, " & ".join(order), limit, SAMPLE)
             if len(found) < limit:
                 found += _ranked(conn, ws, " | ".join(order), limit, SAMPLE)
-            return _first(found, limit)
+            return fts.first_unique(found, limit)
         # The chunks of the rarest word first, ranked; then, while more are wanted, a bounded
         # sample of those holding the next rarest too: a rare word's chunk is never pushed
         # out by the many that hold a common one, and the common ones are not all ranked.
@@ -101,7 +101,7 @@ class PostgresBackend:
             if len(found) >= limit:
                 break
             more = _ranked(conn, ws, " | ".join(order[:n]), limit, FILL * limit)
-            found = _first(found + more, limit)
+            found = fts.first_unique(found + more, limit)
         return found
 
     def _by_rarity(self, conn: Connection, words: list[str]) -> tuple[list[str], float]:
@@ -164,17 +164,6 @@ _SAMPLED = sa.text(
 COMMON_ROWS = 5_000  # a rarest word in more chunks than this: the question has only common words
 SAMPLE = 2_000  # chunks ranked for such a question
 FILL = 4  # chunks ranked per result still wanted, once the rarest word's are in
-
-
-def _first(found: list[tuple[int, float]], limit: int) -> list[tuple[int, float]]:
-    """Each chunk once, in the order found, at most ``limit``."""
-    seen: set[int] = set()
-    out = []
-    for seq, score in found:
-        if seq not in seen:
-            seen.add(seq)
-            out.append((seq, score))
-    return out[:limit]
 
 
 def _ranked(

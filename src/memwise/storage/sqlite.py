@@ -83,12 +83,12 @@ class SQLiteBackend:
             found = _ranked(conn, ws, _quoted(order, " AND "), limit)
             if len(found) < limit:
                 found += _sampled(conn, ws, _quoted(order, " OR "), FILL * limit)
-            return _first(found, limit)
+            return fts.first_unique(found, limit)
         found = _ranked(conn, ws, _quoted(order[:1], ""), limit)
         for n in range(2, len(order) + 1):
             if len(found) >= limit:
                 break
-            found = _first(
+            found = fts.first_unique(
                 found + _sampled(conn, ws, _quoted(order[:n], " OR "), FILL * limit), limit
             )
         return found
@@ -152,13 +152,3 @@ _SAMPLED = sa.text(
 
 def _sampled(conn: Connection, ws: str, q: str, limit: int) -> list[tuple[int, float]]:
     return [(r.seq, r.score) for r in conn.execute(_SAMPLED, {"q": q, "ws": ws, "limit": limit})]
-
-
-def _first(found: list[tuple[int, float]], limit: int) -> list[tuple[int, float]]:
-    seen: set[int] = set()
-    out = []
-    for seq, score in found:
-        if seq not in seen:
-            seen.add(seq)
-            out.append((seq, score))
-    return out[:limit]

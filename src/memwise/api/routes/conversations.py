@@ -19,9 +19,7 @@ router = routes.router("/v1")
 def start(body: ConversationIn, caller: Operator, mw: MW) -> dict[str, Any]:
     data = body.model_dump()
     agent_id, channel = data.pop("agent_id"), data.pop("channel")
-    if data.get("contact_id") is not None:  # a customer's door must be switched on
-        mw.tenancy.require_door(ws(caller), agent_id, channel)
-    conv, token = mw.record.start(ws(caller), agent_id, channel, **data)
+    conv, token = mw.record.start(ws(caller), agent_id, channel, **data, live=True)
     return out(conv, visitor_token=token)
 
 

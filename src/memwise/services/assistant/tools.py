@@ -397,13 +397,11 @@ def identify(c: Call, a: IdentifyArgs) -> Result:
 
 
 def start_conversation(c: Call, a: StartArgs) -> Result:
-    agent_id = a.agent_id or c.mw.tenancy.default_agent(c.workspace_id)
-    if a.contact_id is not None:  # a customer's door must be switched on, as over HTTP
-        c.mw.tenancy.require_door(c.workspace_id, agent_id, a.channel)
     conv, _ = c.mw.record.start(
         c.workspace_id,
-        agent_id,
+        a.agent_id or c.mw.tenancy.default_agent(c.workspace_id),
         a.channel,
+        live=True,  # a customer's door must be switched on, as over HTTP
         contact_id=a.contact_id,
         user_id=a.user_id,
         account_ref=a.account_ref,

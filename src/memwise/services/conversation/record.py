@@ -57,8 +57,11 @@ class Record:
         excluded_from_memory: bool = False,
         thread: str | None = None,
         at: datetime | None = None,
+        live: bool = False,
     ) -> tuple[Conversation, str]:
-        """Open a conversation with exactly one participant; returns it and its visitor token."""
+        """Open a conversation with exactly one participant; returns it and its visitor token.
+        ``live``: a customer arriving through a door, which must be switched on (imports,
+        the console's try-outs and the builder's preview are not live)."""
         channel_ = rows.enum_value(Channel, channel, "channel")
         if (contact_id is None) == (user_id is None):
             raise errors.Invalid(
@@ -68,7 +71,9 @@ class Record:
         now = self._time(at, None)
         token = new_secret("vt")
         with self.rt.db.write() as conn:
-            rows.require(conn, "agent", workspace_id, agent_id)
+            agent = tenancy_store.agent(conn, workspace_id, agent_id)
+            if live and contact_id is not None:
+                agent.require_door(channel_.value)
             if contact_id is not None:
                 rows.require(conn, "contact", workspace_id, contact_id)
                 if account_ref is not None:
@@ -137,12 +142,7 @@ class Record:
     # -- turns ---------------------------------------------------------------------------
     @staticmethod
     def _door(conn: Any, workspace_id: str, conv: Conversation) -> None:
-        agent = tenancy_store.agent(conn, workspace_id, conv.agent_id)
-        if not agent.door_open(conv.channel.value):
-            raise errors.Conflict(
-                f"the {conv.channel.value} door of this assistant is switched off",
-                code="door_off",
-            )
+        tenancy_store.agent(conn, workspace_id, conv.agent_id).require_door(conv.channel.value)
 
     def require_open_door(self, workspace_id: str, conversation_id: str) -> None:
         """Conflict when the door this conversation came through is switched off now."""

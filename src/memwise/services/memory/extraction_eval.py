@@ -207,12 +207,22 @@ def evaluate_everyday(
             for want in case["superseded"]:
                 r.superseded[1] += 1
                 r.superseded[0] += any(_wanted(s, {"contains": want["contains"]}) for s in old)
-        turns = {t.id: t for t in mw.record.turns(ws.id, got.conversation_id, limit=500)}
-        for s in active:
-            for ev in s.item.evidence:
-                t = turns.get(ev.turn_id)
-                r.quotes[1] += 1
-                r.quotes[0] += bool(
-                    t and t.role.value == "customer" and norm(ev.quote) in norm(t.text or "")
-                )
+        ok, n = quotes_found(mw, ws.id, got.conversation_id, active)
+        r.quotes[0] += ok
+        r.quotes[1] += n
     return r
+
+
+def quotes_found(
+    mw: Memwise, workspace_id: str, conversation_id: str, served: list[Served]
+) -> tuple[int, int]:
+    """(quotes found word for word in a customer turn of the conversation, quotes): checked
+    again here, outside the harness that already checked them."""
+    turns = {t.id: t for t in mw.record.turns(workspace_id, conversation_id, limit=500)}
+    ok = n = 0
+    for s in served:
+        for ev in s.item.evidence:
+            t = turns.get(ev.turn_id)
+            n += 1
+            ok += bool(t and t.role.value == "customer" and norm(ev.quote) in norm(t.text or ""))
+    return ok, n

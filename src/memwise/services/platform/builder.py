@@ -25,7 +25,7 @@ from memwise.domain.access import Principal, require_staff
 from memwise.domain.tenancy import Plan, Role
 from memwise.services.platform import rows
 from memwise.services.platform.runtime import Runtime
-from memwise.services.platform.tenancy import DOORS, SIGNED_DOORS
+from memwise.services.platform.tenancy import DOORS, SIGNED_DOORS, check_doors
 from memwise.storage.stores import record as record_store
 from memwise.storage.stores import setup as store
 from memwise.storage.stores import webhooks as webhook_store
@@ -91,23 +91,18 @@ class Builder:
         agent = mw.tenancy.get_agent(workspace_id, row.agent_id) if row and row.agent_id else None
         standards, written = mw.rulebook.served(workspace_id, agent.id) if agent else (None, None)
         channels = list(row.channels) if row else []
-        served = {le.id for le in mw.teaching.lessons(workspace_id, "published")}
-        taught = sum(
-            1
-            for u in mw.teaching.unanswered(workspace_id, None)
-            if row and u.conversation_id == row.preview_conversation_id and u.lesson_id in served
-        )
-        missing: dict[str, list[str]] = {s: [] for s in STEPS}
+        missing: dict[str, list[str]] = {s: [] for s in STEPS}  # what keeps a step from done
+        waiting: dict[str, list[str]] = {s: [] for s in STEPS}  # shown, but not blocking
         if agent is None:
             missing["business"].append("the business's details and the agent to set up")
         elif not agent.domain:
             missing["business"].append("a business domain (memory extraction needs it)")
         if counts["documents"] + counts["lessons"] == 0:
             missing["knowledge"].append("at least one note, document or FAQ, approved")
-        waiting = counts["document_drafts"] + counts["lesson_drafts"]
-        if waiting:
-            missing["knowledge"].append(
-                f"{waiting} draft{'s' if waiting != 1 else ''} waiting for approval"
+        drafts = counts["document_drafts"] + counts["lesson_drafts"]
+        if drafts:
+            waiting["knowledge"].append(
+                f"{drafts} draft{'s' if drafts != 1 else ''} waiting for approval"
             )
         persona = (written.persona or {}) if written else {}
         if not (persona.get("voice") or persona.get("helps_with")):
@@ -120,8 +115,8 @@ class Builder:
             {
                 "name": s,
                 "title": TITLES[s],
-                "done": not [m for m in missing[s] if "waiting" not in m],
-                "missing": missing[s],
+                "done": not missing[s],
+                "missing": missing[s] + waiting[s],
             }
             for s in STEPS
         ]
@@ -156,11 +151,7 @@ class Builder:
                     for c, m in zip(MEMORY_CONDITIONS, gates, strict=True)
                 ],
             },
-            "try": {
-                **tried,
-                "taught": taught,
-                "conversation_id": (row.preview_conversation_id if row else None),
-            },
+            "try": {**tried, "conversation_id": row.preview_conversation_id if row else None},
         }
 
     def _agent_id(self, workspace_id: str) -> str:
@@ -282,15 +273,7 @@ class Builder:
         an operator), the channels intended, and memory on or off."""
         require_staff(by)
         agent_id = self._agent_id(workspace_id)
-        wanted = None
-        if channels is not None:
-            unknown = sorted(set(channels) - set(DOORS))
-            if unknown:
-                raise errors.Invalid(
-                    f"unknown channels {unknown} (known: {', '.join(DOORS)})",
-                    code="unknown_door",
-                )
-            wanted = [d for d in DOORS if d in set(channels)]
+        wanted = check_doors(channels) if channels is not None else None
         if memory_enabled is not None:
             require_staff(by, Role.admin)
         with self.rt.db.write() as conn:
@@ -370,12 +353,8 @@ class Builder:
         """Teach the answer to a question the preview handed off: a lesson draft, approved on
         the spot when the person may (admin+); asked again, the preview marks it taught."""
         require_staff(by)
-        asked = next(
-            (u for u in self.mw.teaching.unanswered(workspace_id, None) if u.id == unanswered_id),
-            None,
-        )
-        if asked is None:
-            raise errors.NotFound("no such unanswered question", code="unanswered_not_found")
+        with self.rt.db.read() as conn:
+            asked = rows.require(conn, "unanswered", workspace_id, unanswered_id)
         lesson = self.mw.teaching.draft(
             workspace_id, asked.question, answer, unanswered_id=unanswered_id, actor=actor
         )
@@ -383,6 +362,16 @@ class Builder:
             self.mw.teaching.approve(workspace_id, lesson.id, approved_by=actor, by=by)
             lesson = self.mw.teaching.lesson(workspace_id, lesson.id)
         return {"id": lesson.id, "question": lesson.question, "status": lesson.status.value}
+
+    def handed_off(self, workspace_id: str, *, by: Principal | None = None) -> list[dict[str, Any]]:
+        """The questions the preview handed off, each with whether it is taught now."""
+        require_staff(by)
+        with self.rt.db.read() as conn:
+            row = store.get(conn, workspace_id)
+            if row is None or row.preview_conversation_id is None:
+                return []
+            found = store.handed_off(conn, workspace_id, row.preview_conversation_id)
+        return [{"id": u.id, "question": u.question, "lesson_id": u.lesson_id} for u in found]
 
     # -- the doors, switched on later one at a time ----------------------------------------
     def doors(

@@ -39,6 +39,18 @@ from memwise.storage.stores import webhooks as webhook_store
 DOORS = ("web", "telegram", "email", "sms", "voice", "phone")
 SIGNED_DOORS = ("email", "sms", "voice", "phone")  # inbound webhooks, signed by the secret
 
+
+def check_doors(doors: Iterable[str]) -> list[str]:
+    """Known doors only, in their usual order; an unknown one is refused, naming them all."""
+    wanted = set(doors)
+    unknown = sorted(wanted - set(DOORS))
+    if unknown:
+        raise errors.Invalid(
+            f"unknown doors {unknown} (known: {', '.join(DOORS)})", code="unknown_door"
+        )
+    return [d for d in DOORS if d in wanted]
+
+
 KEY_ROLES = (Role.owner, Role.admin, Role.operator)
 _IDENTITY_FIELDS = {
     "emails": "email",
@@ -245,13 +257,6 @@ class Tenancy:
     ) -> Agent:
         """A new agent. ``doors`` lists the customer doors switched on (none: ``[]``); left
         out, every door is open."""
-        if doors is not None:
-            doors = list(doors)
-            unknown = sorted(set(doors) - set(DOORS))
-            if unknown:
-                raise errors.Invalid(
-                    f"unknown doors {unknown} (known: {', '.join(DOORS)})", code="unknown_door"
-                )
         values = self._agent_values(
             {
                 "name": name,
@@ -264,7 +269,7 @@ class Tenancy:
         )
         values.update(id=new_id("agt"), workspace_id=workspace_id, created_at=self.rt.clock.now())
         if doors is not None:
-            values["doors"] = [d for d in DOORS if d in set(doors)]
+            values["doors"] = check_doors(doors)
         with self.rt.db.write() as conn:
             store.workspace(conn, workspace_id)
             store.insert_agent(conn, **values)
@@ -328,10 +333,7 @@ class Tenancy:
         """Switch one customer door of an agent on or off (admin+). An agent whose doors were
         never set has every door open; the first switch keeps the others as they were."""
         require_staff(by, Role.admin)
-        if door not in DOORS:
-            raise errors.Invalid(
-                f"unknown door {door!r} (known: {', '.join(DOORS)})", code="unknown_door"
-            )
+        check_doors([door])
         with self.rt.db.write() as conn:
             current = store.agent(conn, workspace_id, agent_id)
             if on and door in SIGNED_DOORS and webhook_store.secret(conn, workspace_id) is None:
@@ -342,18 +344,12 @@ class Tenancy:
                 )
             doors = set(DOORS if current.doors is None else current.doors)
             doors = doors | {door} if on else doors - {door}
-            store.update_agent(conn, workspace_id, agent_id, doors=[d for d in DOORS if d in doors])
+            store.update_agent(conn, workspace_id, agent_id, doors=check_doors(doors))
         return self.get_agent(workspace_id, agent_id)
 
     def require_door(self, workspace_id: str, agent_id: str, channel: str) -> None:
         """Conflict when customers may not reach this agent through ``channel`` now."""
-        agent = self.get_agent(workspace_id, agent_id)
-        if not agent.door_open(channel):
-            raise errors.Conflict(
-                f"the {channel} door of {agent.name} is switched off; an admin switches it on "
-                "from the agent's page",
-                code="door_off",
-            )
+        self.get_agent(workspace_id, agent_id).require_door(channel)
 
     def update_workspace(
         self,

@@ -50,9 +50,10 @@ def knowledge_counts(conn: Connection, workspace_id: str) -> dict[str, int]:
 def preview_counts(
     conn: Connection, workspace_id: str, conversation_id: str | None
 ) -> dict[str, int]:
-    """How many questions the preview was asked, and how many of them it handed off."""
+    """How many questions the preview was asked, how many it handed off, and how many of
+    those a published lesson answers now."""
     if conversation_id is None:
-        return {"asked": 0, "handed_off": 0}
+        return {"asked": 0, "handed_off": 0, "taught": 0}
     asked = conn.execute(
         sa.select(sa.func.count()).where(
             turns.c.workspace_id == workspace_id,
@@ -66,4 +67,34 @@ def preview_counts(
             unanswered.c.conversation_id == conversation_id,
         )
     ).scalar()
-    return {"asked": int(asked or 0), "handed_off": int(handed or 0)}
+    taught = conn.execute(
+        sa.select(sa.func.count())
+        .select_from(unanswered.join(lessons, lessons.c.id == unanswered.c.lesson_id))
+        .where(
+            unanswered.c.workspace_id == workspace_id,
+            unanswered.c.conversation_id == conversation_id,
+            lessons.c.status == "published",
+        )
+    ).scalar()
+    return {"asked": int(asked or 0), "handed_off": int(handed or 0), "taught": int(taught or 0)}
+
+
+def handed_off(conn: Connection, workspace_id: str, conversation_id: str) -> list[Any]:
+    """The preview's unanswered questions, first asked first, each with the published lesson
+    that answers it now (None when none does, or it was withdrawn)."""
+    served = lessons.c.status == "published"
+    return list(
+        conn.execute(
+            sa.select(
+                unanswered.c.id,
+                unanswered.c.question,
+                sa.case((served, lessons.c.id), else_=None).label("lesson_id"),
+            )
+            .select_from(unanswered.outerjoin(lessons, lessons.c.id == unanswered.c.lesson_id))
+            .where(
+                unanswered.c.workspace_id == workspace_id,
+                unanswered.c.conversation_id == conversation_id,
+            )
+            .order_by(unanswered.c.first_asked_at)
+        ).all()
+    )
