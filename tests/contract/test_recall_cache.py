@@ -77,3 +77,51 @@ def test_every_change_is_seen_by_the_other_process(
         reader.history.recall(ws.id, ann.id, "email")
     assert (ws.id, ann.id) not in reader.recaller._cache
     assert (ws.id, ann.id) not in reader.history._cache
+
+
+def test_what_is_held_follows_the_clock(mw: Memwise, clock: FixedClock) -> None:
+    """A held recall is decided again when an item's state changes with time alone: an
+    event becomes past, an open task turns stale; a clock set back is not trusted either."""
+    ws, _ = mw.tenancy.create_workspace("Acme", "Europe/Berlin")
+    agent = mw.tenancy.create_agent(ws.id, "Eve")
+    ann = mw.tenancy.create_contact(ws.id, "Ann Lee")
+    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+    said = "the boiler visit is on Friday and please call me back about the boiler"
+    turn = mw.record.append(ws.id, conv.id, "customer", said)
+    tomorrow = (clock.now().date()).isoformat()
+    mw.memory.write(
+        ws.id,
+        ann.id,
+        NewItem(
+            "event",
+            "Boiler visit",
+            evidence=[Evidence(turn.id, "the boiler visit")],
+            occurs_on=tomorrow,
+        ),
+    )
+    mw.memory.write(
+        ws.id,
+        ann.id,
+        NewItem(
+            "task",
+            "Wants a call back about the boiler",
+            evidence=[Evidence(turn.id, "call me back about the boiler")],
+        ),
+    )
+
+    def notes() -> dict[str, str]:
+        found = mw.recaller.recall(ws.id, ann.id, "boiler").notes
+        return {ln.text.split(":", 1)[1].split("(")[0].strip(" ."): ln.trust for ln in found} | {
+            "text": " ".join(ln.text for ln in found)
+        }
+
+    first = notes()
+    assert "upcoming" in first["text"] and "may be out of date" not in first["text"]
+    clock.advance(days=2)
+    later = notes()
+    assert "past" in later["text"] and "upcoming" not in later["text"]
+    stale_days = mw.rt.limits.memory.task_stale_days
+    clock.advance(days=stale_days + 1)
+    assert notes()["Wants a call back about the boiler"] == "stale"
+    clock.advance(days=-(stale_days + 3))  # back before the event: decided again
+    assert "upcoming" in notes()["text"]

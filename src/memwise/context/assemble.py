@@ -20,7 +20,7 @@ from memwise.policies.window import Message
 BUDGETS = ContextBudgets().model_dump()  # the defaults; Limits.context configures them
 
 
-@dataclass(frozen=True)
+@dataclass  # not frozen: a context explains a thousand items, and frozen ones cost 3× to make
 class Considered:
     part: str
     id: str

@@ -3,6 +3,7 @@ with its provenance, instruction-like content flagged (never deleted), collision
 
 from __future__ import annotations
 
+import functools
 import html
 from dataclasses import dataclass
 
@@ -29,8 +30,15 @@ def _escape(text: str) -> str:
     return text.replace("<", "‹").replace(">", "›")
 
 
+@functools.lru_cache(maxsize=8192)
+def _flags(text: str) -> tuple[str, ...]:
+    """The kinds of instruction found in ``text`` (cached: the same profile lines, rules and
+    passages are shown turn after turn)."""
+    return tuple(sorted({f.kind for f in instructions.scan(text)}))
+
+
 def data_block(part: str, text: str, **provenance: str | None) -> Block:
-    flags = sorted({f.kind for f in instructions.scan(text)})
+    flags = list(_flags(text))
     attrs = " ".join(
         f'{k}="{html.escape(str(v), quote=True)}"'
         for k, v in {"part": part, **provenance}.items()

@@ -76,23 +76,44 @@ def positions(text: str) -> tuple[tuple[int, str], ...]:
     )
 
 
+class Index:
+    """BM25 over a fixed set of documents, built once: a query then touches only the documents
+    that share one of its terms, not every document."""
+
+    def __init__(self, documents: Sequence[str], k1: float = 1.2, b: float = 0.75) -> None:
+        self.size = len(documents)
+        self._k1 = k1
+        self._postings: dict[str, list[tuple[int, int]]] = {}
+        lengths = []
+        for n, d in enumerate(documents):
+            counts = term_counts(d)
+            lengths.append(sum(counts.values()))
+            for t, f in counts.items():
+                self._postings.setdefault(t, []).append((n, f))
+        avg = sum(lengths) / self.size if self.size else 1.0
+        avg = avg or 1.0
+        self._norm = [k1 * (1 - b + b * length / avg) for length in lengths]
+
+    @property
+    def terms(self) -> int:
+        return len(self._postings)
+
+    def scores(self, query: str) -> dict[int, float]:
+        """{document position: BM25 score} for the documents sharing a term with ``query``."""
+        out: dict[int, float] = {}
+        n, k1 = self.size, self._k1
+        for t in set(terms(query)):
+            found = self._postings.get(t)
+            if not found:
+                continue
+            df = len(found)
+            idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+            for d, f in found:
+                out[d] = out.get(d, 0.0) + idf * f * (k1 + 1) / (f + self._norm[d])
+        return out
+
+
 def bm25(query: str, documents: Sequence[str], k1: float = 1.2, b: float = 0.75) -> list[float]:
     """BM25 score of each document for ``query`` (0 where no query term occurs)."""
-    q = set(terms(query))
-    if not q or not documents:
-        return [0.0] * len(documents)
-    docs = [term_counts(d) for d in documents]
-    n = len(docs)
-    avg = sum(sum(d.values()) for d in docs) / n or 1.0
-    df = {t: sum(1 for d in docs if t in d) for t in q}
-    scores = []
-    for d in docs:
-        length = sum(d.values())
-        s = 0.0
-        for t in q:
-            f = d.get(t, 0)
-            if f:
-                idf = math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
-                s += idf * f * (k1 + 1) / (f + k1 * (1 - b + b * length / avg))
-        scores.append(s)
-    return scores
+    found = Index(documents, k1, b).scores(query) if documents else {}
+    return [found.get(n, 0.0) for n in range(len(documents))]

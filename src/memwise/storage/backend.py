@@ -39,9 +39,11 @@ class Backend(Protocol):
         ...
 
     def knowledge_candidates(
-        self, conn: Connection, ws: str, query: str, limit: int
+        self, conn: Connection, ws: str, query: str, limit: int, enough: int | None = None
     ) -> Sequence[tuple[int, float]]:
-        """Current knowledge chunks matching any word of the query: (seq, score), best first."""
+        """Current knowledge chunks matching any word of the query: (seq, score), best first,
+        at most ``limit``. Those holding every word come first; when at least ``enough`` do,
+        they are all that is returned (nothing else could outrank them)."""
         ...
 
     def store_vectors(self, conn: Connection, rows: Sequence[tuple[str, Sequence[float]]]) -> None:

@@ -78,25 +78,30 @@ class PostgresBackend:
         return {r.seq: float(r.sim) for r in conn.execute(_SIMILAR, params)}
 
     def knowledge_candidates(
-        self, conn: Connection, ws: str, query: str, limit: int
+        self, conn: Connection, ws: str, query: str, limit: int, enough: int | None = None
     ) -> Sequence[tuple[int, float]]:
         """Current chunks matching the question's rarest words, best first: ranking every
-        chunk that holds a common word is what made a big knowledge base slow."""
-        words = [w for w in fts.tsquery_words(query, content_only=True) if w.isalnum()]
+        chunk that holds a common word is what made a big knowledge base slow. Those holding
+        every word come first (the index intersects their lists; few are ranked)."""
+        words = list(
+            dict.fromkeys(w for w in fts.tsquery_words(query, content_only=True) if w.isalnum())
+        )
         if not words:
             return []
         if not self.rarest_first:  # every chunk holding any word, ranked (for comparison)
             return _ranked(conn, ws, " | ".join(words), limit)
         order, rarest = self._by_rarity(conn, words)
-        if rarest > COMMON_ROWS:  # only common words: rank a sample of chunks holding them all
-            found = _ranked(conn, ws, " & ".join(order), limit, SAMPLE)
-            if len(found) < limit:
-                found += _ranked(conn, ws, " | ".join(order), limit, SAMPLE)
-            return fts.first_unique(found, limit)
+        found = _ranked(conn, ws, " & ".join(order), limit, SAMPLE) if len(order) > 1 else []
+        if len(found) >= min(limit, enough or limit):
+            return found
+        if rarest > COMMON_ROWS:  # only common words: rank a sample of chunks holding any
+            return fts.first_unique(
+                found + _ranked(conn, ws, " | ".join(order), limit, SAMPLE), limit
+            )
         # The chunks of the rarest word first, ranked; then, while more are wanted, a bounded
         # sample of those holding the next rarest too: a rare word's chunk is never pushed
         # out by the many that hold a common one, and the common ones are not all ranked.
-        found = _ranked(conn, ws, order[0], limit)
+        found = fts.first_unique(found + _ranked(conn, ws, order[0], limit), limit)
         for n in range(2, len(order) + 1):
             if len(found) >= limit:
                 break

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,6 +43,10 @@ class SQLiteBackend:
     name = "sqlite"
     first_window: int | None = 50_000  # FTS5 walks long doclists: start recent
 
+    def __init__(self) -> None:
+        self._counts: dict[str, int] = {}  # porter stem → chunks holding it (an estimate)
+        self._counts_at = 0.0
+
     def serialize(self, conn: Connection, key: str) -> None:
         """Nothing to do: writes begin IMMEDIATE, one writer at a time."""
 
@@ -66,25 +73,46 @@ class SQLiteBackend:
 
     rarest_first = True  # knowledge candidates from the rarest words (False: every word)
 
+    def _document_counts(self, conn: Connection, words: Sequence[str]) -> dict[str, int]:
+        """Each word's chunk count, an estimate of its rarity: read from the index's
+        vocabulary, then held for a few minutes (the counts only rank the words)."""
+        now = time.monotonic()
+        held = self._counts
+        if now - self._counts_at > STATS_SECONDS or len(held) > STATS_WORDS:
+            held.clear()
+            self._counts_at = now
+        stems = {w: _porter(w) for w in words}
+        missing = [t for t in stems.values() if t not in held]
+        if missing:
+            held.update(_document_counts(conn, missing))
+        return {w: held[t] for w, t in stems.items()}
+
+    def forget_statistics(self) -> None:
+        """Read the words' chunk counts afresh on the next search (after a bulk load)."""
+        self._counts.clear()
+
     def knowledge_candidates(
-        self, conn: Connection, ws: str, query: str, limit: int
+        self, conn: Connection, ws: str, query: str, limit: int, enough: int | None = None
     ) -> Sequence[tuple[int, float]]:
-        """Current chunks, best first (title weighs double): those of the question's rarest
-        word ranked, then, while more are wanted, a bounded sample of those holding the next
-        rarest too (their order left to the caller's coverage scoring)."""
+        """Current chunks, best first (title weighs double): those holding every word of
+        the question ranked (few, and cheap to find by intersecting the index); then, while
+        more are wanted, those of the rarest word ranked, then a bounded sample of those
+        holding the next rarest too (their order left to the caller's coverage scoring)."""
         words = list(dict.fromkeys(fts.content_words(query)))
         if not words:
             return []
         if not self.rarest_first or len(words) == 1:
             return _ranked(conn, ws, fts.fts5_query(query, any_word=True), limit)
-        counts = _document_counts(conn, words)
+        found = _ranked(conn, ws, _quoted(words, " AND "), limit)
+        if len(found) >= min(limit, enough or limit):
+            return found
+        counts = self._document_counts(conn, words)
         order = sorted(words, key=lambda w: counts.get(w, 0))
-        if counts.get(order[0], 0) > COMMON_ROWS:  # only common words: chunks holding them all
-            found = _ranked(conn, ws, _quoted(order, " AND "), limit)
-            if len(found) < limit:
-                found += _sampled(conn, ws, _quoted(order, " OR "), FILL * limit)
-            return fts.first_unique(found, limit)
-        found = _ranked(conn, ws, _quoted(order[:1], ""), limit)
+        if counts.get(order[0], 0) > COMMON_ROWS:  # only common words: a sample of the rest
+            return fts.first_unique(
+                found + _sampled(conn, ws, _quoted(order, " OR "), FILL * limit), limit
+            )
+        found = fts.first_unique(found + _ranked(conn, ws, _quoted(order[:1], ""), limit), limit)
         for n in range(2, len(order) + 1):
             if len(found) >= limit:
                 break
@@ -114,25 +142,33 @@ _KNOWLEDGE = sa.text(
 
 COMMON_ROWS = 5_000  # a rarest word in more chunks than this: the question has only common words
 FILL = 4  # chunks sampled per result still wanted, once the rarest word's are in
+STATS_SECONDS = 300.0  # the words' chunk counts are read again after this
+STATS_WORDS = 50_000  # and at most this many are held
 _PORTER = snowballstemmer.stemmer("porter")  # as FTS5's porter tokenizer stems
+_porter_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _porter(word: str) -> str:
+    with _porter_lock:  # the stemmer object keeps state between calls
+        return str(_PORTER.stemWord(word.lower()))
 
 
 def _quoted(words: Sequence[str], joiner: str) -> str:
     return joiner.join(f'"{w.replace(chr(34), "")}"' for w in words)
 
 
-def _document_counts(conn: Connection, words: Sequence[str]) -> dict[str, int]:
-    """How many chunks hold each word (every workspace's: an estimate of its rarity), from
+def _document_counts(conn: Connection, stems: Sequence[str]) -> dict[str, int]:
+    """How many chunks hold each stem (every workspace's: an estimate of its rarity), from
     the full-text index's own vocabulary."""
-    stems = {w: _PORTER.stemWord(w.lower()) for w in words}
     found = conn.execute(
         sa.text("SELECT term, doc FROM knowledge_vocab WHERE term IN :terms").bindparams(
             sa.bindparam("terms", expanding=True)
         ),
-        {"terms": sorted(set(stems.values()))},
+        {"terms": sorted(set(stems))},
     )
     docs = {r.term: int(r.doc) for r in found}
-    return {w: docs.get(stem, 0) for w, stem in stems.items()}
+    return {t: docs.get(t, 0) for t in stems}
 
 
 def _ranked(conn: Connection, ws: str, q: str, limit: int) -> list[tuple[int, float]]:

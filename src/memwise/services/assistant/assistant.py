@@ -69,6 +69,7 @@ class Assistant:
         with (
             observability.span("memwise.context", workspace=workspace_id),
             observability.timed(observability.CONTEXT_SECONDS),
+            self.rt.db.reading(),
         ):
             return self._context(workspace_id, conversation_id, request, messages, page)
 

@@ -332,14 +332,21 @@ class Knowledge:
             raise errors.Invalid("recipe must be lexical or hybrid", code="invalid_recipe")
         query = query[:2000]
         with self.rt.db.read() as conn:
+            hybrid = recipe == "hybrid" and self.embedder is not None
+            # Words alone: the chunks holding every word outrank all others, so when there
+            # are enough of them the rest need not be found. With meaning fused in, they may.
             lexical_seqs = [
                 s
                 for s, _ in self.rt.db.backend.knowledge_candidates(
-                    conn, workspace_id, query, self.limits.candidates
+                    conn,
+                    workspace_id,
+                    query,
+                    self.limits.candidates,
+                    enough=None if hybrid else limit,
                 )
             ]
             sims: dict[int, float] = {}
-            if recipe == "hybrid" and self.embedder is not None:
+            if hybrid:
                 sims = self._similar(conn, workspace_id, query, self.limits.candidates)
             seqs = list(dict.fromkeys(lexical_seqs + list(sims)))
             if not seqs:

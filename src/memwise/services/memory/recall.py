@@ -17,9 +17,11 @@ from memwise import errors, observability
 from memwise.domain.memory import (
     DURABLE_KINDS,
     Item,
+    Kind,
     Served,
     Source,
     Trust,
+    occurs_moment,
     render,
     render_conflict,
 )
@@ -65,10 +67,33 @@ def _is_profile(item: Item) -> bool:
 
 
 @dataclass(frozen=True)
+class _Plan:
+    """What a recall decides before it reads the request, for one zone, valid until the
+    first moment an item's trust or temporal state changes (a task turns stale, an event
+    becomes past): the profile, the rest with a BM25 index over them, and the explanation
+    of what the request cannot change."""
+
+    zone: str
+    since: datetime
+    until: datetime | None
+    profile: list[Line]
+    explain: list[Considered]
+    rest: list[Served]
+    index: lexical.Index
+    unrelated: list[Considered]  # one per item of rest: "not relevant to the request"
+
+    def holds(self, zone: ZoneInfo, now: datetime) -> bool:
+        return (
+            self.zone == zone.key and self.since <= now and (self.until is None or now < self.until)
+        )
+
+
+@dataclass
 class _Held:
     version: tuple[int, int, int]
     items: list[Item]
     vectors: dict[str, np.ndarray]
+    plan: _Plan | None = None  # replaced whole, never changed in place
 
 
 class Recaller:
@@ -82,15 +107,13 @@ class Recaller:
         """Drop what is held about the contact (after a data request deleted them)."""
         self._cache.pop((workspace_id, contact_id))
 
-    def _items(
-        self, conn: Connection, workspace_id: str, contact_id: str
-    ) -> tuple[list[Item], dict[str, np.ndarray]]:
+    def _held(self, conn: Connection, workspace_id: str, contact_id: str) -> _Held:
         """The contact's items (every lifecycle) and their vectors: decoded once, then reused
         while the items' version (count, newest, revisions) stays the same."""
         version = item_version(conn, workspace_id, contact_id)
         held = self._cache.get((workspace_id, contact_id))
         if held is not None and held.version == version:
-            return held.items, held.vectors
+            return held
         found_rows = contact_rows(conn, workspace_id, contact_id)
         found = [item_from_row(r) for r in found_rows]
         eid = self.memory.embedder.id if self.memory.embedder else None
@@ -99,12 +122,14 @@ class Recaller:
             for r in found_rows
             if eid and r.embedder == eid and r.embedding
         }
-        # about the bytes held (tracemalloc: ~1.5 kB per item with one quote; this errs high)
+        # about the bytes held (tracemalloc: ~1.5 kB per item with one quote, and as much
+        # again for its plan: served state, rendered line, postings; this errs high)
         size = sum(
-            1200 + 2 * len(i.text) + sum(300 + 2 * len(e.quote) for e in i.evidence) for i in found
+            2400 + 4 * len(i.text) + sum(300 + 2 * len(e.quote) for e in i.evidence) for i in found
         ) + sum(100 + int(v.nbytes) for v in vectors.values())
-        self._cache.put((workspace_id, contact_id), _Held(version, found, vectors), size)
-        return found, vectors
+        held = _Held(version, found, vectors)
+        self._cache.put((workspace_id, contact_id), held, size)
+        return held
 
     def recall(
         self, workspace_id: str, contact_id: str, request: str, *, limit: int | None = None
@@ -127,22 +152,48 @@ class Recaller:
                 self.forget(workspace_id, contact_id)  # deleted, perhaps by another process
                 raise errors.NotFound("no such contact", code="contact_not_found")
             zone = ZoneInfo(tz)
-            found, vectors = self._items(conn, workspace_id, contact_id)
+            held = self._held(conn, workspace_id, contact_id)
         now = self.rt.clock.now()  # one moment for the whole recall
+        plan = held.plan
+        if plan is None or not plan.holds(zone, now):
+            plan = held.plan = self._plan(held.items, zone, now)
+        out = Recall(profile=list(plan.profile), explain=list(plan.explain))
+        self._notes(plan, request, zone, out, limit, now, held.vectors)
+        return out
+
+    def _plan(self, found: list[Item], zone: ZoneInfo, now: datetime) -> _Plan:
         served = [self.memory.serve(i, zone, now) for i in found]
         out = Recall()
         current: list[Served] = []
+        changes: list[datetime] = []
+        stale_after = self.memory.stale_after
         for s in served:
             if s.trust in (Trust.superseded, Trust.archived):
                 out.explain.append(Considered(s.item.id, False, s.trust.value))
-            else:
-                current.append(s)
-        self._profile(current, zone, out, limits.profile_items, now)
+                continue
+            current.append(s)
+            item = s.item
+            if item.occurs_on:  # upcoming turns past
+                changes.append(occurs_moment(item.occurs_on, zone))
+            elif item.kind is Kind.task:  # an open task turns stale
+                changes.append(item.last_mentioned_at + stale_after)
+        self._profile(current, zone, out, self.rt.limits.memory.profile_items, now)
         taken = {i for line in out.profile for i in line.ids}
-        self._notes(
-            [s for s in current if s.item.id not in taken], request, zone, out, limit, now, vectors
+        rest = [s for s in current if s.item.id not in taken]
+        docs = [
+            " ".join([s.item.text, s.item.key or "", *s.item.entities, s.item.occurs_phrase or ""])
+            for s in rest
+        ]
+        return _Plan(
+            zone.key,
+            now,
+            min((c for c in changes if c >= now), default=None),
+            out.profile,
+            out.explain,
+            rest,
+            lexical.Index(docs),
+            [Considered(s.item.id, False, "not relevant to the request") for s in rest],
         )
-        return out
 
     def _profile(
         self, current: list[Served], zone: ZoneInfo, out: Recall, room: int, now: datetime
@@ -188,7 +239,7 @@ class Recaller:
 
     def _notes(
         self,
-        rest: list[Served],
+        plan: _Plan,
         request: str,
         zone: ZoneInfo,
         out: Recall,
@@ -198,32 +249,25 @@ class Recaller:
     ) -> None:
         """Relevant items: sharing words with the request (BM25) or close in meaning
         (cosine, when an embedder is configured), the two rankings fused."""
+        rest = plan.rest
         if not rest:
             return
-        docs = [
-            " ".join([s.item.text, s.item.key or "", *s.item.entities, s.item.occurs_phrase or ""])
-            for s in rest
-        ]
-        relevance = lexical.bm25(request, docs)
-        sims: dict[str, float] = {}
+        relevance = plan.index.scores(request)
         if vectors and self.memory.embedder is not None:
             q = self.memory.embedder.embed([request])[0]
             sims = {i: float(v @ q) for i, v in vectors.items()}
-        if sims:  # fuse the two rankings; either kind of relevance admits an item
+            # fuse the two rankings; either kind of relevance admits an item
             floor = self.rt.limits.memory.min_similarity
-            by_words = [
-                s.item.id
-                for s, r in sorted(zip(rest, relevance, strict=True), key=lambda p: -p[1])
-                if r > 0
-            ]
+            by_words = [rest[n].item.id for n in sorted(relevance, key=lambda n: -relevance[n])]
             by_meaning = sorted((i for i in sims if sims[i] >= floor), key=lambda i: -sims[i])
             fused = fusion.rrf([by_words, by_meaning])
-            relevance = [fused.get(s.item.id, 0.0) for s in rest]
+            relevance = {n: fused[s.item.id] for n, s in enumerate(rest) if s.item.id in fused}
         weight = self.rt.limits.memory.past_event_weight
         scored = []
-        for s, rel in zip(rest, relevance, strict=True):
+        for n, s in enumerate(rest):
+            rel = relevance.get(n, 0.0)
             if rel <= 0:
-                out.explain.append(Considered(s.item.id, False, "not relevant to the request"))
+                out.explain.append(plan.unrelated[n])
                 continue
             w = weight if s.temporal == "past" else 1.0
             if s.trust is Trust.stale:
