@@ -26,7 +26,6 @@ from memwise.services.knowledge.teaching import shortened
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import record as record_store
 from memwise.storage.stores import rulebook as rules_store
-from memwise.storage.stores import tenancy as tenancy_store
 
 REFUSAL = (
     "I can't set up standing instructions, discounts or changes from a chat message, "
@@ -84,19 +83,17 @@ class Assistant:
         if not isinstance(request, str) or not request.strip():
             raise errors.Invalid("the request needs some words", code="empty_request")
         with self.rt.db.read() as conn:
-            conv = record_store.conversation_row(conn, workspace_id, conversation_id)
-            ws = tenancy_store.workspace(conn, workspace_id)
-            agent = tenancy_store.agent(conn, workspace_id, conv.agent_id)
-            person = tenancy_store.person_name(conn, conv.user_id, conv.contact_id)
+            head = record_store.header(conn, workspace_id, conversation_id)
+            conv, agent = head.conv, head.agent
             written = rules_store.served(conn, workspace_id, [rules_store.WORKSPACE, agent.id])
-        view = self.mw.windows.view(workspace_id, conversation_id, messages)
+        view = self.mw.windows.view(workspace_id, conversation_id, messages, known=(conv, agent))
         x = Inputs(
             request=request,
-            firm=ws.name,
-            zone=ZoneInfo(ws.timezone),
+            firm=head.firm,
+            zone=ZoneInfo(head.timezone),
             now=self.rt.clock.now(),
             agent=agent.name,
-            person=person,
+            person=head.person,
             staff=conv.user_id is not None,
             page=page,
             window=view.messages,

@@ -9,7 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 from memwise import errors
-from memwise.domain.tenancy import ConversationStatus, RecordPolicy
+from memwise.domain.tenancy import Agent, ConversationStatus, RecordPolicy
 from memwise.policies import window
 from memwise.policies.compaction import ExtractiveSummariser, Summariser
 from memwise.policies.limits import Limits
@@ -46,6 +46,8 @@ class Windows:
         workspace_id: str,
         conversation_id: str,
         client_messages: Iterable[Message] | None = None,
+        *,
+        known: tuple[Any, Agent] | None = None,
     ) -> WindowView:
         """The window for this turn.
 
@@ -54,9 +56,12 @@ class Windows:
         running summary of older turns, compacted as they scroll out and stored.
         telegram: held in process by the Telegram adapter; here as for web.
         """
-        with self.rt.db.read() as conn:
-            conv = store.conversation_row(conn, workspace_id, conversation_id)
-            agent = require_agent(conn, workspace_id, conv.agent_id)
+        if known is None:
+            with self.rt.db.read() as conn:
+                conv = store.conversation_row(conn, workspace_id, conversation_id)
+                agent = require_agent(conn, workspace_id, conv.agent_id)
+        else:  # the conversation's row and agent, already read by the caller in this turn
+            conv, agent = known
         limits = window.effective(self.rt.limits, agent.window_overrides)
         kind = window.kind_of(conv.channel)
         if kind in ("web", "telegram"):  # the client holds the thread; elsewhere the record

@@ -29,9 +29,7 @@ from memwise.retrieval import embedders, fusion, lexical
 from memwise.services.memory.memory import Memory
 from memwise.services.platform.cache import SizedLRU
 from memwise.services.platform.runtime import Runtime
-from memwise.storage.stores.memory_items import contact_rows, item_from_row
-from memwise.storage.stores.memory_items import version as item_version
-from memwise.storage.stores.tenancy import contact_zone
+from memwise.storage.stores.memory_items import contact_rows, item_from_row, zone_and_version
 
 PROFILE_KEYS = ("name", "role", "preference.contact_channel", "contact_channel", "language")
 RANK = {Source.stated: 0, Source.operator: 0, Source.inferred: 1}
@@ -107,10 +105,11 @@ class Recaller:
         """Drop what is held about the contact (after a data request deleted them)."""
         self._cache.pop((workspace_id, contact_id))
 
-    def _held(self, conn: Connection, workspace_id: str, contact_id: str) -> _Held:
+    def _held(
+        self, conn: Connection, workspace_id: str, contact_id: str, version: tuple[int, int, int]
+    ) -> _Held:
         """The contact's items (every lifecycle) and their vectors: decoded once, then reused
         while the items' version (count, newest, revisions) stays the same."""
-        version = item_version(conn, workspace_id, contact_id)
         held = self._cache.get((workspace_id, contact_id))
         if held is not None and held.version == version:
             return held
@@ -147,12 +146,12 @@ class Recaller:
         limits = self.rt.limits.memory
         limit = limits.recall_items if limit is None else limit
         with self.rt.db.read() as conn:
-            tz = contact_zone(conn, workspace_id, contact_id)
-            if tz is None:
+            found = zone_and_version(conn, workspace_id, contact_id)
+            if found is None:
                 self.forget(workspace_id, contact_id)  # deleted, perhaps by another process
                 raise errors.NotFound("no such contact", code="contact_not_found")
-            zone = ZoneInfo(tz)
-            held = self._held(conn, workspace_id, contact_id)
+            zone = ZoneInfo(found[0])
+            held = self._held(conn, workspace_id, contact_id, found[1])
         now = self.rt.clock.now()  # one moment for the whole recall
         plan = held.plan
         if plan is None or not plan.holds(zone, now):

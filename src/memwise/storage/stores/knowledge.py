@@ -134,11 +134,13 @@ def by_identifier(conn: Connection, workspace_id: str, key: str) -> list[Documen
     return [document_from_row(r) for r in found]
 
 
+_CHUNKS = sa.select(knowledge_chunks).where(
+    knowledge_chunks.c.seq.in_(sa.bindparam("seqs", expanding=True))
+)
+
+
 def chunks(conn: Connection, seqs: Sequence[int]) -> dict[int, Any]:
-    return {
-        r.seq: r
-        for r in conn.execute(sa.select(knowledge_chunks).where(knowledge_chunks.c.seq.in_(seqs)))
-    }
+    return {r.seq: r for r in conn.execute(_CHUNKS, {"seqs": list(seqs)})}
 
 
 def vectors_mark(conn: Connection, workspace_id: str, embedder: str) -> tuple[Any, ...]:

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise.domain.memory import Evidence, Item, Kind, Lifecycle, Scope, Source
-from memwise.storage.schema import conversations, memory_items, turns
+from memwise.storage.schema import contacts, conversations, memory_items, turns, workspaces
 
 
 def item_from_row(r: Any) -> Item:
@@ -61,17 +61,39 @@ def evidence_json(evidence: Iterable[Evidence]) -> list[dict[str, Any]]:
 _NEXT = memory_items.c.revision + 1
 
 
-def version(conn: Connection, workspace_id: str, contact_id: str) -> tuple[int, int, int]:
-    """What changes whenever any item of the contact is written, changed or deleted (read
-    from the version index alone)."""
-    n, newest, revisions = conn.execute(
-        sa.select(
-            sa.func.count(), sa.func.max(memory_items.c.seq), sa.func.sum(memory_items.c.revision)
-        ).where(
-            memory_items.c.workspace_id == workspace_id, memory_items.c.contact_id == contact_id
-        )
-    ).one()
-    return int(n or 0), int(newest or 0), int(revisions or 0)
+_ZONE_VERSION = (
+    sa.select(
+        workspaces.c.timezone,
+        sa.func.count(memory_items.c.seq),
+        sa.func.max(memory_items.c.seq),
+        sa.func.sum(memory_items.c.revision),
+    )
+    .select_from(contacts)
+    .join(workspaces, workspaces.c.id == contacts.c.workspace_id)
+    .outerjoin(
+        memory_items,
+        sa.and_(
+            memory_items.c.workspace_id == contacts.c.workspace_id,
+            memory_items.c.contact_id == contacts.c.id,
+        ),
+    )
+    .where(contacts.c.id == sa.bindparam("c"), contacts.c.workspace_id == sa.bindparam("ws"))
+    .group_by(workspaces.c.timezone)
+)
+
+
+def zone_and_version(
+    conn: Connection, workspace_id: str, contact_id: str
+) -> tuple[str, tuple[int, int, int]] | None:
+    """The contact's timezone (its workspace's) and its items' version — what changes
+    whenever any item of the contact is written, changed or deleted, read from the version
+    index alone — in one round trip;
+    None when there is no such contact."""
+    row = conn.execute(_ZONE_VERSION, {"ws": workspace_id, "c": contact_id}).first()
+    if row is None:
+        return None
+    tz, n, newest, revisions = row
+    return str(tz), (int(n or 0), int(newest or 0), int(revisions or 0))
 
 
 def _owner(contact_id: str | None) -> Any:

@@ -4,17 +4,34 @@ page through). Full-text search over turns is ``memwise.storage.search``."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from memwise import errors
 from memwise.domain.record import Author, Turn
-from memwise.domain.tenancy import Channel, Conversation, ConversationStatus, RecordPolicy
+from memwise.domain.tenancy import (
+    Agent,
+    Channel,
+    Conversation,
+    ConversationStatus,
+    RecordPolicy,
+)
 from memwise.storage.backend import Backend
-from memwise.storage.schema import agents, contact_identities, conversations, turns, workspaces
-from memwise.storage.stores.tenancy import require
+from memwise.storage.schema import (
+    agents,
+    contact_identities,
+    contacts,
+    conversations,
+    turns,
+    users,
+    workspaces,
+)
+from memwise.storage.stores.tenancy import agent_from_row, require
 
 
 def conversation_from_row(row: Any) -> Conversation:
@@ -276,6 +293,46 @@ def open_thread(
         .order_by(conversations.c.started_at.desc())
     ).scalar()
     return str(found) if found else None
+
+
+@dataclass(frozen=True)
+class Header:
+    """What every turn of a conversation starts from, read in one round trip."""
+
+    conv: Any  # the conversation's row (window state included)
+    firm: str
+    timezone: str
+    agent: Agent
+    person: str  # the staff user's name, else the contact's
+
+
+_HEADER = (
+    sa.select(
+        conversations,
+        workspaces.c.name.label("h_firm"),
+        workspaces.c.timezone.label("h_timezone"),
+        sa.func.coalesce(users.c.name, contacts.c.name).label("h_person"),
+        *[c.label(f"h_agent_{c.name}") for c in agents.c],
+    )
+    .join(workspaces, workspaces.c.id == conversations.c.workspace_id)
+    .join(agents, agents.c.id == conversations.c.agent_id)
+    .outerjoin(users, users.c.id == conversations.c.user_id)
+    .outerjoin(contacts, contacts.c.id == conversations.c.contact_id)
+    .where(
+        conversations.c.id == sa.bindparam("id"),
+        conversations.c.workspace_id == sa.bindparam("ws"),
+    )
+)
+
+
+def header(conn: Connection, workspace_id: str, conversation_id: str) -> Header:
+    """The conversation with its workspace, agent and person, or NotFound."""
+    row = conn.execute(_HEADER, {"id": conversation_id, "ws": workspace_id}).first()
+    if row is None:
+        raise errors.NotFound("no such conversation", code="conversation_not_found")
+    m = row._mapping
+    agent = SimpleNamespace(**{c.name: m[f"h_agent_{c.name}"] for c in agents.c})
+    return Header(row, m["h_firm"], m["h_timezone"], agent_from_row(agent), m["h_person"])
 
 
 def conversation_row(conn: Connection, workspace_id: str, conversation_id: str) -> Any:

@@ -66,15 +66,16 @@ def numbered(conn: Connection, workspace_id: str, scope: str, number: int) -> Ru
     return from_row(row)
 
 
+_SERVED = sa.select(rule_versions).where(
+    rule_versions.c.workspace_id == sa.bindparam("ws"),
+    rule_versions.c.scope.in_(sa.bindparam("scopes", expanding=True)),
+    rule_versions.c.status == "served",
+)
+
+
 def served(conn: Connection, workspace_id: str, scopes: Sequence[str]) -> dict[str, RuleVersion]:
     """The served version of each scope that has one, in one round trip."""
-    found = conn.execute(
-        sa.select(rule_versions).where(
-            rule_versions.c.workspace_id == workspace_id,
-            rule_versions.c.scope.in_(list(scopes)),
-            rule_versions.c.status == "served",
-        )
-    )
+    found = conn.execute(_SERVED, {"ws": workspace_id, "scopes": list(scopes)})
     return {r.scope: from_row(r) for r in found}
 
 

@@ -3,6 +3,7 @@ contact store (contacts and their identities)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
@@ -54,11 +55,18 @@ _NAMED = {
 }
 
 
+@functools.cache
+def _by_id(table: sa.Table) -> sa.Select[Any]:
+    """One row by id within a workspace, built once per table: building a statement costs
+    more than running it (about 200 µs against 50 µs on SQLite here)."""
+    return sa.select(table).where(
+        table.c.id == sa.bindparam("id"), table.c.workspace_id == sa.bindparam("ws")
+    )
+
+
 def require(conn: Connection, table: sa.Table, workspace_id: str, obj_id: str, what: str) -> Any:
     """The row of ``table`` with this id in this workspace, or NotFound (never another's)."""
-    row = conn.execute(
-        sa.select(table).where(table.c.id == obj_id, table.c.workspace_id == workspace_id)
-    ).first()
+    row = conn.execute(_by_id(table), {"id": obj_id, "ws": workspace_id}).first()
     if row is None:
         raise errors.NotFound(f"no such {what}", code=f"{what}_not_found")
     return row
@@ -119,9 +127,12 @@ def insert_workspace(conn: Connection, **values: Any) -> None:
     conn.execute(workspaces.insert().values(**values))
 
 
+_WORKSPACE = sa.select(workspaces).where(workspaces.c.id == sa.bindparam("id"))
+
+
 def workspace(conn: Connection, workspace_id: str) -> Workspace:
     """The workspace, or NotFound."""
-    row = conn.execute(sa.select(workspaces).where(workspaces.c.id == workspace_id)).first()
+    row = conn.execute(_WORKSPACE, {"id": workspace_id}).first()
     if row is None:
         raise errors.NotFound("no such workspace", code="workspace_not_found")
     return workspace_from_row(row)
@@ -363,24 +374,13 @@ def contacts_by_identity(
     ]
 
 
-def contact_zone(conn: Connection, workspace_id: str, contact_id: str) -> str | None:
-    """The timezone of the contact's workspace, or None when there is no such contact."""
-    found = conn.execute(
-        sa.select(workspaces.c.timezone)
-        .join(contacts, contacts.c.workspace_id == workspaces.c.id)
-        .where(contacts.c.id == contact_id, contacts.c.workspace_id == workspace_id)
-    ).scalar()
-    return str(found) if found else None
+_NAME = {t.name: sa.select(t.c.name).where(t.c.id == sa.bindparam("id")) for t in (users, contacts)}
 
 
 def person_name(conn: Connection, user_id: str | None, contact_id: str | None) -> str:
     """The name of a conversation's person: its staff user, else its contact."""
     table = users if user_id else contacts
-    return str(
-        conn.execute(
-            sa.select(table.c.name).where(table.c.id == (user_id or contact_id))
-        ).scalar_one()
-    )
+    return str(conn.execute(_NAME[table.name], {"id": user_id or contact_id}).scalar_one())
 
 
 def speaker_names(conn: Connection, workspace_id: str) -> dict[str, str]:
