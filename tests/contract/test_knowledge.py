@@ -256,3 +256,31 @@ def test_a_turns_question_is_embedded_once_for_every_part(database_url: str) -> 
     asked = [t for t in inner.texts[before:] if t == question]
     assert len(asked) == 1, inner.texts[before:]  # recall and knowledge shared one vector
     mw.close()
+
+
+def test_another_workspaces_many_chunks_neither_leak_nor_crowd_out_ours(mw: Memwise) -> None:
+    """Candidates are ranked in the full-text index first (every workspace's rows), then
+    checked: another workspace holding the question's best chunks takes none of their
+    places and shows none of them; replaced versions are never candidates either."""
+    big, _ = mw.tenancy.create_workspace("Big shop")
+    small, _ = mw.tenancy.create_workspace("Small shop")
+    for i in range(130):  # more than the candidates a search ranks
+        mw.knowledge.add_document(
+            big.id, kind="policy", version="1", title=f"Ferry {i}", body=f"Ferry ferry {i}."
+        )
+    for i in range(4):
+        mw.knowledge.add_document(
+            small.id,
+            kind="policy",
+            version="1",
+            title=f"Route {i}",
+            body=f"The ferry to island {i} leaves in the morning; booking at the harbour.",
+        )
+    mw.knowledge.add_document(
+        small.id, kind="policy", version="2", title="Route 0", body="Ferry times moved online."
+    )
+    for question in ("ferry", "ferry booking"):
+        hits = mw.knowledge.search(small.id, question, recipe="lexical", limit=10)
+        assert sorted(h.title for h in hits) == ["Route 0", "Route 1", "Route 2", "Route 3"]
+        route0 = next(h for h in hits if h.title == "Route 0")
+        assert "online" in route0.excerpt  # the current version, never the replaced one

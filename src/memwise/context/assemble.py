@@ -14,18 +14,11 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from memwise.context import blocks, router
+from memwise.domain.explain import Considered
 from memwise.policies.limits import ContextBudgets
 from memwise.policies.window import Message
 
 BUDGETS = ContextBudgets().model_dump()  # the defaults; Limits.context configures them
-
-
-@dataclass  # not frozen: a context explains a thousand items, and frozen ones cost 3× to make
-class Considered:
-    part: str
-    id: str
-    included: bool
-    reason: str
 
 
 @dataclass
@@ -70,7 +63,7 @@ class Inputs:
     notebook_left_out: int = 0
     profile: list[tuple[str, str, str]] = field(default_factory=list)  # (id, text, trust)
     notes: list[tuple[str, str, str]] = field(default_factory=list)
-    excluded_notes: list[tuple[str, str]] = field(default_factory=list)  # (id, reason)
+    excluded: list[Considered] = field(default_factory=list)  # recall's, as it decided them
     knowledge: list[Any] = field(default_factory=list)  # Hit
     tools: list[dict[str, Any]] = field(default_factory=list)  # the registry's specs
     standards: Any = None  # RuleVersion: the workspace's team standards, as served
@@ -127,7 +120,7 @@ def assemble(x: Inputs, budgets: dict[str, int] | None = None) -> Context:
             )
     fill("profile", x.profile, lambda i, t, tr: blocks.data_block("profile", t, id=i, trust=tr))
     fill("notes", x.notes, lambda i, t, tr: blocks.data_block("notes", t, id=i, trust=tr))
-    explain += [Considered("notes", i, False, reason) for i, reason in x.excluded_notes]
+    explain += x.excluded
     fill(
         "knowledge",
         [(h.id, h.excerpt, h.part) for h in x.knowledge],

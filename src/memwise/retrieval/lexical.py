@@ -66,6 +66,33 @@ def term_set(text: str) -> frozenset[str]:
     return frozenset(terms(text))
 
 
+def _head(term: str) -> str:
+    """What every word stemming to ``term`` begins with: the term, or for a term in -y all
+    but its last letter ("flies" stems to "fly")."""
+    return term[:-1] if term.endswith("y") and len(term) > 1 else term
+
+
+@lru_cache(maxsize=4096)
+def _finder(found: frozenset[str]) -> re.Pattern[str]:
+    heads = sorted({_head(t) for t in found}, key=lambda h: (-len(h), h))
+    return re.compile(r"\b(?:" + "|".join(re.escape(h) for h in heads) + r")\w*")
+
+
+def present(wanted: frozenset[str], text: str) -> frozenset[str]:
+    """Which of the terms ``wanted`` occur in ``text``: the same as
+    ``wanted & term_set(text)``, found by looking for the words that could stem to them
+    instead of stemming every word (a long text, a few wanted terms)."""
+    low = text.lower()
+    maybe = frozenset(t for t in wanted if _head(t) in low)
+    if not maybe:
+        return maybe
+    return frozenset(
+        t
+        for w in _finder(maybe).findall(low.replace("_", " "))
+        if w not in STOPWORDS and (t := stem(w)) in maybe
+    )
+
+
 @lru_cache(maxsize=16384)
 def positions(text: str) -> tuple[tuple[int, str], ...]:
     """(character offset, term) for every non-stopword in ``text`` (cached: chunks repeat)."""

@@ -171,10 +171,31 @@ def _document_counts(conn: Connection, stems: Sequence[str]) -> dict[str, int]:
     return {t: docs.get(t, 0) for t in stems}
 
 
+# Ranked in the full-text index alone, then the best checked against the chunks (this
+# workspace's, current): joined for every matching row, the check cost as much as the ranking.
+_INDEX_RANKED = sa.text(
+    "SELECT rowid AS seq, -bm25(knowledge_fts, 2.0, 1.0) AS score FROM knowledge_fts "
+    "WHERE knowledge_fts MATCH :q ORDER BY score DESC LIMIT :limit"
+)
+_OURS = sa.text(
+    "SELECT seq FROM knowledge_chunks WHERE seq IN :seqs AND workspace_id = :ws AND current = 1"
+).bindparams(sa.bindparam("seqs", expanding=True))
+
+
 def _ranked(conn: Connection, ws: str, q: str, limit: int) -> list[tuple[int, float]]:
+    """The best ``limit`` of this workspace's current chunks matching ``q``. The index's own
+    best first; ranked with the join only when other workspaces' chunks (or replaced ones)
+    took places among those."""
     if not q:
         return []
-    return [(r.seq, r.score) for r in conn.execute(_KNOWLEDGE, {"q": q, "ws": ws, "limit": limit})]
+    params = {"q": q, "ws": ws, "limit": limit}
+    best = [(r.seq, r.score) for r in conn.execute(_INDEX_RANKED, params)]
+    if not best:
+        return []
+    ours = set(conn.execute(_OURS, {"seqs": [s for s, _ in best], "ws": ws}).scalars())
+    if len(ours) == len(best) or len(best) < limit:
+        return [p for p in best if p[0] in ours]
+    return [(r.seq, r.score) for r in conn.execute(_KNOWLEDGE, params)]
 
 
 # The full-text index drives (as a subquery): joined, the planner would walk the workspace's

@@ -109,7 +109,7 @@ class Assistant:
             recall = self.mw.recaller.recall(workspace_id, conv.contact_id, request)
             x.profile = [(ln.ids[0], ln.text, ln.trust) for ln in recall.profile]
             x.notes = [(ln.ids[0], ln.text, ln.trust) for ln in recall.notes]
-            x.excluded_notes = [(c.id, c.reason) for c in recall.explain if not c.included]
+            x.excluded = [c for c in recall.explain if not c.included]
         if router.route(request) == "knowledge":
             x.knowledge = self.mw.knowledge.search(workspace_id, request, limit=3)
         return assemble(x, self.rt.limits.context.model_dump())

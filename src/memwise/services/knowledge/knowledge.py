@@ -38,6 +38,7 @@ from memwise.storage.stores import knowledge as store
 
 Recipe = Literal["lexical", "hybrid"]
 ANSWER_FROM = 5  # knowledge answers when one of its best five passages covers the question
+POOL = 8  # lexical candidates scored per result wanted
 
 
 @dataclass(frozen=True)
@@ -334,15 +335,14 @@ class Knowledge:
         with self.rt.db.read() as conn:
             hybrid = recipe == "hybrid" and self.embedder is not None
             # Words alone: the chunks holding every word outrank all others, so when there
-            # are enough of them the rest need not be found. With meaning fused in, they may.
+            # are enough of them the rest need not be found, and otherwise a pool of a few
+            # per result is scored (scoring each costs more than finding it). With meaning
+            # fused in, any candidate may rise: all are found.
+            pool = self.limits.candidates if hybrid else min(self.limits.candidates, POOL * limit)
             lexical_seqs = [
                 s
                 for s, _ in self.rt.db.backend.knowledge_candidates(
-                    conn,
-                    workspace_id,
-                    query,
-                    self.limits.candidates,
-                    enough=None if hybrid else limit,
+                    conn, workspace_id, query, pool, enough=None if hybrid else limit
                 )
             ]
             sims: dict[int, float] = {}
@@ -352,10 +352,9 @@ class Knowledge:
             if not seqs:
                 return []
             found = store.chunks(conn, seqs)
-        q_terms = set(lexical.terms(query))
+        q_terms = frozenset(lexical.terms(query))
         coverage = {
-            s: len(q_terms & (lexical.term_set(r.title) | lexical.term_set(r.text)))
-            / max(1, len(q_terms))
+            s: len(lexical.present(q_terms, f"{r.title}\n{r.text}")) / max(1, len(q_terms))
             for s, r in found.items()
         }
         by_coverage = sorted(

@@ -14,6 +14,7 @@ import numpy as np
 from sqlalchemy.engine import Connection
 
 from memwise import errors, observability
+from memwise.domain.explain import Considered
 from memwise.domain.memory import (
     DURABLE_KINDS,
     Item,
@@ -44,13 +45,6 @@ class Line:
     score: float = 0.0
     staff_only: bool = False  # an operator's note: context for staff and the model, never
     # quoted to the customer
-
-
-@dataclass(frozen=True)
-class Considered:
-    id: str
-    included: bool
-    reason: str
 
 
 @dataclass
@@ -168,7 +162,7 @@ class Recaller:
         stale_after = self.memory.stale_after
         for s in served:
             if s.trust in (Trust.superseded, Trust.archived):
-                out.explain.append(Considered(s.item.id, False, s.trust.value))
+                out.explain.append(Considered("notes", s.item.id, False, s.trust.value))
                 continue
             current.append(s)
             item = s.item
@@ -191,7 +185,7 @@ class Recaller:
             out.explain,
             rest,
             lexical.Index(docs),
-            [Considered(s.item.id, False, "not relevant to the request") for s in rest],
+            [Considered("notes", s.item.id, False, "not relevant to the request") for s in rest],
         )
 
     def _profile(
@@ -232,7 +226,10 @@ class Recaller:
             for s in group:
                 out.explain.append(
                     Considered(
-                        s.item.id, included, "profile" if included else "profile over budget"
+                        "profile",
+                        s.item.id,
+                        included,
+                        "profile" if included else "profile over budget",
                     )
                 )
 
@@ -262,12 +259,14 @@ class Recaller:
             fused = fusion.rrf([by_words, by_meaning])
             relevance = {n: fused[s.item.id] for n, s in enumerate(rest) if s.item.id in fused}
         weight = self.rt.limits.memory.past_event_weight
+        relevance = {n: r for n, r in relevance.items() if r > 0}
+        if relevance:
+            out.explain.extend(u for n, u in enumerate(plan.unrelated) if n not in relevance)
+        else:
+            out.explain.extend(plan.unrelated)
         scored = []
-        for n, s in enumerate(rest):
-            rel = relevance.get(n, 0.0)
-            if rel <= 0:
-                out.explain.append(plan.unrelated[n])
-                continue
+        for n in sorted(relevance):
+            s, rel = rest[n], relevance[n]
             w = weight if s.temporal == "past" else 1.0
             if s.trust is Trust.stale:
                 w *= 0.5
@@ -293,6 +292,6 @@ class Recaller:
                     )
                 )
                 reason = "relevant" + (" (past: weighs less)" if s.temporal == "past" else "")
-                out.explain.append(Considered(s.item.id, True, reason))
+                out.explain.append(Considered("notes", s.item.id, True, reason))
             else:
-                out.explain.append(Considered(s.item.id, False, "over the recall limit"))
+                out.explain.append(Considered("notes", s.item.id, False, "over the recall limit"))
