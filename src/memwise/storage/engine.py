@@ -55,15 +55,24 @@ def _sqlite_engine(url: URL) -> Engine:
 def _postgres_engine(url: URL) -> Engine:
     if url.drivername in ("postgresql", "postgres"):
         url = url.set(drivername="postgresql+psycopg")
-    # Search plans depend on how common the words are: never let a generic plan be reused.
-    return sa.create_engine(
+    # Prepared lookups may settle on a generic plan (planning one cost about 1 ms here);
+    # searches, whose plans depend on how common the words are, ask for custom plans in
+    # their own transaction (PostgresBackend.custom_plans).
+    engine = sa.create_engine(
         url,
         pool_size=10,
         max_overflow=10,
         pool_pre_ping=True,
         hide_parameters=True,  # customer text never reaches a log through an error message
-        connect_args={"options": "-c plan_cache_mode=force_custom_plan"},
     )
+
+    @event.listens_for(engine, "commit")
+    @event.listens_for(engine, "rollback")
+    @event.listens_for(engine, "rollback_savepoint")
+    def _transaction_over(conn: Connection, *_: Any) -> None:
+        conn.info.pop(postgres.CUSTOM, None)  # a SET LOCAL ends with its transaction
+
+    return engine
 
 
 class Database:

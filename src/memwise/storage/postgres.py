@@ -16,6 +16,8 @@ from memwise.storage.schema import turns
 from memwise.storage.types import UTCDateTime
 
 _NEWEST = sa.text("SELECT max(seq) FROM turns")
+_CUSTOM_PLANS = sa.text("SET LOCAL plan_cache_mode = force_custom_plan")
+CUSTOM = "memwise_custom_plans"  # conn.info: set in this transaction (cleared at its end)
 _CANDIDATES = sa.text(
     "SELECT t.seq, ts_rank_cd(t.text_tsv, q.query) AS score "
     "FROM turns t, (SELECT plainto_tsquery('english', :q) AS query) q "
@@ -46,12 +48,22 @@ class PostgresBackend:
             sa.text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"), {"key": key}
         )
 
+    @staticmethod
+    def custom_plans(conn: Connection) -> None:
+        """For the rest of this transaction, plan every statement for its own parameters:
+        a search's best plan depends on how common its words are, so a generic plan settled
+        on for one question must never serve another."""
+        if not conn.info.get(CUSTOM):
+            conn.execute(_CUSTOM_PLANS)
+            conn.info[CUSTOM] = True
+
     def newest_seq(self, conn: Connection) -> int | None:
         return conn.execute(_NEWEST).scalar()
 
     def candidates(
         self, conn: Connection, q: str, ws: str, conv: str | None, above: int, cap: int
     ) -> Sequence[tuple[int, float]]:
+        self.custom_plans(conn)
         params = {"q": q, "ws": ws, "conv": conv, "above": above, "cap": cap}
         return [(r.seq, r.score) for r in conn.execute(_CANDIDATES, params)]
 
@@ -88,6 +100,7 @@ class PostgresBackend:
         )
         if not words:
             return []
+        self.custom_plans(conn)
         if not self.rarest_first:  # every chunk holding any word, ranked (for comparison)
             return _ranked(conn, ws, " | ".join(words), limit)
         order, rarest = self._by_rarity(conn, words)
