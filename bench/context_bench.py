@@ -86,7 +86,7 @@ def assembly(backend: str, tmp: Path, chunks: int = 100_000) -> list[str]:
                 )
         if backend == "postgresql":
             analyze(mw.rt.db.engine)
-            mw.rt.db.backend.forget_statistics()  # type: ignore[attr-defined]
+            mw.rt.db.backend.forget_statistics()
         staff, _ = mw.record.start(ws.id, agent.id, "web", user_id=user.id)
         cust, _ = mw.record.start(ws.id, agent.id, "web", contact_id=contact.id)
         # The same database read by a second instance whose item cache is too small to hold

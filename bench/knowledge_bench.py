@@ -74,7 +74,7 @@ def run(backend: str, sizes: list[int], embedder, tmp: Path) -> tuple[list[list[
                 loaded += n
             if backend == "postgresql":
                 analyze(mw.rt.db.engine, "knowledge_chunks")
-                mw.rt.db.backend.forget_statistics()  # type: ignore[attr-defined]
+                mw.rt.db.backend.forget_statistics()
             variants = [("lexical", "specific", True), ("lexical", "common", True)]
             # the same questions ranked over every matching chunk, as before
             variants += [("lexical", "specific", False), ("lexical", "common", False)]

@@ -79,6 +79,16 @@ def _pg_drop(name: str) -> None:
     admin.dispose()
 
 
+@pytest.fixture
+def pg_mw(request: pytest.FixtureRequest, clock: FixedClock) -> Iterator[Memwise]:
+    """memwise on a PostgreSQL database of its own (for what only PostgreSQL does)."""
+    name, url = _pg_clone(request.getfixturevalue("pg_template"))
+    mw = Memwise.open(url, clock=clock, migrate=False)
+    yield mw
+    mw.close()
+    _pg_drop(name)
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A freshly migrated, empty database on each backend."""

@@ -4,26 +4,15 @@ key), so racing writers never leave two verified values."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 
 import pytest
 
-from memwise import FixedClock, Memwise
+from memwise import Memwise
 from memwise.domain.memory import Evidence
 from memwise.services.memory.memory import NewItem
-from tests.conftest import _pg_clone, _pg_drop
 
 CITIES = ["Hamburg", "Munich", "Berlin", "Cologne"]
 ROUNDS = 25
-
-
-@pytest.fixture
-def pg_mw(request: pytest.FixtureRequest, clock: FixedClock) -> Iterator[Memwise]:
-    name, url = _pg_clone(request.getfixturevalue("pg_template"))
-    mw = Memwise.open(url, clock=clock, migrate=False)
-    yield mw
-    mw.close()
-    _pg_drop(name)
 
 
 @pytest.mark.postgres

@@ -3,22 +3,10 @@ for the rest of its transaction only."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 import sqlalchemy as sa
 
-from memwise import FixedClock, Memwise
-from tests.conftest import _pg_clone, _pg_drop
-
-
-@pytest.fixture
-def pg_mw(request: pytest.FixtureRequest, clock: FixedClock) -> Iterator[Memwise]:
-    name, url = _pg_clone(request.getfixturevalue("pg_template"))
-    mw = Memwise.open(url, clock=clock, migrate=False)
-    yield mw
-    mw.close()
-    _pg_drop(name)
+from memwise import Memwise
 
 
 def _mode(conn: sa.Connection) -> str:

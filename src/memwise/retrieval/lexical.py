@@ -117,13 +117,8 @@ class Index:
             lengths.append(sum(counts.values()))
             for t, f in counts.items():
                 self._postings.setdefault(t, []).append((n, f))
-        avg = sum(lengths) / self.size if self.size else 1.0
-        avg = avg or 1.0
+        avg = (sum(lengths) / self.size if self.size else 0.0) or 1.0
         self._norm = [k1 * (1 - b + b * length / avg) for length in lengths]
-
-    @property
-    def terms(self) -> int:
-        return len(self._postings)
 
     def scores(self, query: str) -> dict[int, float]:
         """{document position: BM25 score} for the documents sharing a term with ``query``."""
@@ -138,9 +133,3 @@ class Index:
             for d, f in found:
                 out[d] = out.get(d, 0.0) + idf * f * (k1 + 1) / (f + self._norm[d])
         return out
-
-
-def bm25(query: str, documents: Sequence[str], k1: float = 1.2, b: float = 0.75) -> list[float]:
-    """BM25 score of each document for ``query`` (0 where no query term occurs)."""
-    found = Index(documents, k1, b).scores(query) if documents else {}
-    return [found.get(n, 0.0) for n in range(len(documents))]

@@ -46,6 +46,10 @@ class Backend(Protocol):
         they are all that is returned (nothing else could outrank them)."""
         ...
 
+    def forget_statistics(self) -> None:
+        """Read the word statistics that rank search terms afresh (after a bulk load)."""
+        ...
+
     def store_vectors(self, conn: Connection, rows: Sequence[tuple[str, Sequence[float]]]) -> None:
         """Keep chunk vectors in the server's vector type, where there is one."""
         ...

@@ -84,7 +84,7 @@ class SQLiteBackend:
         stems = {w: _porter(w) for w in words}
         missing = [t for t in stems.values() if t not in held]
         if missing:
-            held.update(_document_counts(conn, missing))
+            held.update(_vocabulary_counts(conn, missing))
         return {w: held[t] for w, t in stems.items()}
 
     def forget_statistics(self) -> None:
@@ -158,7 +158,7 @@ def _quoted(words: Sequence[str], joiner: str) -> str:
     return joiner.join(f'"{w.replace(chr(34), "")}"' for w in words)
 
 
-def _document_counts(conn: Connection, stems: Sequence[str]) -> dict[str, int]:
+def _vocabulary_counts(conn: Connection, stems: Sequence[str]) -> dict[str, int]:
     """How many chunks hold each stem (every workspace's: an estimate of its rarity), from
     the full-text index's own vocabulary."""
     found = conn.execute(
