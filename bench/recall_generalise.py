@@ -1,21 +1,25 @@
-"""Record recall that generalises: weights chosen on one half of LoCoMo, reported on the other.
+"""Record recall that generalises: weights chosen on one half of the data, reported on the other.
 
     python bench/recall_generalise.py ../shared/bench/locomo/locomo10.json \
         --longmemeval ../shared/bench/longmemeval/longmemeval_oracle.json
 
-LoCoMo's ten conversations are split into halves A (0–4) and B (5–9). Every variant of the
-turn ranking (``memwise.retrieval.turns.TurnRecallConfig``) is scored on one half, the best
-is chosen there, and its figure on the *other* half is the one to quote. Beside it, on the
-same turns and the same metric: plain BM25 over every turn, and the shipped defaults (whose
-weights were chosen on all ten conversations, so their test-half figures are not held out).
-Metric: the share of a question's evidence turns in the top 10, averaged (the LoCoMo paper's
-turn recall), categories 1–4.
+Two public sets, each split in halves: LoCoMo's ten conversations into A (0–4) and B (5–9),
+LongMemEval's oracle questions into odd and even (by position in the file). Every variant of
+the turn ranking (``memwise.retrieval.turns.TurnRecallConfig``) is scored on one half of each
+(A with the even questions, or B with the odd ones), the best is chosen there, and its figures
+on the *other* halves are the ones to quote. The objective, fixed before any run: the mean of
+LoCoMo evidence recall@10 and LongMemEval turn recall@10 (the same measure on both: the share
+of a question's evidence turns among the top 10). memwise ships the variant chosen on A and
+the even questions, so its figures on B and the odd questions are held out.
 
-LongMemEval's oracle file is the second public check, never tuned on: turn level (gold = the
-user turns marked ``has_answer``; recall_all@5/@10, recall_any@5, and the share at 10) and
-session level (sessions ranked by their best turn; recall_all@5), over the 470 questions that
-are not abstentions (turn level: those with a user evidence turn). Plain BM25 over the
-user's turns only is the paper's key setting.
+Beside it, on the same turns and the same metric: plain BM25 over every turn, plain BM25 over
+the customer's (the user's) turns only — LongMemEval's key setting — and the previous
+defaults (chosen on all ten LoCoMo conversations, so not held out on either half).
+
+LongMemEval is measured at turn level (gold = the user turns marked ``has_answer``; all@5,
+all@10, any@5 and the share at 10) and session level (sessions ranked by their best turn;
+all@5), over the 470 questions that are not abstentions (turn level: those with a user
+evidence turn), with the time each question was asked ("now") and each session's date.
 
 The index is pure (no database): the same ``TurnIndex`` ``History.recall`` builds.
 """
@@ -28,32 +32,60 @@ import json
 import sys
 import time
 from collections.abc import Iterable
-from dataclasses import asdict, replace
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from memwise.benchmarks.locomo import CATEGORIES, evidence_ids
+from memwise.benchmarks.locomo import CATEGORIES, evidence_ids, session_time
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 
-PLAIN = TurnRecallConfig(
+SHIPPED = TurnRecallConfig(dense_weight=0.0)
+OFF = replace(  # every part of the ranking switched off: what the others add to
+    SHIPPED,
     neighbour_weight=0.0,
     window=0,
     conversation_weight=0.0,
     speaker_boost=0.0,
-    dense_weight=0.0,
-    b=0.75,
+    voice_boost=0.0,
+    long_ratio=0.0,
+    session_decay=1.0,
+    session_free=1,
+    period_boost=0.0,
+    newest_boost=0.0,
 )
-INDEX_GRID = {"neighbour_weight": (0.0, 0.25, 0.5), "window": (1, 2), "b": (0.5, 0.75)}
+PLAIN = replace(OFF, b=0.75)
+PREVIOUS = replace(  # the defaults before this comparison (chosen on all ten conversations)
+    OFF, neighbour_weight=0.5, window=2, conversation_weight=0.7, speaker_boost=0.6, b=0.5
+)
+INDEX_GRID = {"neighbour_weight": (0.25, 0.5), "b": (0.5, 0.75), "long_ratio": (0.0, 2.0)}
 QUERY_GRID = {
-    "conversation_weight": (0.0, 0.35, 0.7),
-    "speaker_boost": (0.0, 0.6),
-    "session_cap": (0, 2, 3),
-    "other_weight": (1.0, 0.8),
+    "conversation_weight": (0.35, 0.7),
+    "voice_boost": (0.0, 0.6),
+    "session": ((1.0, 1), (0.7, 3), (0.5, 1)),  # (session_decay, session_free)
+    "period_boost": (0.0, 0.5),
+    "newest_boost": (0.0, 0.5),
 }
 
 
-def locomo_samples(path: Path) -> list[tuple[list[TurnDoc], list[tuple[str, set[str]]]]]:
-    """Per conversation: its turns (one memwise conversation per session) and its questions
-    with their evidence turn ids."""
+@dataclass(frozen=True)
+class Question:
+    text: str
+    turns: frozenset[str]  # the evidence turns (LongMemEval: the user's)
+    sessions: frozenset[str] = frozenset()
+    now: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Case:
+    """Turns to search and the questions asked of them."""
+
+    docs: list[TurnDoc]
+    questions: list[Question]
+
+
+def locomo_samples(path: Path) -> list[Case]:
+    """Per conversation: its turns (one memwise conversation per session, dated) and its
+    questions with their evidence turn ids, asked the day after the last session."""
     out = []
     for sample in json.loads(path.read_text()):
         conv = sample["conversation"]
@@ -61,6 +93,7 @@ def locomo_samples(path: Path) -> list[tuple[list[TurnDoc], list[tuple[str, set[
         docs: list[TurnDoc] = []
         n = 1
         while f"session_{n}" in conv:
+            at = session_time(conv.get(f"session_{n}_date_time", ""))
             for t in conv[f"session_{n}"]:
                 if not (t.get("text") or t.get("blip_caption")):
                     continue
@@ -68,149 +101,173 @@ def locomo_samples(path: Path) -> list[tuple[list[TurnDoc], list[tuple[str, set[
                 if t.get("blip_caption"):
                     text += f" [image: {t['blip_caption']}]"
                 docs.append(
-                    TurnDoc(t["dia_id"], f"s{n}", t["speaker"], text, t["speaker"] == first)
+                    TurnDoc(t["dia_id"], f"s{n}", t["speaker"], text, t["speaker"] == first, at=at)
                 )
             n += 1
         ids = {d.id for d in docs}
+        now = max((d.at for d in docs if d.at), default=datetime(2024, 1, 1, tzinfo=UTC))
         questions = []
         for qa in sample["qa"]:
             if qa.get("category") not in CATEGORIES:
                 continue
-            wanted = {e for e in evidence_ids(qa.get("evidence", [])) if e in ids}
+            wanted = frozenset(e for e in evidence_ids(qa.get("evidence", [])) if e in ids)
             if wanted:
-                questions.append((str(qa["question"]), wanted))
-        out.append((docs, questions))
+                questions.append(Question(str(qa["question"]), wanted, now=now + timedelta(1)))
+        out.append(Case(docs, questions))
     return out
 
 
-def score(
-    samples: Iterable[tuple[list[TurnDoc], list[tuple[str, set[str]]]]], config: TurnRecallConfig
-) -> float:
+def _lme_time(text: str) -> datetime:
+    """ "2023/05/21 (Sun) 19:50" → a UTC datetime."""
+    day, _, rest = text.partition(" (")
+    return datetime.strptime(f"{day} {rest.partition(') ')[2]}", "%Y/%m/%d %H:%M").replace(
+        tzinfo=UTC
+    )
+
+
+def longmemeval_samples(path: Path) -> tuple[list[Case], list[Case]]:
+    """LongMemEval's questions (abstentions left out) as one case each, split into the even
+    and the odd ones by position in the file."""
+    halves: tuple[list[Case], list[Case]] = ([], [])
+    for n, q in enumerate(json.loads(path.read_text())):
+        if q["question_id"].endswith("_abs"):
+            continue
+        docs: list[TurnDoc] = []
+        gold: set[str] = set()
+        sessions = q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"]
+        for sid, date, session in zip(*sessions, strict=True):
+            for i, t in enumerate(session):
+                user = t["role"] == "user"
+                docs.append(
+                    TurnDoc(f"{sid}:{i}", sid, t["role"], t["content"], user, at=_lme_time(date))
+                )
+                if user and t.get("has_answer"):
+                    gold.add(f"{sid}:{i}")
+        asked = Question(
+            str(q["question"]),
+            frozenset(gold),
+            frozenset(q["answer_session_ids"]),
+            _lme_time(q["question_date"]),
+        )
+        halves[n % 2].append(Case(docs, [asked]))
+    return halves
+
+
+def ranked(index: TurnIndex, question: Question, k: int) -> list[str]:
+    return [index.docs[i].id for i, _ in index.search(question.text, k=k, now=question.now)]
+
+
+def share_at_10(cases: Iterable[tuple[Case, TurnIndex]]) -> float:
+    """The share of each question's evidence turns in the top 10, averaged."""
     shares = []
-    for docs, questions in samples:
-        index = TurnIndex(docs, config=config)
-        for question, wanted in questions:
-            top = {docs[i].id for i, _ in index.search(question, k=10)}
-            shares.append(len(wanted & top) / len(wanted))
+    for case, index in cases:
+        for q in case.questions:
+            if q.turns:
+                shares.append(len(q.turns & set(ranked(index, q, 10))) / len(q.turns))
     return sum(shares) / len(shares)
 
 
-def tune(
-    samples: list[tuple[list[TurnDoc], list[tuple[str, set[str]]]]],
-) -> tuple[TurnRecallConfig, float, int]:
-    """The best variant on ``samples`` (dense off: no embedder here). Indexes are built once
-    per index-time setting; query-time settings reuse them."""
-    best: tuple[float, TurnRecallConfig] = (-1.0, TurnRecallConfig())
+def longmemeval_metrics(cases: list[Case], config: TurnRecallConfig, user_only: bool = False):
+    """Turn and session recall over LongMemEval questions, with every turn ranked."""
+    found: dict[str, list[float]] = {}
+    for case in cases:
+        docs = [d for d in case.docs if d.customer] if user_only else case.docs
+        index = TurnIndex(docs, config=config)
+        for q in case.questions:
+            order = ranked(index, q, len(docs))
+            sessions = list(dict.fromkeys(t.rsplit(":", 1)[0] for t in order))
+            found.setdefault("session all@5", []).append(float(q.sessions <= set(sessions[:5])))
+            if q.turns:
+                top5, top10 = set(order[:5]), set(order[:10])
+                found.setdefault("turn all@5", []).append(float(q.turns <= top5))
+                found.setdefault("turn all@10", []).append(float(q.turns <= top10))
+                found.setdefault("turn any@5", []).append(float(bool(q.turns & top5)))
+                found.setdefault("turn share@10", []).append(len(q.turns & top10) / len(q.turns))
+    return {m: sum(v) / len(v) for m, v in found.items()} | {"n": len(found["turn all@5"])}
+
+
+def indexed(cases: list[Case], config: TurnRecallConfig) -> list[tuple[Case, TurnIndex]]:
+    return [(c, TurnIndex(c.docs, config=config)) for c in cases]
+
+
+def variants() -> Iterable[tuple[TurnRecallConfig, list[TurnRecallConfig]]]:
+    """Per index-time setting, its base and every query-time variant of it."""
+    for values in itertools.product(*INDEX_GRID.values()):
+        base = replace(SHIPPED, **dict(zip(INDEX_GRID, values, strict=True)))
+        queries = []
+        for q in itertools.product(*QUERY_GRID.values()):
+            chosen = dict(zip(QUERY_GRID, q, strict=True))
+            decay, free = chosen.pop("session")
+            queries.append(replace(base, session_decay=decay, session_free=free, **chosen))
+        yield base, queries
+
+
+def tune(locomo: list[Case], lme: list[Case]) -> tuple[TurnRecallConfig, float, int]:
+    """The variant with the best objective on these halves; indexes are built once per
+    index-time setting and their query-time settings swapped in."""
+    best: tuple[float, TurnRecallConfig] = (-1.0, SHIPPED)
     tried = 0
-    for index_values in itertools.product(*INDEX_GRID.values()):
-        base = replace(
-            TurnRecallConfig(dense_weight=0.0), **dict(zip(INDEX_GRID, index_values, strict=True))
-        )
-        built = [(docs, questions, TurnIndex(docs, config=base)) for docs, questions in samples]
-        for query_values in itertools.product(*QUERY_GRID.values()):
-            config = replace(base, **dict(zip(QUERY_GRID, query_values, strict=True)))
-            shares = []
-            for docs, questions, index in built:
+    for base, queries in variants():
+        lo, lm = indexed(locomo, base), indexed(lme, base)
+        for config in queries:
+            for _, index in lo + lm:
                 index.config = config
-                for question, wanted in questions:
-                    top = {docs[i].id for i, _ in index.search(question, k=10)}
-                    shares.append(len(wanted & top) / len(wanted))
+            value = (share_at_10(lo) + share_at_10(lm)) / 2
             tried += 1
-            value = sum(shares) / len(shares)
             if value > best[0]:
                 best = (value, config)
     return best[1], best[0], tried
 
 
-def longmemeval(path: Path, configs: dict[str, TurnRecallConfig]) -> dict[str, dict[str, float]]:
-    data = json.loads(path.read_text())
-    results: dict[str, dict[str, list[float]]] = {name: {} for name in configs}
-    for q in data:
-        if q["question_id"].endswith("_abs"):
-            continue
-        docs: list[TurnDoc] = []
-        gold_turns: set[str] = set()
-        for sid, session in zip(q["haystack_session_ids"], q["haystack_sessions"], strict=True):
-            for n, t in enumerate(session):
-                turn_id = f"{sid}:{n}"
-                user = t["role"] == "user"
-                docs.append(TurnDoc(turn_id, sid, t["role"], t["content"], user))
-                if user and t.get("has_answer"):
-                    gold_turns.add(turn_id)
-        gold_sessions = set(q["answer_session_ids"])
-        for name, config in configs.items():
-            user_only = name.endswith("(user turns)")
-            keys = [d for d in docs if d.customer] if user_only else docs
-            index = TurnIndex(keys, config=config)
-            ranked = [keys[i].id for i, _ in index.search(str(q["question"]), k=len(keys))]
-            sessions: list[str] = []
-            for turn_id in ranked:
-                sid = turn_id.rsplit(":", 1)[0]
-                if sid not in sessions:
-                    sessions.append(sid)
-            r = results[name]
-            r.setdefault("session all@5", []).append(float(gold_sessions <= set(sessions[:5])))
-            if gold_turns:
-                top5, top10 = set(ranked[:5]), set(ranked[:10])
-                r.setdefault("turn all@5", []).append(float(gold_turns <= top5))
-                r.setdefault("turn all@10", []).append(float(gold_turns <= top10))
-                r.setdefault("turn any@5", []).append(float(bool(gold_turns & top5)))
-                r.setdefault("turn frac@10", []).append(len(gold_turns & top10) / len(gold_turns))
-    return {
-        name: {metric: sum(v) / len(v) for metric, v in r.items()} | {"n": len(r["turn all@5"])}
-        for name, r in results.items()
-    }
-
-
 def describe(c: TurnRecallConfig) -> str:
-    d, base = asdict(c), asdict(TurnRecallConfig())
-    changed = {k: v for k, v in d.items() if v != base[k] and k != "dense_weight"}
-    return ", ".join(f"{k}={v}" for k, v in changed.items()) or "the defaults"
+    """The values of the settings tuned here."""
+    tuned = [*INDEX_GRID, "conversation_weight", "voice_boost", "session_decay"]
+    tuned += ["session_free", "period_boost", "newest_boost"]
+    return ", ".join(f"{k}={getattr(c, k)}" for k in tuned)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("locomo", type=Path, help="locomo10.json")
-    parser.add_argument("--longmemeval", type=Path, help="longmemeval_oracle.json")
+    parser.add_argument("longmemeval", type=Path, help="longmemeval_oracle.json")
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
-    samples = locomo_samples(args.locomo)
-    halves = {"A (0-4)": samples[:5], "B (5-9)": samples[5:]}
-    defaults = TurnRecallConfig(dense_weight=0.0)
-    print("| tuned on | tested on | plain BM25 | shipped defaults* | tuned variant | variants |")
-    print("|---|---|---|---|---|---|")
+    locomo = locomo_samples(args.locomo)
+    lme = longmemeval_samples(args.longmemeval)
+    splits = {"A + even": (locomo[:5], lme[0]), "B + odd": (locomo[5:], lme[1])}
     chosen: dict[str, TurnRecallConfig] = {}
-    for (train_name, train), (test_name, test) in itertools.permutations(halves.items(), 2):
-        config, train_value, tried = tune(train)
-        chosen[train_name] = config
-        print(
-            f"| {train_name} ({train_value:.3f}) | {test_name} | {score(test, PLAIN):.3f} | "
-            f"{score(test, defaults):.3f} | **{score(test, config):.3f}** | {tried} |"
-        )
-    print(
-        f"| — | all ten | {score(samples, PLAIN):.3f} | {score(samples, defaults):.3f} | "
-        f"A's: {score(samples, chosen['A (0-4)']):.3f}, B's: "
-        f"{score(samples, chosen['B (5-9)']):.3f} | |"
-    )
-    print("\n*the shipped defaults were chosen on all ten conversations: not held out.")
-    for name, c in chosen.items():
-        print(f"chosen on {name}: {describe(c)}")
-    if args.longmemeval:
-        configs = {
-            "plain BM25 (user turns)": PLAIN,
-            "plain BM25 (all turns)": PLAIN,
-            "shipped defaults": defaults,
-            "tuned on LoCoMo A": chosen["A (0-4)"],
-            "tuned on LoCoMo B": chosen["B (5-9)"],
-        }
-        found = longmemeval(args.longmemeval, configs)
-        metrics = ["turn all@5", "turn all@10", "turn any@5", "turn frac@10", "session all@5"]
-        print("\nLongMemEval oracle (never tuned on)")
-        print("| ranking | questions | " + " | ".join(metrics) + " |")
-        print("|---|---|" + "---|" * len(metrics))
-        for name, r in found.items():
+    for name, (lo, lm) in splits.items():
+        config, value, tried = tune(lo, lm)
+        chosen[name] = config
+        print(f"chosen on {name} ({value:.3f} there, {tried} variants): {describe(config)}")
+    same = "is" if chosen["A + even"] == SHIPPED else "is NOT"
+    print(f"the shipped default {same} the variant chosen on A + even")
+    rows = {
+        "plain BM25 (every turn)": PLAIN,
+        "previous defaults*": PREVIOUS,
+        "shipped (chosen on A + even)": SHIPPED,
+        "chosen on A + even": chosen["A + even"],
+        "chosen on B + odd": chosen["B + odd"],
+    }
+    print("\nLoCoMo evidence recall@10 (the share of evidence turns in the top 10)")
+    print("| ranking | A (0-4) | B (5-9) | all ten |")
+    print("|---|---|---|---|")
+    for name, config in rows.items():
+        a = share_at_10(indexed(locomo[:5], config))
+        b = share_at_10(indexed(locomo[5:], config))
+        both = share_at_10(indexed(locomo, config))
+        print(f"| {name} | {a:.3f} | {b:.3f} | {both:.3f} |")
+    metrics = ["turn all@5", "turn all@10", "turn any@5", "turn share@10", "session all@5"]
+    print("\nLongMemEval oracle, per half")
+    print("| ranking | half | questions | " + " | ".join(metrics) + " |")
+    print("|---|---|---|" + "---|" * len(metrics))
+    rows = {"plain BM25 (user turns)": PLAIN} | rows
+    for name, config in rows.items():
+        for half, cases in zip(("even", "odd"), lme, strict=True):
+            r = longmemeval_metrics(cases, config, user_only=name.endswith("(user turns)"))
             cells = " | ".join(f"{r[m]:.3f}" for m in metrics)
-            print(f"| {name} | {int(r['n'])} | {cells} |")
+            print(f"| {name} | {half} | {int(r['n'])} | {cells} |")
+    print("\n*chosen on all ten LoCoMo conversations: not held out on either half.")
     print(f"\n{time.perf_counter() - t0:.0f} s", file=sys.stderr)
     return 0
 

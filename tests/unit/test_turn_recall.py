@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
@@ -54,26 +56,89 @@ def test_words_meet_at_their_full_stem() -> None:
     assert index.search("when was the dog adopted?")  # adopted ~ adoption (Snowball)
 
 
-def test_a_per_conversation_cap_lets_every_conversation_be_seen() -> None:
-    plain = TurnIndex(docs(), config=TurnRecallConfig(conversation_weight=0, speaker_boost=0))
-    capped = TurnIndex(
-        docs(), config=TurnRecallConfig(conversation_weight=0, speaker_boost=0, session_cap=1)
-    )
-    question = "sister kayaking lake weekend Lisbon"
-    assert {plain.docs[i].conversation_id for i, _ in plain.search(question, k=2)} == {"c1"}
-    top = [capped.docs[i].conversation_id for i, _ in capped.search(question, k=2)]
-    assert sorted(top) == ["c1", "c2"]
-
-
-def test_turns_not_in_the_contacts_words_can_weigh_less() -> None:
-    mixed = [
-        TurnDoc("u1", "c1", "Ann", "I booked the dentist", customer=True),
-        TurnDoc("x1", "c1", "Eve", "The dentist booking is noted, dentist dentist", customer=False),
+def _shaped() -> list[TurnDoc]:
+    """A customer's short turns and an assistant's long replies, as a chat assistant writes."""
+    essay = (
+        "Here are some ideas for weekend trips: hiking trails, museums, kayaking tours, "
+        "wine tasting, cooking classes, boat rides, city walks, markets and concerts. "
+        "You could also consider kayaking rentals, sailing lessons and lake cruises. "
+    ) * 3
+    return [
+        TurnDoc("u1", "c1", "Ann", "I went kayaking on the lake last Sunday.", True),
+        TurnDoc("r1", "c1", "Eve", essay, False),
+        TurnDoc("u2", "c1", "Ann", "Can you suggest a restaurant?", True),
+        TurnDoc("r2", "c1", "Eve", "Try the harbour bistro.", False),
     ]
-    config = TurnRecallConfig(neighbour_weight=0, conversation_weight=0, speaker_boost=0)
-    equal = TurnIndex(mixed, config=config)
-    customer_first = TurnIndex(
-        mixed, config=TurnRecallConfig(**{**vars(config), "other_weight": 0.3})
-    )
-    assert equal.docs[equal.search("dentist")[0][0]].id == "x1"
-    assert customer_first.docs[customer_first.search("dentist")[0][0]].id == "u1"
+
+
+def test_a_long_reply_is_context_and_does_not_outrank_the_customer() -> None:
+    off = TurnRecallConfig(conversation_weight=0, voice_boost=0, long_ratio=0)
+    plain = TurnIndex(_shaped(), config=off)
+    assert plain.docs[plain.search("where did I go kayaking?")[0][0]].id == "r1"  # the essay
+    shaped = TurnIndex(_shaped(), config=replace(off, long_ratio=2.0))
+    ranked = [shaped.docs[i].id for i, _ in shaped.search("where did I go kayaking?", k=4)]
+    assert ranked[0] == "u1"
+    # and it lends only a short turn's worth of words to its neighbours: the next question
+    # is not about kayaking just because the essay before it was
+    assert ranked.index("u2") > ranked.index("u1")
+    assert shaped.long < 20  # twice the customer's typical turn, in words
+
+
+def test_the_voice_of_a_question_points_at_a_side() -> None:
+    d = [
+        TurnDoc("u1", "c1", "Ann", "The blue kettle is my favourite.", True),
+        TurnDoc("r1", "c1", "Eve", "The blue kettle is back in stock.", False),
+    ]
+    index = TurnIndex(d, config=TurnRecallConfig(neighbour_weight=0, voice_boost=0.5))
+    assert index.docs[index.search("which kettle do I like?")[0][0]].id == "u1"
+    assert index.docs[index.search("which kettle did you restock?")[0][0]].id == "r1"
+    # asked by staff, "I" is the business's side and "you" the customer
+    staff = index.search("which kettle did I restock?", by_customer=False)
+    assert index.docs[staff[0][0]].id == "r1"
+
+
+def test_a_turns_keys_find_it_by_what_memory_kept() -> None:
+    d = [
+        TurnDoc("u1", "c1", "Ann", "we're off to the new place on Elm Street in May", True),
+        TurnDoc("u2", "c1", "Ann", "thanks, bye", True),
+    ]
+    assert TurnIndex(d).search("when is she moving house?") == []
+    keyed = [d[0].__class__(**{**d[0].__dict__, "keys": "Moving house to Elm Street"}), d[1]]
+    index = TurnIndex(keyed)
+    assert index.docs[index.search("when is she moving house?")[0][0]].id == "u1"
+
+
+def test_a_named_period_and_a_wish_for_the_newest_use_the_turn_times() -> None:
+    from datetime import UTC, datetime
+
+    when = [datetime(2026, 3, 2, tzinfo=UTC), datetime(2026, 10, 5, tzinfo=UTC)]
+    when.append(datetime(2026, 11, 27, tzinfo=UTC))
+    d = [
+        TurnDoc(f"o{n}", f"c{n}", "Ann", f"My gym is {name}.", True, at=at)
+        for n, (name, at) in enumerate(zip(["FitBox", "PureGym", "IronHall"], when, strict=True), 1)
+    ]
+    now = datetime(2026, 12, 2, tzinfo=UTC)
+    config = TurnRecallConfig(neighbour_weight=0, period_boost=1.0, newest_boost=1.0)
+    index = TurnIndex(d, config=config)
+    top = lambda q: index.docs[index.search(q, now=now)[0][0]].id  # noqa: E731
+    assert top("which gym did I mention in October?") == "o2"
+    assert top("which gym did I talk about in March?") == "o1"
+    assert top("what is my current gym?") == "o3"
+    assert top("which gym did I name last week?") == "o3"
+    # no time words: the times change nothing (equal scores keep the record's order)
+    assert index.docs[index.search("gym", k=3, now=now)[0][0]].id == "o1"
+
+
+def test_a_session_decay_spreads_the_top_over_conversations() -> None:
+    d = [
+        TurnDoc("a1", "c1", "Ann", "tennis tennis tennis", True),
+        TurnDoc("a2", "c1", "Ann", "tennis tennis", True),
+        TurnDoc("a3", "c1", "Ann", "tennis again", True),
+        TurnDoc("b1", "c2", "Ann", "tennis lesson", True),
+    ]
+    base = TurnRecallConfig(neighbour_weight=0, conversation_weight=0)
+    plain = TurnIndex(d, config=base)
+    assert [plain.docs[i].id for i, _ in plain.search("tennis", k=4)][:3] == ["a1", "a2", "a3"]
+    spread = TurnIndex(d, config=replace(base, session_decay=0.3))
+    ranked = [spread.docs[i].id for i, _ in spread.search("tennis", k=4)]
+    assert ranked[:2] == ["a1", "b1"] and sorted(ranked) == ["a1", "a2", "a3", "b1"]

@@ -2,29 +2,43 @@
 
 No model at query time beyond an optional embedder. A turn is scored as
 
-    lexical(turn + its neighbours) + c · lexical(its conversation)      (BM25, normalised)
-    + d · meaning(turn + its neighbours)                                  (when vectors exist)
+    lexical(turn + its keys + its neighbours) + c · lexical(its conversation)   (BM25, normalised)
+    + d · meaning(turn + its neighbours)                          (when vectors exist)
 
-and multiplied by a speaker boost when the question names exactly one participant, whose
-name then leaves the query (it would otherwise match every line that names them). The
-neighbour terms matter because an answer is often split across a question and its reply;
-the conversation term because the turns that answer a question cluster in the session that
-was about it. Words are compared at their full Snowball stem ("adopted" meets "adoption"),
-which conversational text needs more than the light stemmer knowledge search uses. Each
-weight was chosen on LoCoMo; bench/README.md lists every variant tried.
+then multiplied by what the question says about who and when:
+
+- a speaker boost when it names exactly one participant (whose name then leaves the query:
+  it would otherwise match every line that names them), or, naming none, a boost for the
+  customer's turns when it speaks in the first person ("what did I order?") and for the
+  other side's when only in the second ("what did you recommend?");
+- a boost for turns said in a period it names ("last month", "in March"), and a lean
+  towards later turns when it asks for the present state ("what is my current address?");
+- for the other side's *long* turns (a chat assistant's essays), a damping by length: the
+  customer's words are what a record of a customer is about. Long is relative to how the
+  customer writes here (twice their median turn), so a dialogue between equals keeps both.
+
+The neighbour terms matter because an answer is often split across a question and its reply
+(a long neighbour lends only a short turn's worth of words); the conversation term because
+the turns that answer a question cluster in the session that was about it; a turn's keys
+are the memory items quoting it, so it is found by what was kept from it. Words are compared
+at their full Snowball stem ("adopted" meets "adoption"). Every weight was chosen on half of
+the public data and is reported on the other half; bench/README.md lists what was tried.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
 import numpy as np
 
-from memwise.retrieval import lexical
+from memwise.retrieval import lexical, when
 
 
 @dataclass(frozen=True)
@@ -34,21 +48,34 @@ class TurnDoc:
     speaker: str  # the participant's name (or role) as a question would name them
     text: str
     customer: bool = True  # the contact's own words (else the assistant's, a staff user's)
+    at: datetime | None = None  # when it was said
+    keys: str = ""  # more words to find it by: what memory kept from it
 
 
 @dataclass(frozen=True)
 class TurnRecallConfig:
+    """The ranking's settings. The defaults were chosen on half the public data (LoCoMo
+    conversations 0–4 with LongMemEval's even questions) out of 384 variants, and are
+    reported on the other half (bench/recall_generalise.py, bench/README.md)."""
+
     neighbour_weight: float = 0.5  # the neighbours' words, at weight w / distance
     window: int = 2  # neighbours on each side, inside the same conversation
-    conversation_weight: float = 0.7  # the conversation's own lexical score
+    conversation_weight: float = 0.35  # the conversation's own lexical score
     speaker_boost: float = 0.6  # ×(1 + boost) for turns of the one participant named
+    voice_boost: float = 0.6  # ×(1 + boost) for the customer's turns when a question says
+    # "I"/"my" (a customer asking about themself), for the other side's when it says "you"
+    long_ratio: float = 2.0  # a turn is long past ratio × the customer's typical length: a
+    # long turn of the other side scores × long/length, and lends only `long` words as context
+    key_weight: float = 0.5  # the words of a turn's keys (what memory kept), against its own 1
+    period_boost: float = 0.5  # ×(1 + boost) for turns said in the period a question names
+    newest_boost: float = 0.5  # up to ×(1 + boost) for later turns, when the newest is wanted
+    session_decay: float = 1.0  # ×decay for each turn of the same conversation ranked above,
+    session_free: int = 1  # past the first this many (1.0: off; tried, not chosen)
     dense_weight: float = 0.6  # meaning (cosine, normalised), when vectors are given
     dense_neighbour_weight: float = 0.5  # neighbours' vectors added at w / distance
     k1: float = 1.2
-    b: float = 0.5
+    b: float = 0.75
     stemmer: Literal["snowball", "light"] = "snowball"
-    other_weight: float = 1.0  # ×w for turns not in the contact's own words (1: equal)
-    session_cap: int = 0  # at most this many turns of one conversation in the top k (0: any)
 
 
 class _BM25:
@@ -83,6 +110,20 @@ class _BM25:
         return out
 
 
+_FIRST = re.compile(r"\b(i|me|my|mine|myself|we|our|us)\b|\bi'", re.IGNORECASE)
+_SECOND = re.compile(r"\b(you|your|yours|yourself)\b", re.IGNORECASE)
+
+
+def _voice(question: str) -> bool | None:
+    """True when a question is in the first person (asked by the customer about themself),
+    False when only in the second (about what the other side said), else None."""
+    if _FIRST.search(question):
+        return True
+    if _SECOND.search(question):
+        return False
+    return None
+
+
 def _unit_range(x: np.ndarray) -> np.ndarray:
     span = float(x.max() - x.min()) if x.size else 0.0
     return (x - x.min()) / span if span else np.zeros_like(x)
@@ -101,13 +142,21 @@ class TurnIndex:
         self.config = c = config or TurnRecallConfig()
         self.terms = lexical.full_terms if c.stemmer == "snowball" else lexical.terms
         own = [Counter(self.terms(d.text)) for d in self.docs]
+        self.lengths = np.array([sum(o.values()) for o in own], dtype=float)
+        self.long = self._long_from(c.long_ratio)
         spans = self._spans()
         expanded = []
         for i, counts in enumerate(own):
             doc: dict[str, float] = dict(counts)
             for j, distance in self._neighbours(i, spans):
+                share = c.neighbour_weight / distance
+                if self.lengths[j] > self.long:  # a long turn lends only that many words
+                    share *= self.long / self.lengths[j]
                 for term, f in own[j].items():
-                    doc[term] = doc.get(term, 0.0) + c.neighbour_weight / distance * f
+                    doc[term] = doc.get(term, 0.0) + share * f
+            if self.docs[i].keys and c.key_weight:
+                for term, f in Counter(self.terms(self.docs[i].keys)).items():
+                    doc[term] = doc.get(term, 0.0) + c.key_weight * f
             expanded.append(doc)
         self.turns = _BM25(expanded, c.k1, c.b)
         conversation_ids = sorted({d.conversation_id for d in self.docs})
@@ -122,6 +171,18 @@ class TurnIndex:
         self.speakers = {d.speaker for d in self.docs if d.speaker}
         self.speaker_terms = {s: set(self.terms(s)) for s in self.speakers}
         self.vectors = self._smooth(vectors, spans) if vectors is not None else None
+        self.times = np.array(
+            [d.at.timestamp() if d.at is not None else np.nan for d in self.docs], dtype=float
+        )
+
+    def _long_from(self, ratio: float) -> float:
+        """How many words make a turn long here: ``ratio`` times the median length of the
+        customer's turns (of every turn, when none is the customer's); infinite when off."""
+        if not ratio or not self.docs:
+            return math.inf
+        own = self.lengths[[d.customer for d in self.docs]]
+        typical = float(np.median(own if own.size else self.lengths))
+        return max(1.0, ratio * typical)
 
     def _spans(self) -> list[tuple[int, int]]:
         """For each turn, the [start, end) of its conversation's run in ``docs``."""
@@ -155,9 +216,17 @@ class TurnIndex:
         return {s for s, t in self.speaker_terms.items() if t and t <= words}
 
     def search(
-        self, question: str, k: int = 10, query_vector: np.ndarray | None = None
+        self,
+        question: str,
+        k: int = 10,
+        query_vector: np.ndarray | None = None,
+        now: datetime | None = None,
+        by_customer: bool = True,
     ) -> list[tuple[int, float]]:
-        """The ``k`` best turns as (position in docs, score), best first."""
+        """The ``k`` best turns as (position in docs, score), best first; ``now`` is when the
+        question is asked (for "last month", "three weeks ago"); ``by_customer``: whether the
+        customer asks (their "I" is the customer) or the staff (their "I" is the other side).
+        """
         if not self.docs:
             return []
         c = self.config
@@ -178,25 +247,54 @@ class TurnIndex:
         if len(named) == 1 and c.speaker_boost:
             (who,) = named
             score = np.where(self.speaker_of == who, score * (1.0 + c.speaker_boost), score)
-        if c.other_weight != 1.0:
-            score = np.where(self.customer, score, score * c.other_weight)
+        elif not named and c.voice_boost and (first := _voice(question)) is not None:
+            side = first == by_customer  # the customer's turns, or the other side's
+            score = np.where(self.customer == side, score * (1.0 + c.voice_boost), score)
+        if c.long_ratio:  # another's long turn is mostly its own elaboration: context, mainly
+            damp = np.minimum(1.0, self.long / np.maximum(self.lengths, 1.0))
+            score = np.where(self.customer, score, score * damp)
+        score = self._timed(score, question, now)
         k = max(1, min(k, len(self.docs)))
-        if c.session_cap:
-            return self._diverse(score, k, c.session_cap)
+        if c.session_decay < 1.0:
+            return self._spread(score, k, c.session_decay, c.session_free)
         best = np.argpartition(-score, k - 1)[:k]
         best = best[np.argsort(-score[best], kind="stable")]
         return [(int(i), float(score[i])) for i in best if score[i] > 0]
 
-    def _diverse(self, score: np.ndarray, k: int, cap: int) -> list[tuple[int, float]]:
-        """The best turns with at most ``cap`` from one conversation, so that a question
-        whose answer is spread over sessions sees each of them."""
+    def _timed(self, score: np.ndarray, question: str, now: datetime | None) -> np.ndarray:
+        """Turns said in the period the question names score higher; when it wants the
+        newest state of something, later turns do."""
+        c, known = self.config, ~np.isnan(self.times)
+        if not known.any():
+            return score
+        if c.period_boost and now is not None and (p := when.period(question, now)):
+            inside = known & (self.times >= p.start.timestamp()) & (self.times < p.end.timestamp())
+            score = np.where(inside, score * (1.0 + c.period_boost), score)
+        if c.newest_boost and when.wants_newest(question):
+            first, last = np.nanmin(self.times), np.nanmax(self.times)
+            if last > first:
+                late = np.where(known, (self.times - first) / (last - first), 0.0)
+                score = score * (1.0 + c.newest_boost * late)
+        return score
+
+    def _spread(
+        self, score: np.ndarray, k: int, decay: float, free: int
+    ) -> list[tuple[int, float]]:
+        """The best turns, each further turn of a conversation already taken (past its first
+        ``free``) worth ×decay once more, so that an answer spread over sessions is seen in
+        each of them."""
+        order = np.argsort(-score, kind="stable")
+        heap = [(-float(score[i]), int(i), 0) for i in order[: max(4 * k, 200)] if score[i] > 0]
+        heapq.heapify(heap)
         taken: Counter[int] = Counter()
         out: list[tuple[int, float]] = []
-        for i in np.argsort(-score, kind="stable"):
-            if score[i] <= 0 or len(out) == k:
-                break
+        while heap and len(out) < k:
+            neg, i, seen = heapq.heappop(heap)
             conv = int(self.conversation_of[i])
-            if taken[conv] < cap:
-                taken[conv] += 1
-                out.append((int(i), float(score[i])))
+            if taken[conv] != seen:  # its conversation gained turns since it was valued
+                value = float(score[i]) * decay ** max(0, taken[conv] - free + 1)
+                heapq.heappush(heap, (-value, i, taken[conv]))
+                continue
+            taken[conv] += 1
+            out.append((i, -neg))
         return out

@@ -30,7 +30,7 @@ from memwise.services.knowledge.teaching import Teaching, TicketAdapter, Tickets
 from memwise.services.memory import gates
 from memwise.services.memory.data_request import DataRequests
 from memwise.services.memory.extraction import ExtractionRunner, Metering
-from memwise.services.memory.history import History
+from memwise.services.memory.history import EMBED_TURNS, History
 from memwise.services.memory.memory import Memory
 from memwise.services.memory.patterns import PROMOTE, Patterns
 from memwise.services.memory.rebuild import Rebuilds
@@ -92,6 +92,7 @@ class Memwise:
     ):
         self.rt = Runtime(db=db, clock=clock or SystemClock(), limits=limits or Limits())
         embedder = remembering(embedder)  # a turn's question is embedded once, for every part
+        self.rt.embedder_id = embedder.id if embedder is not None else None
         self.tenancy = Tenancy(self.rt)
         self.record = Record(self.rt)
         self.audit = Audit(self.rt)
@@ -194,6 +195,7 @@ class Memwise:
                 PROMOTE: self._promote,
                 FOLD: self._fold,
                 DELIVER: self.events.deliver,
+                EMBED_TURNS: self._embed_turns,
             },
             sweeps=[
                 lambda force, ws: self.windows.expire_idle(ws),
@@ -203,6 +205,11 @@ class Memwise:
             ],
             name=name,
         )
+
+    def _embed_turns(self, job: Job) -> dict[str, int]:
+        count = self.history.embed_conversation(job.workspace_id, job.payload["conversation_id"])
+        self.jobs.finish(job, {"turns": count})
+        return {"turns": count}
 
     def _fold(self, job: Job) -> dict[str, int]:
         counts = self.learning.fold(job.workspace_id, job.payload["source"])

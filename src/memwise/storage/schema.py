@@ -134,6 +134,10 @@ turns = sa.Table(
     sa.Column("channel", sa.String(20), nullable=False),
     sa.Column("text", sa.Text, nullable=True),
     sa.Column("at", UTCDateTime, nullable=False),
+    # the turn's vector for record recall, by the embedder that made it (the worker's, once
+    # the conversation ends); NULL until then, or when no embedder is configured
+    sa.Column("embedder", sa.String(100), nullable=True),
+    sa.Column("embedding", sa.LargeBinary, nullable=True),
     sa.Index("ix_turns_conversation", "conversation_id", "seq"),
 )
 

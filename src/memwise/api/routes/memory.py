@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import Query
 
@@ -116,9 +116,12 @@ def history(
     mw: MW,
     q: str = Query(..., min_length=1, max_length=2000),
     k: int = Query(10, ge=1, le=100),
+    asked_by: Literal["customer", "staff"] = Query(
+        "customer", description='who asks: whose "I" the question speaks in'
+    ),
 ) -> dict[str, Any]:
     """The contact's earlier turns that best answer ``q`` (recall over the record)."""
-    hits = mw.history.recall(ws(caller), contact_id, q, k=k)
+    hits = mw.history.recall(ws(caller), contact_id, q, k=k, asked_by=asked_by)
     return page([out(h) for h in hits], None)
 
 

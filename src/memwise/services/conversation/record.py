@@ -23,6 +23,7 @@ from memwise.domain.record import (
 from memwise.domain.tenancy import Channel, Conversation, ConversationStatus, RecordPolicy
 from memwise.ids import new_id, new_secret
 from memwise.services.memory import gates
+from memwise.services.memory.history import queue_embedding_in
 from memwise.services.platform import events, identity, rows
 from memwise.services.platform.runtime import Runtime
 from memwise.services.platform.tenancy import hash_secret
@@ -239,6 +240,7 @@ class Record:
                 conversation_id,
                 ConversationStatus.ended.value,
                 self.rt.clock.now(),
+                embed_turns=self.rt.embedder_id is not None,
             )
         return self.get(workspace_id, conversation_id)
 
@@ -267,15 +269,24 @@ class Record:
 
 
 def close(
-    conn: Connection, workspace_id: str, conversation_id: str, status: str, at: datetime
+    conn: Connection,
+    workspace_id: str,
+    conversation_id: str,
+    status: str,
+    at: datetime,
+    *,
+    embed_turns: bool,
 ) -> bool:
     """Mark an open conversation ended or expired; False if it was already closed.
 
-    The one place a conversation closes: extraction is queued here, in the same transaction.
+    The one place a conversation closes: extraction is queued here, in the same transaction,
+    and so is embedding its turns for record recall when an embedder is configured.
     """
     done, contact = store.close(conn, workspace_id, conversation_id, status, at)
     if done:
         gates.queue_extraction_in(conn, workspace_id, conversation_id, at)
+        if embed_turns:
+            queue_embedding_in(conn, workspace_id, conversation_id, at)
         events.emit_in(
             conn,
             workspace_id,

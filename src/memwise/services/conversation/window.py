@@ -143,7 +143,12 @@ class Windows:
                     )
                     continue
                 if due and close(
-                    conn, row.workspace_id, row.id, ConversationStatus.expired.value, now
+                    conn,
+                    row.workspace_id,
+                    row.id,
+                    ConversationStatus.expired.value,
+                    now,
+                    embed_turns=self.rt.embedder_id is not None,
                 ):
                     expired.append(row.id)
         return expired

@@ -11,17 +11,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
+
+import numpy as np
+from sqlalchemy.engine import Connection
 
 from memwise import errors
-from memwise.retrieval.embedders import Embedder
+from memwise.retrieval.embedders import Embedder, from_bytes, to_bytes
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 from memwise.services.platform.cache import SizedLRU
 from memwise.services.platform.runtime import Runtime
+from memwise.storage.stores import memory_items as items_store
 from memwise.storage.stores import record as record_store
 from memwise.storage.stores import tenancy as tenancy_store
+from memwise.storage.stores.jobs import insert_once
 
 MAX_TURNS = 20_000  # the newest turns of one contact that recall reads
+EMBED_TURNS = "embed_turns"  # the job that embeds an ended conversation's turns
+
+
+def queue_embedding_in(
+    conn: Connection, workspace_id: str, conversation_id: str, now: datetime
+) -> None:
+    """Queue embedding this conversation's turns (once per conversation)."""
+    insert_once(
+        conn,
+        workspace_id,
+        EMBED_TURNS,
+        f"{EMBED_TURNS}:{conversation_id}",
+        {"conversation_id": conversation_id},
+        now,
+    )
 
 
 @dataclass(frozen=True)
@@ -37,7 +57,7 @@ class HistoryHit:
 
 @dataclass(frozen=True)
 class _Built:
-    version: tuple[int, int]
+    version: tuple[Any, ...]
     index: TurnIndex
     at: list[datetime]
     roles: list[str]
@@ -57,14 +77,28 @@ class History:
         self._cache: SizedLRU[_Built] = SizedLRU(rt.limits.memory.cache_mb << 20)
 
     def recall(
-        self, workspace_id: str, contact_id: str, question: str, *, k: int = 10
+        self,
+        workspace_id: str,
+        contact_id: str,
+        question: str,
+        *,
+        k: int = 10,
+        asked_by: Literal["customer", "staff"] = "customer",
     ) -> list[HistoryHit]:
-        """The ``k`` earlier turns of this contact that best answer ``question``."""
+        """The ``k`` earlier turns of this contact that best answer ``question``, asked by
+        the customer (their "I" is the customer: "what did I order?") or by staff (their "I"
+        is the business: "what did I promise her?")."""
         built = self.prepare(workspace_id, contact_id)
         vector = None
         if self.embedder is not None and built.index.vectors is not None:
             vector = self.embedder.embed([question])[0]
-        found = built.index.search(question, k=max(1, min(k, 200)), query_vector=vector)
+        found = built.index.search(
+            question,
+            k=max(1, min(k, 200)),
+            query_vector=vector,
+            now=self.rt.clock.now(),
+            by_customer=asked_by == "customer",
+        )
         return [
             HistoryHit(
                 turn_id=built.index.docs[i].id,
@@ -83,19 +117,23 @@ class History:
         self._cache.pop((workspace_id, contact_id))
 
     def prepare(self, workspace_id: str, contact_id: str) -> _Built:
-        """Build (or reuse) the contact's index — the one-off cost of the first recall."""
+        """Build (or reuse) the contact's index — the one-off cost of the first recall. Turn
+        vectors come from the record (the worker embeds a conversation's turns when it ends);
+        any still missing are embedded here once and kept."""
         with self.rt.db.read() as conn:
             try:
                 contact = tenancy_store.contact_row(conn, workspace_id, contact_id)
             except errors.NotFound:
                 self.forget(workspace_id, contact_id)  # deleted, perhaps by another process
                 raise
-            version = record_store.history_version(conn, workspace_id, contact_id)
+            zone = items_store.zone_and_version(conn, workspace_id, contact_id)
+            version = (record_store.history_version(conn, workspace_id, contact_id), zone)
             cached = self._cache.get((workspace_id, contact_id))
             if cached is not None and cached.version == version:
                 return cached
             names = tenancy_store.speaker_names(conn, workspace_id)
             found = record_store.history_turns(conn, workspace_id, contact_id, MAX_TURNS)
+            keys = items_store.texts_by_turn(conn, workspace_id, contact_id)
         docs = [
             TurnDoc(
                 r.id,
@@ -103,14 +141,12 @@ class History:
                 self._speaker(r, contact.name, names),
                 r.text,
                 r.role == "customer",
+                at=r.at,
+                keys=" ".join(keys.get(r.id, ())),
             )
             for r in found
         ]
-        vectors = (
-            self.embedder.embed([f"{d.speaker}: {d.text}" for d in docs])
-            if self.embedder and docs
-            else None
-        )
+        vectors = self._vectors(workspace_id, docs, found) if self.embedder and docs else None
         built = _Built(
             version,
             TurnIndex(docs, vectors, self.config),
@@ -119,6 +155,53 @@ class History:
         )
         self._cache.put((workspace_id, contact_id), built, _weight(docs, vectors))
         return built
+
+    def embed_conversation(self, workspace_id: str, conversation_id: str) -> int:
+        """Embed and keep the vectors of a conversation's turns that have none of the
+        configured embedder (the worker's step when a conversation ends); how many."""
+        if self.embedder is None:
+            return 0
+        with self.rt.db.read() as conn:
+            missing = record_store.unembedded_turns(
+                conn, workspace_id, conversation_id, self.embedder.id
+            )
+            if not missing:
+                return 0
+            names = tenancy_store.speaker_names(conn, workspace_id)
+            contact = missing[0].contact_id and tenancy_store.contact_row(
+                conn, workspace_id, missing[0].contact_id
+            )
+        who = contact.name if contact else "customer"
+        made = self.embedder.embed([f"{self._speaker(r, who, names)}: {r.text}" for r in missing])
+        with self.rt.db.write() as conn:
+            record_store.set_turn_vectors(
+                conn,
+                workspace_id,
+                self.embedder.id,
+                {str(r.id): to_bytes(v) for r, v in zip(missing, made, strict=True)},
+            )
+        return len(missing)
+
+    def _vectors(self, workspace_id: str, docs: list[TurnDoc], rows: list[Any]) -> np.ndarray:
+        """One vector per turn: the record's own, and the missing ones embedded now and kept."""
+        assert self.embedder is not None
+        eid = self.embedder.id
+        kept = [
+            from_bytes(r.embedding) if r.embedder == eid and r.embedding else None for r in rows
+        ]
+        missing = [i for i, v in enumerate(kept) if v is None]
+        if missing:
+            made = self.embedder.embed([f"{docs[i].speaker}: {docs[i].text}" for i in missing])
+            for i, v in zip(missing, made, strict=True):
+                kept[i] = v
+            with self.rt.db.write() as conn:  # kept: the next build (any process) reads them
+                record_store.set_turn_vectors(
+                    conn,
+                    workspace_id,
+                    eid,
+                    {docs[i].id: to_bytes(v) for i, v in zip(missing, made, strict=True)},
+                )
+        return np.vstack([np.asarray(v, dtype=np.float32) for v in kept])
 
     @staticmethod
     def _speaker(row: Any, contact: str, names: dict[str, str]) -> str:
@@ -136,5 +219,5 @@ def _weight(docs: list[TurnDoc], vectors: Any) -> int:
     each turn's text, terms and postings, and its vector. Measured with tracemalloc (36 to
     3,600 synthetic turns, and three LoCoMo conversations): ~100 kB per index plus 2.5–4 kB
     per turn; this estimate errs high (1.0–1.5 times what was measured)."""
-    size = 100_000 + sum(3100 + 9 * len(d.text) for d in docs)
+    size = 100_000 + sum(3100 + 9 * (len(d.text) + len(d.keys)) for d in docs)
     return size + (int(vectors.nbytes) if vectors is not None else 0)

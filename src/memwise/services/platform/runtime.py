@@ -14,3 +14,4 @@ class Runtime:
     db: Database
     clock: Clock = field(default_factory=SystemClock)
     limits: Limits = field(default_factory=Limits)
+    embedder_id: str | None = None  # the configured embedder's, when there is one

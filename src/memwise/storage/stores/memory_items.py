@@ -118,6 +118,22 @@ def contact_rows(
     return sorted(conn.execute(q), key=lambda r: r.seq)
 
 
+def texts_by_turn(conn: Connection, workspace_id: str, contact_id: str) -> dict[str, list[str]]:
+    """For each turn an item of this contact quotes, the texts of those items (any state: a
+    superseded item still says what that turn was about)."""
+    out: dict[str, list[str]] = {}
+    for r in conn.execute(
+        sa.select(memory_items.c.seq, memory_items.c.text, memory_items.c.evidence).where(
+            memory_items.c.workspace_id == workspace_id,
+            memory_items.c.contact_id == contact_id,
+        )
+    ):
+        for e in r.evidence or []:
+            if isinstance(e, dict) and e.get("turn_id"):
+                out.setdefault(str(e["turn_id"]), []).append(str(r.text))
+    return out
+
+
 def active_matching(
     conn: Connection, workspace_id: str, contact_id: str | None, key: str | None, norm: str
 ) -> list[Any]:

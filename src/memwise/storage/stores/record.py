@@ -374,6 +374,8 @@ def history_turns(conn: Connection, workspace_id: str, contact_id: str, limit: i
                 turns.c.at,
                 conversations.c.agent_id,
                 conversations.c.user_id,
+                turns.c.embedder,
+                turns.c.embedding,
             )
             .select_from(turns.join(conversations, conversations.c.id == turns.c.conversation_id))
             .where(
@@ -387,6 +389,47 @@ def history_turns(conn: Connection, workspace_id: str, contact_id: str, limit: i
     )
     found.sort(key=lambda r: (r.started_at, r.conversation_id, r.seq))
     return found
+
+
+def unembedded_turns(
+    conn: Connection, workspace_id: str, conversation_id: str, embedder: str
+) -> list[Any]:
+    """The conversation's turns with text and no vector of ``embedder`` (id, text, role, and
+    the conversation's contact, agent and staff user), in order."""
+    return list(
+        conn.execute(
+            sa.select(
+                turns.c.id,
+                turns.c.text,
+                turns.c.role,
+                conversations.c.contact_id,
+                conversations.c.agent_id,
+                conversations.c.user_id,
+            )
+            .select_from(turns.join(conversations, conversations.c.id == turns.c.conversation_id))
+            .where(
+                conversations.c.workspace_id == workspace_id,
+                turns.c.conversation_id == conversation_id,
+                turns.c.text.is_not(None),
+                sa.or_(turns.c.embedder.is_(None), turns.c.embedder != embedder),
+            )
+            .order_by(turns.c.seq)
+        )
+    )
+
+
+def set_turn_vectors(
+    conn: Connection, workspace_id: str, embedder: str, vectors: dict[str, bytes]
+) -> None:
+    """Keep each turn's vector (by turn id) with the embedder that made it."""
+    if not vectors:
+        return
+    conn.execute(
+        turns.update()
+        .where(turns.c.id == sa.bindparam("tid"), turns.c.workspace_id == workspace_id)
+        .values(embedder=embedder, embedding=sa.bindparam("vec")),
+        [{"tid": tid, "vec": vec} for tid, vec in vectors.items()],
+    )
 
 
 def ended_conversations(conn: Connection, workspace_id: str, contact_id: str) -> list[str]:
