@@ -11,9 +11,12 @@ separately a third time; measured once at 0.815 for the rules, then the set the 
 classifier's settings were chosen on, and trained on); boundary_train_a.json and
 boundary_train_b.json (training sets for the learned classifier, written for it);
 boundary_holdout4.json (written separately a fourth time, before the learned classifier
-existed, by hands that saw neither the rules nor any other set; never trained or tuned
-on: the figure to quote). Every set is measured twice: the rules alone, and the rules
-with the learned classifier's second look (what memwise runs).
+existed, by hands that saw neither the rules nor any other set; measured once, then trained
+on); boundary_holdout5.json (written a fifth time, after the classifier, by hands that saw
+neither the rules, the classifier nor any other set; measured once against the model of
+that time, then trained on); boundary_holdout6.json (written a sixth time the same way;
+never trained or tuned on: the figure to quote). Every set is measured twice: the rules
+alone, and the rules with the learned classifier's second look (what memwise runs).
 Also the shared injection strings: CyberSecEval 2 and BIPIA attacks, every one an
 instruction, and NotInject's benign prompts, which are not customer facts either and are
 shown only to say how much ordinary chat the boundary would refuse as an item.
@@ -108,7 +111,9 @@ def main() -> None:
         ),
         "training A (classifier trained on)": labelled("boundary_train_a.json"),
         "training B (classifier trained on)": labelled("boundary_train_b.json"),
-        "held-out 4 (never tuned or trained on)": labelled("boundary_holdout4.json"),
+        "held-out 4 (measured once, then trained on)": labelled("boundary_holdout4.json"),
+        "held-out 5 (measured once, then trained on)": labelled("boundary_holdout5.json"),
+        "held-out 6 (never tuned or trained on)": labelled("boundary_holdout6.json"),
     }
     inj = Path(a.injection)
     if (inj / "cyberseceval_prompt_injection.json").exists():

@@ -3,11 +3,13 @@
 python scripts/train_boundary.py [--threshold 0.25] [--l2 1e-5] [--check]
 
 Trains a multinomial logistic regression by full-batch gradient descent (deterministic:
-the same files give the same weights) on the TRAINING sets below, prunes weights too small
-to change a decision, and writes the model with the list of files it was trained on. The
-held-out set the bench reports (tests/data/boundary_holdout4.json) is never read here.
-The defaults were chosen with held-out 3 left out of training (train on the other five,
-refusal and false refusal on held-out 3); the shipped model is then trained on all six.
+the same files give the same weights) on the TRAINING sets below, in the normal form the
+rules read (what memwise hands the classifier), prunes weights too small to change a
+decision, and writes the model with the list of files it was trained on. The held-out set
+the bench reports (tests/data/boundary_holdout6.json) is never read here. The defaults were
+chosen with held-out 3 left out of training (train on the other five, refusal and false
+refusal on held-out 3) and have not been moved since; held-out 4 and 5, each measured once
+against an earlier model, were then added to training.
 ``--check`` retrains and fails when the shipped file differs (the model is reproducible).
 """
 
@@ -23,6 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from memwise.safety.boundary import normal_form  # noqa: E402
 from memwise.safety.learned import MODEL_FILE, features  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
@@ -33,8 +36,10 @@ TRAINING = (
     "boundary_holdout3.json",
     "boundary_train_a.json",
     "boundary_train_b.json",
+    "boundary_holdout4.json",
+    "boundary_holdout5.json",
 )
-HELD_OUT = "boundary_holdout4.json"
+HELD_OUT = "boundary_holdout6.json"
 CLASSES = ("genuine", "absence", "operational", "instruction", "entitlement")
 OUT = ROOT / "src" / "memwise" / "safety" / MODEL_FILE
 
@@ -53,7 +58,8 @@ def train(
     items: list[tuple[str, str]], l2: float, epochs: int = 3000, lr: float = 8.0
 ) -> tuple[list[str], np.ndarray, np.ndarray]:
     vocab: dict[str, int] = {}
-    rows = [[vocab.setdefault(f, len(vocab)) for f in features(t)] for t, _ in items]
+    # the text as memwise hands it to the classifier: in the rules' normal form
+    rows = [[vocab.setdefault(f, len(vocab)) for f in features(normal_form(t))] for t, _ in items]
     x = np.zeros((len(items), len(vocab)))
     for i, cols in enumerate(rows):
         for j in cols:

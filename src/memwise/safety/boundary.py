@@ -34,7 +34,9 @@ CLASSES = ("absence", "operational", "instruction", "entitlement", "secret")
 _APOS = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'"})
 
 
-def _norm(text: str) -> str:
+def normal_form(text: str) -> str:
+    """The text as the rules (and the learned classifier) read it: one kind of apostrophe,
+    single spaces, contractions spelled out."""
     t = " ".join(text.translate(_APOS).split())
     return re.sub(
         r"\b(\w+)n't\b", r"\1 not", t.replace("can't", "can not").replace("won't", "will not")
@@ -324,7 +326,7 @@ def classify(
     text of no stated kind), the statements it was trained on; dated events, tasks, notes
     and memwise's own pattern sentences meet the rules alone.
     """
-    t = _norm(text)
+    t = normal_form(text)
     if secrets.find(t):
         return Verdict("secret", "a secret (card, IBAN, password, token) is never memory")
     if (
@@ -380,7 +382,7 @@ def classify(
 def specific_operational(text: str) -> bool:
     """A statement of one transaction's state ("Order 4411 has shipped", "Ann owes 300 EUR"):
     what a working rule must not hold, where procedures about orders are fine."""
-    t = _norm(text)
+    t = normal_form(text)
     state = _OPERATIONAL_NEAR.search(t) or re.search(r"\bowes?\b|\bowed\b", t, re.I)
     return bool(state and (re.search(_ID, t) or _MONEY_STATE.search(t)))
 
