@@ -12,6 +12,7 @@ import argparse
 import sys
 from collections import defaultdict
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
@@ -19,13 +20,18 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import console, table
-from memwise.benchmarks.locomo import CATEGORIES, evidence_ids, load
+from memwise.benchmarks.locomo import CATEGORIES, evidence_ids, load, session_time
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 
 NONE = TurnRecallConfig(
     neighbour_weight=0,
     conversation_weight=0,
     speaker_boost=0,
+    voice_boost=0,
+    long_ratio=0,
+    spread_decay=1.0,
+    period_boost=0,
+    newest_boost=0,
     dense_weight=0,
     dense_neighbour_weight=0,
     b=0.75,
@@ -34,11 +40,15 @@ NONE = TurnRecallConfig(
 BEST = TurnRecallConfig()
 STEPS = [
     ("+ neighbours ±1 at 0.5", {"neighbour_weight": 0.5, "window": 1}),
-    ("+ conversation score 0.7", {"conversation_weight": 0.7}),
-    ("+ b 0.5", {"b": 0.5}),
+    ("+ conversation score 0.35", {"conversation_weight": 0.35}),
     ("+ speaker boost 0.6 (name leaves the query)", {"speaker_boost": 0.6}),
     ("+ neighbours ±2", {"window": 2}),
-    ("+ Snowball stemmer (memwise, lexical)", {"stemmer": "snowball"}),
+    ("+ Snowball stemmer", {"stemmer": "snowball"}),
+    ("+ the customer's words first (long turns, voice)", {"long_ratio": 2.0, "voice_boost": 0.6}),
+    (
+        "+ spreading, periods, the newest (memwise, lexical)",
+        {"spread_decay": 0.5, "period_boost": 0.5, "newest_boost": 0.5},
+    ),
 ]
 LEXICAL = {"BM25 over turns (light stemmer, k1 1.2, b 0.75)": NONE}
 _config = NONE
@@ -60,12 +70,14 @@ def samples(data: list[dict]) -> list[tuple[list[TurnDoc], list[tuple[int, set[i
         docs, position = [], {}
         n = 1
         while f"session_{n}" in conv:
+            at = session_time(conv.get(f"session_{n}_date_time", ""))
             for t in conv[f"session_{n}"]:
                 text = t.get("text", "") + (
                     f" [image: {t['blip_caption']}]" if t.get("blip_caption") else ""
                 )
                 position[t["dia_id"]] = len(docs)
-                docs.append(TurnDoc(t["dia_id"], f"s{n:03d}", t["speaker"], text))
+                first = t["speaker"] == conv["speaker_a"]  # the customer, as memwise imports it
+                docs.append(TurnDoc(t["dia_id"], f"s{n:03d}", t["speaker"], text, first, at=at))
             n += 1
         questions = []
         for qa in sample["qa"]:
@@ -85,6 +97,7 @@ def measure(prepared, config, vectors=None, qvectors=None):
     per_cat = defaultdict(list)
     for n, (docs, questions) in enumerate(prepared):
         index = TurnIndex(docs, vectors[n] if vectors else None, config)
+        asked = max(d.at for d in docs if d.at) + timedelta(days=1)
         for m, (qa, wanted) in enumerate(questions):
             qv = qvectors[n][m] if qvectors else None
             if (
@@ -95,7 +108,8 @@ def measure(prepared, config, vectors=None, qvectors=None):
             ):
                 ranked = list(np.argsort(-(index.vectors @ qv))[:20])
             else:
-                ranked = [i for i, _ in index.search(qa["question"], k=20, query_vector=qv)]
+                found = index.search(qa["question"], k=20, query_vector=qv, now=asked)
+                ranked = [i for i, _ in found]
             for k in ks:
                 share = len(wanted & set(ranked[:k])) / len(wanted)
                 scores[k].append(share)

@@ -48,8 +48,7 @@ OFF = replace(  # every part of the ranking switched off: what the others add to
     speaker_boost=0.0,
     voice_boost=0.0,
     long_ratio=0.0,
-    session_decay=1.0,
-    session_free=1,
+    spread_decay=1.0,
     period_boost=0.0,
     newest_boost=0.0,
 )
@@ -61,7 +60,7 @@ INDEX_GRID = {"neighbour_weight": (0.25, 0.5), "b": (0.5, 0.75), "long_ratio": (
 QUERY_GRID = {
     "conversation_weight": (0.35, 0.7),
     "voice_boost": (0.0, 0.6),
-    "session": ((1.0, 1), (0.7, 3), (0.5, 1)),  # (session_decay, session_free)
+    "spread_decay": (1.0, 0.7, 0.5),
     "period_boost": (0.0, 0.5),
     "newest_boost": (0.0, 0.5),
 }
@@ -196,9 +195,7 @@ def variants() -> Iterable[tuple[TurnRecallConfig, list[TurnRecallConfig]]]:
         base = replace(SHIPPED, **dict(zip(INDEX_GRID, values, strict=True)))
         queries = []
         for q in itertools.product(*QUERY_GRID.values()):
-            chosen = dict(zip(QUERY_GRID, q, strict=True))
-            decay, free = chosen.pop("session")
-            queries.append(replace(base, session_decay=decay, session_free=free, **chosen))
+            queries.append(replace(base, **dict(zip(QUERY_GRID, q, strict=True))))
         yield base, queries
 
 
@@ -221,9 +218,7 @@ def tune(locomo: list[Case], lme: list[Case]) -> tuple[TurnRecallConfig, float, 
 
 def describe(c: TurnRecallConfig) -> str:
     """The values of the settings tuned here."""
-    tuned = [*INDEX_GRID, "conversation_weight", "voice_boost", "session_decay"]
-    tuned += ["session_free", "period_boost", "newest_boost"]
-    return ", ".join(f"{k}={getattr(c, k)}" for k in tuned)
+    return ", ".join(f"{k}={getattr(c, k)}" for k in (*INDEX_GRID, *QUERY_GRID))
 
 
 def main(argv: list[str] | None = None) -> int:

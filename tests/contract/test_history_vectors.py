@@ -18,9 +18,11 @@ class CountingEmbedder:
 
     def __init__(self) -> None:
         self.texts = 0
+        self.batches: list[int] = []
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.texts += len(texts)
+        self.batches.append(len(texts))
         out = np.zeros((len(texts), 64), dtype=np.float32)
         for i, t in enumerate(texts):
             for w in lexical.terms(t):
@@ -98,3 +100,20 @@ def test_a_turn_is_found_by_what_memory_kept_from_it(mw: Memwise) -> None:
     assert items, "the offline extractor keeps the channel preference"
     hits = mw.history.recall(ws.id, ann.id, question)  # the index follows the new items
     assert hits and "ring me" in hits[0].text
+
+
+def test_a_long_conversation_is_embedded_in_batches(database_url: str, clock: FixedClock) -> None:
+    from memwise.services.conversation.record import NewTurn
+
+    counting = CountingEmbedder()
+    mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=counting)
+    try:
+        ws, _, conv = _customer_with_history(mw)
+        mw.record.append_many(
+            ws, conv, [NewTurn("customer", f"note number {n}") for n in range(300)]
+        )
+        mw.record.end(ws, conv)
+        mw.worker().run_once()
+        assert sum(counting.batches) == 302 and max(counting.batches) <= 256
+    finally:
+        mw.close()

@@ -69,8 +69,8 @@ class TurnRecallConfig:
     key_weight: float = 0.5  # the words of a turn's keys (what memory kept), against its own 1
     period_boost: float = 0.5  # ×(1 + boost) for turns said in the period a question names
     newest_boost: float = 0.5  # up to ×(1 + boost) for later turns, when the newest is wanted
-    session_decay: float = 1.0  # ×decay for each turn of the same conversation ranked above,
-    session_free: int = 1  # past the first this many (1.0: off; tried, not chosen)
+    spread_decay: float = 0.5  # a question gathering across sessions ("how many", "in total")
+    # values each further turn of a conversation already ranked ×decay once more (1.0: off)
     dense_weight: float = 0.6  # meaning (cosine, normalised), when vectors are given
     dense_neighbour_weight: float = 0.5  # neighbours' vectors added at w / distance
     k1: float = 1.2
@@ -111,6 +111,12 @@ class _BM25:
 
 
 _FIRST = re.compile(r"\b(i|me|my|mine|myself|we|our|us)\b|\bi'", re.IGNORECASE)
+# a question that gathers what was said over several conversations
+_GATHERS = re.compile(
+    r"\b(how (many|much|often)|in total|total|altogether|all (the|of)|every|each|times|list|"
+    r"both|ever)\b",
+    re.IGNORECASE,
+)
 _SECOND = re.compile(r"\b(you|your|yours|yourself)\b", re.IGNORECASE)
 
 
@@ -255,8 +261,8 @@ class TurnIndex:
             score = np.where(self.customer, score, score * damp)
         score = self._timed(score, question, now)
         k = max(1, min(k, len(self.docs)))
-        if c.session_decay < 1.0:
-            return self._spread(score, k, c.session_decay, c.session_free)
+        if c.spread_decay < 1.0 and _GATHERS.search(question):
+            return self._spread(score, k, c.spread_decay)
         best = np.argpartition(-score, k - 1)[:k]
         best = best[np.argsort(-score[best], kind="stable")]
         return [(int(i), float(score[i])) for i in best if score[i] > 0]
@@ -277,12 +283,9 @@ class TurnIndex:
                 score = score * (1.0 + c.newest_boost * late)
         return score
 
-    def _spread(
-        self, score: np.ndarray, k: int, decay: float, free: int
-    ) -> list[tuple[int, float]]:
-        """The best turns, each further turn of a conversation already taken (past its first
-        ``free``) worth ×decay once more, so that an answer spread over sessions is seen in
-        each of them."""
+    def _spread(self, score: np.ndarray, k: int, decay: float) -> list[tuple[int, float]]:
+        """The best turns, each further turn of a conversation already taken worth ×decay
+        once more, so that an answer spread over sessions is seen in each of them."""
         order = np.argsort(-score, kind="stable")
         heap = [(-float(score[i]), int(i), 0) for i in order[: max(4 * k, 200)] if score[i] > 0]
         heapq.heapify(heap)
@@ -292,7 +295,7 @@ class TurnIndex:
             neg, i, seen = heapq.heappop(heap)
             conv = int(self.conversation_of[i])
             if taken[conv] != seen:  # its conversation gained turns since it was valued
-                value = float(score[i]) * decay ** max(0, taken[conv] - free + 1)
+                value = float(score[i]) * decay ** taken[conv]
                 heapq.heappush(heap, (-value, i, taken[conv]))
                 continue
             taken[conv] += 1

@@ -41,6 +41,10 @@ _RECENT = re.compile(
     r"any ?more|still|so far|newest|last time|updated?)\b"
 )
 _DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
+# any of the above, or "yesterday": one search tells most questions apart at once
+_ANY = re.compile(
+    "|".join(p.pattern for p in (_AGO, _LAST, _THIS, _WEEKDAY, _IN_MONTH, _IN_YEAR)) + r"|yesterday"
+)
 
 
 def _count(word: str | None) -> int:
@@ -59,6 +63,8 @@ def period(question: str, now: datetime) -> Period | None:
     """The period a question names, read against ``now`` (when it is asked), widened by a
     little on each side (people misplace dates by a day or two); None when it names none."""
     q = question.lower()
+    if not _ANY.search(q):
+        return None
     day = now.replace(hour=0, minute=0, second=0, microsecond=0)
     found: tuple[datetime, datetime] | None = None
     if m := _AGO.search(q):

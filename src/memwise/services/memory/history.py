@@ -28,6 +28,7 @@ from memwise.storage.stores.jobs import insert_once
 
 MAX_TURNS = 20_000  # the newest turns of one contact that recall reads
 EMBED_TURNS = "embed_turns"  # the job that embeds an ended conversation's turns
+EMBED_BATCH = 256  # texts per embeddings request
 
 
 def queue_embedding_in(
@@ -172,7 +173,7 @@ class History:
                 conn, workspace_id, missing[0].contact_id
             )
         who = contact.name if contact else "customer"
-        made = self.embedder.embed([f"{self._speaker(r, who, names)}: {r.text}" for r in missing])
+        made = self._embed([f"{self._speaker(r, who, names)}: {r.text}" for r in missing])
         with self.rt.db.write() as conn:
             record_store.set_turn_vectors(
                 conn,
@@ -191,7 +192,7 @@ class History:
         ]
         missing = [i for i, v in enumerate(kept) if v is None]
         if missing:
-            made = self.embedder.embed([f"{docs[i].speaker}: {docs[i].text}" for i in missing])
+            made = self._embed([f"{docs[i].speaker}: {docs[i].text}" for i in missing])
             for i, v in zip(missing, made, strict=True):
                 kept[i] = v
             with self.rt.db.write() as conn:  # kept: the next build (any process) reads them
@@ -202,6 +203,16 @@ class History:
                     {docs[i].id: to_bytes(v) for i, v in zip(missing, made, strict=True)},
                 )
         return np.vstack([np.asarray(v, dtype=np.float32) for v in kept])
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        """Vectors of many texts, asked for in batches an embeddings API accepts."""
+        assert self.embedder is not None
+        return np.vstack(
+            [
+                self.embedder.embed(texts[i : i + EMBED_BATCH])
+                for i in range(0, len(texts), EMBED_BATCH)
+            ]
+        )
 
     @staticmethod
     def _speaker(row: Any, contact: str, names: dict[str, str]) -> str:
