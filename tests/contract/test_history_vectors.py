@@ -117,3 +117,55 @@ def test_a_long_conversation_is_embedded_in_batches(database_url: str, clock: Fi
         assert sum(counting.batches) == 302 and max(counting.batches) <= 256
     finally:
         mw.close()
+
+
+class NarrowEmbedder(CountingEmbedder):
+    """The same name as CountingEmbedder, another model behind it (32 dimensions)."""
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return super().embed(texts)[:, :32]
+
+
+class BrokenEmbedder(CountingEmbedder):
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        raise ConnectionError("the embeddings service is down")
+
+
+def test_a_changed_or_broken_embedder_never_breaks_recall(
+    database_url: str, clock: FixedClock
+) -> None:
+    first = Memwise.open(database_url, clock=clock, migrate=False, embedder=CountingEmbedder())
+    try:
+        ws, ann, conv = _customer_with_history(first)
+        first.record.end(ws, conv)
+        first.worker().run_once()  # 64-dimension vectors kept
+    finally:
+        first.close()
+    for embedder in (NarrowEmbedder(), BrokenEmbedder(), NarrowEmbedder()):
+        mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=embedder)
+        try:
+            hits = mw.history.recall(ws, ann, "which bike cracked?")
+            assert hits and "Trek" in hits[0].text
+        finally:
+            mw.close()
+    narrow = NarrowEmbedder()
+    mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=narrow)
+    try:
+        assert mw.history.recall(ws, ann, "which bike cracked?")
+        assert narrow.texts == 1  # the 32-dimension vectors were kept the first time
+    finally:
+        mw.close()
+
+
+def test_staff_conversations_are_not_embedded(database_url: str, clock: FixedClock) -> None:
+    mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=CountingEmbedder())
+    try:
+        ws, _ = mw.tenancy.create_workspace("Shop", "UTC", "business")
+        agent = mw.tenancy.create_agent(ws.id, "Eve")
+        mira = mw.tenancy.create_user(ws.id, "Mira", "operator")
+        conv, _ = mw.record.start(ws.id, agent.id, "web", user_id=mira.id)
+        mw.record.append(ws.id, conv.id, "user", "How do refunds work?")
+        mw.record.end(ws.id, conv.id)
+        assert mw.jobs.by_key(ws.id, f"embed_turns:{conv.id}") is None
+    finally:
+        mw.close()

@@ -142,3 +142,21 @@ def test_a_question_gathering_over_sessions_sees_each_of_them() -> None:
     assert ids("tennis")[:3] == ["a1", "a2", "a3"]  # one session says it best
     spread = ids("how many times did I play tennis?")
     assert spread[:2] == ["a1", "b1"] and sorted(spread) == ["a1", "a2", "a3", "b1"]
+
+
+def test_a_question_about_what_the_business_said_finds_its_long_reply() -> None:
+    advice = (
+        "For flat feet I would recommend the Brooks Adrenaline running shoes, a stability "
+        "shoe with firm support; the Asics Kayano is a good second choice for long runs."
+    )
+    d = [
+        TurnDoc("u1", "c1", "Ann", "I need new shoes", True),
+        TurnDoc("r1", "c1", "Eve", advice, False),
+        TurnDoc("u2", "c1", "Ann", "ok thanks", True),
+        TurnDoc("u3", "c2", "Ann", "the shoes fit well", True),
+    ]
+    index = TurnIndex(d)
+    assert index.docs[index.search("which shoes did you recommend?")[0][0]].id == "r1"
+    staff = index.search("which running shoes did I recommend?", by_customer=False)
+    assert index.docs[staff[0][0]].id == "r1"
+    assert index.docs[index.search("what did Eve recommend for my shoes?")[0][0]].id == "r1"

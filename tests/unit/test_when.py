@@ -54,3 +54,11 @@ def test_wanting_the_newest() -> None:
     assert wants_newest("Do I still have the red bike?")
     assert wants_newest("what did I most recently buy?")
     assert not wants_newest("what colour was the bike?")
+
+
+@pytest.mark.parametrize(
+    "question", ["in December 9999?", "in January 0001", "in May 0000", "900 years ago"]
+)
+def test_a_period_no_calendar_holds_is_no_period(question: str) -> None:
+    period(question, NOW)  # never raises
+    assert period("often days ago", NOW) is None  # "ten" inside "often" is no number

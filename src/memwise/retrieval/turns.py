@@ -111,13 +111,13 @@ class _BM25:
 
 
 _FIRST = re.compile(r"\b(i|me|my|mine|myself|we|our|us)\b|\bi'", re.IGNORECASE)
+_SECOND = re.compile(r"\b(you|your|yours|yourself)\b", re.IGNORECASE)
 # a question that gathers what was said over several conversations
 _GATHERS = re.compile(
     r"\b(how (many|much|often)|in total|total|altogether|all (the|of)|every|each|times|list|"
     r"both|ever)\b",
     re.IGNORECASE,
 )
-_SECOND = re.compile(r"\b(you|your|yours|yourself)\b", re.IGNORECASE)
 
 
 def _voice(question: str) -> bool | None:
@@ -250,13 +250,19 @@ class TurnIndex:
                 score = score + c.conversation_weight * (conv / conv.max())[self.conversation_of]
         if self.vectors is not None and query_vector is not None and c.dense_weight:
             score = score + c.dense_weight * _unit_range(self.vectors @ query_vector)
+        about_other_side = False  # the question asks what the business's side said
         if len(named) == 1 and c.speaker_boost:
             (who,) = named
             score = np.where(self.speaker_of == who, score * (1.0 + c.speaker_boost), score)
-        elif not named and c.voice_boost and (first := _voice(question)) is not None:
+            about_other_side = not self.customer[self.speaker_of == who].any()
+        elif not named and (first := _voice(question)) is not None:
             side = first == by_customer  # the customer's turns, or the other side's
-            score = np.where(self.customer == side, score * (1.0 + c.voice_boost), score)
-        if c.long_ratio:  # another's long turn is mostly its own elaboration: context, mainly
+            about_other_side = not side
+            if c.voice_boost:
+                score = np.where(self.customer == side, score * (1.0 + c.voice_boost), score)
+        if c.long_ratio and not about_other_side:
+            # another's long turn is mostly its own elaboration: context, unless it is what
+            # the question asks about ("what did you recommend?")
             damp = np.minimum(1.0, self.long / np.maximum(self.lengths, 1.0))
             score = np.where(self.customer, score, score * damp)
         score = self._timed(score, question, now)

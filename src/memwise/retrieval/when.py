@@ -1,10 +1,14 @@
 """What a question says about *when*: a period it asks about, or that it wants the newest.
 
-"What did I buy last month?" asked on 2 Dec 2026 asks about November 2026; "how many days
-ago did I…" and "what is my current…" ask about no period but want the newest statement of
-a fact that may have changed. Turn recall uses both: turns said within the period score
-higher, and for a question that wants the newest, later turns do. Nothing here guesses a
-period the question does not name; a question with no time words has no period.
+Periods are read against the moment of asking and widened by two days each side: "last
+week/month/year" (and "the past 3 months") is that span back from today; "this month" the
+same span; "yesterday" and "last Saturday" one day; "in March" (the latest March not in the
+future) or "in March 2025" that month; "in 2024" that year; "three weeks ago" the day three
+weeks back, give or take a quarter of the distance (at least a day). "What is my current…",
+"do I still…" and "most recently" ask for the newest statement of something that may have
+changed. Turn recall uses both: turns said within the period score higher, and for a
+question that wants the newest, later turns do. Nothing here guesses a period the question
+does not name; a question with no time words has no period.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ class Period:
 
 _NUMBER = r"(\d{1,3}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r"|a|an|a few)"
 _MONTH = r"(" + "|".join(MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)"
-_AGO = re.compile(_NUMBER + r"\s+(day|week|month|year)s?\s+ago")
+_AGO = re.compile(r"\b" + _NUMBER + r"\s+(day|week|month|year)s?\s+ago")
 _LAST = re.compile(
     r"\b(?:last|past|previous)\s+(?:(" + _NUMBER[1:-1] + r")\s+)?(day|week|month|year)s?"
 )
@@ -61,7 +65,15 @@ def _month_index(name: str) -> int:
 
 def period(question: str, now: datetime) -> Period | None:
     """The period a question names, read against ``now`` (when it is asked), widened by a
-    little on each side (people misplace dates by a day or two); None when it names none."""
+    little on each side (people misplace dates by a day or two); None when it names none,
+    or one that no calendar holds ("in May 0000", "10,000 years ago")."""
+    try:
+        return _period(question, now)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _period(question: str, now: datetime) -> Period | None:
     q = question.lower()
     if not _ANY.search(q):
         return None

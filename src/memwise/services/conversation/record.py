@@ -285,7 +285,7 @@ def close(
     done, contact = store.close(conn, workspace_id, conversation_id, status, at)
     if done:
         gates.queue_extraction_in(conn, workspace_id, conversation_id, at)
-        if embed_turns:
+        if embed_turns and contact:  # a contact's record is what recall reads
             queue_embedding_in(conn, workspace_id, conversation_id, at)
         events.emit_in(
             conn,

@@ -9,6 +9,8 @@ configured. Each contact's index is built once and kept until their record grows
 
 from __future__ import annotations
 
+import logging
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -26,6 +28,7 @@ from memwise.storage.stores import record as record_store
 from memwise.storage.stores import tenancy as tenancy_store
 from memwise.storage.stores.jobs import insert_once
 
+log = logging.getLogger("memwise.history")
 MAX_TURNS = 20_000  # the newest turns of one contact that recall reads
 EMBED_TURNS = "embed_turns"  # the job that embeds an ended conversation's turns
 EMBED_BATCH = 256  # texts per embeddings request
@@ -89,10 +92,19 @@ class History:
         """The ``k`` earlier turns of this contact that best answer ``question``, asked by
         the customer (their "I" is the customer: "what did I order?") or by staff (their "I"
         is the business: "what did I promise her?")."""
-        built = self.prepare(workspace_id, contact_id)
         vector = None
-        if self.embedder is not None and built.index.vectors is not None:
-            vector = self.embedder.embed([question])[0]
+        if self.embedder is not None:
+            try:
+                vector = self.embedder.embed([question])[0]
+            except Exception as exc:  # the embedder is down: the words still rank
+                log.warning("record recall without meaning: %s", type(exc).__name__)
+        built = self.prepare(
+            workspace_id, contact_id, dim=len(vector) if vector is not None else None
+        )
+        if built.index.vectors is None or (
+            vector is not None and built.index.vectors.shape[1] != len(vector)
+        ):
+            vector = None
         found = built.index.search(
             question,
             k=max(1, min(k, 200)),
@@ -117,10 +129,12 @@ class History:
         """Drop the contact's index (after a data request deleted them)."""
         self._cache.pop((workspace_id, contact_id))
 
-    def prepare(self, workspace_id: str, contact_id: str) -> _Built:
+    def prepare(self, workspace_id: str, contact_id: str, dim: int | None = None) -> _Built:
         """Build (or reuse) the contact's index — the one-off cost of the first recall. Turn
         vectors come from the record (the worker embeds a conversation's turns when it ends);
-        any still missing are embedded here once and kept."""
+        any still missing, or of another size than ``dim`` (the embedder's, when known), are
+        embedded here once and kept. When the embedder fails, the index ranks by words
+        alone and is not kept, so the next recall tries again."""
         with self.rt.db.read() as conn:
             try:
                 contact = tenancy_store.contact_row(conn, workspace_id, contact_id)
@@ -130,7 +144,7 @@ class History:
             zone = items_store.zone_and_version(conn, workspace_id, contact_id)
             version = (record_store.history_version(conn, workspace_id, contact_id), zone)
             cached = self._cache.get((workspace_id, contact_id))
-            if cached is not None and cached.version == version:
+            if cached is not None and cached.version == version and _fits(cached, dim):
                 return cached
             names = tenancy_store.speaker_names(conn, workspace_id)
             found = record_store.history_turns(conn, workspace_id, contact_id, MAX_TURNS)
@@ -147,14 +161,21 @@ class History:
             )
             for r in found
         ]
-        vectors = self._vectors(workspace_id, docs, found) if self.embedder and docs else None
+        vectors, whole = None, True
+        if self.embedder is not None and docs:
+            try:
+                vectors = self._vectors(workspace_id, docs, found, dim)
+            except Exception as exc:  # the embedder is down: rank by words, build again later
+                log.warning("record index without vectors: %s", type(exc).__name__)
+                whole = False
         built = _Built(
             version,
             TurnIndex(docs, vectors, self.config),
             [r.at for r in found],
             [r.role for r in found],
         )
-        self._cache.put((workspace_id, contact_id), built, _weight(docs, vectors))
+        if whole:
+            self._cache.put((workspace_id, contact_id), built, _weight(docs, vectors))
         return built
 
     def embed_conversation(self, workspace_id: str, conversation_id: str) -> int:
@@ -173,7 +194,7 @@ class History:
                 conn, workspace_id, missing[0].contact_id
             )
         who = contact.name if contact else "customer"
-        made = self._embed([f"{self._speaker(r, who, names)}: {r.text}" for r in missing])
+        made = self._embed([_said(self._speaker(r, who, names), r.text) for r in missing])
         with self.rt.db.write() as conn:
             record_store.set_turn_vectors(
                 conn,
@@ -183,16 +204,23 @@ class History:
             )
         return len(missing)
 
-    def _vectors(self, workspace_id: str, docs: list[TurnDoc], rows: list[Any]) -> np.ndarray:
-        """One vector per turn: the record's own, and the missing ones embedded now and kept."""
+    def _vectors(
+        self, workspace_id: str, docs: list[TurnDoc], rows: list[Any], dim: int | None
+    ) -> np.ndarray:
+        """One vector per turn: the record's own, and the missing ones embedded now and kept.
+        A kept vector of another size than the embedder's (the same name, another model)
+        counts as missing; without ``dim``, the size most kept vectors have is taken."""
         assert self.embedder is not None
         eid = self.embedder.id
-        kept = [
+        kept: list[np.ndarray | None] = [
             from_bytes(r.embedding) if r.embedder == eid and r.embedding else None for r in rows
         ]
+        sizes = Counter(len(v) for v in kept if v is not None)
+        size = dim or (sizes.most_common(1)[0][0] if sizes else None)
+        kept = [v if v is not None and len(v) == size else None for v in kept]
         missing = [i for i, v in enumerate(kept) if v is None]
         if missing:
-            made = self._embed([f"{docs[i].speaker}: {docs[i].text}" for i in missing])
+            made = self._embed([_said(docs[i].speaker, docs[i].text) for i in missing])
             for i, v in zip(missing, made, strict=True):
                 kept[i] = v
             with self.rt.db.write() as conn:  # kept: the next build (any process) reads them
@@ -223,6 +251,17 @@ class History:
         if row.role == "user":
             return names.get(str(row.user_id), "user")
         return str(row.role)
+
+
+def _said(speaker: str, text: str) -> str:
+    """What a turn's vector is made from (the worker's and a recall's alike)."""
+    return f"{speaker}: {text}"
+
+
+def _fits(built: _Built, dim: int | None) -> bool:
+    """Whether a built index serves a question vector of ``dim`` (any, without one)."""
+    vectors = built.index.vectors
+    return dim is None or vectors is None or vectors.shape[1] == dim
 
 
 def _weight(docs: list[TurnDoc], vectors: Any) -> int:
