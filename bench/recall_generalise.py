@@ -1,7 +1,7 @@
 """Record recall that generalises: weights chosen on one half of the data, reported on the other.
 
     python bench/recall_generalise.py ../shared/bench/locomo/locomo10.json \
-        --longmemeval ../shared/bench/longmemeval/longmemeval_oracle.json
+        ../shared/bench/longmemeval/longmemeval_oracle.json
 
 Two public sets, each split in halves: LoCoMo's ten conversations into A (0–4) and B (5–9),
 LongMemEval's oracle questions into odd and even (by position in the file). Every variant of
