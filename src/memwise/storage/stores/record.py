@@ -359,12 +359,22 @@ def history_version(conn: Connection, workspace_id: str, contact_id: str) -> tup
     return int(count or 0), int(newest or 0)
 
 
+def _said(workspace_id: str, *columns: Any) -> Any:
+    """A select of turns with text, joined to their conversation, within the workspace."""
+    return (
+        sa.select(*columns)
+        .select_from(turns.join(conversations, conversations.c.id == turns.c.conversation_id))
+        .where(conversations.c.workspace_id == workspace_id, turns.c.text.is_not(None))
+    )
+
+
 def history_turns(conn: Connection, workspace_id: str, contact_id: str, limit: int) -> list[Any]:
     """The contact's newest ``limit`` turns with text, each with its conversation's start,
     agent and staff user; ordered conversation by conversation, each one whole."""
     found = list(
         conn.execute(
-            sa.select(
+            _said(
+                workspace_id,
                 turns.c.seq,
                 conversations.c.started_at,
                 turns.c.id,
@@ -377,12 +387,7 @@ def history_turns(conn: Connection, workspace_id: str, contact_id: str, limit: i
                 turns.c.embedder,
                 turns.c.embedding,
             )
-            .select_from(turns.join(conversations, conversations.c.id == turns.c.conversation_id))
-            .where(
-                conversations.c.workspace_id == workspace_id,
-                conversations.c.contact_id == contact_id,
-                turns.c.text.is_not(None),
-            )
+            .where(conversations.c.contact_id == contact_id)
             .order_by(turns.c.seq.desc())
             .limit(limit)
         )
@@ -398,7 +403,8 @@ def unembedded_turns(
     the conversation's contact, agent and staff user), in order."""
     return list(
         conn.execute(
-            sa.select(
+            _said(
+                workspace_id,
                 turns.c.id,
                 turns.c.text,
                 turns.c.role,
@@ -406,11 +412,8 @@ def unembedded_turns(
                 conversations.c.agent_id,
                 conversations.c.user_id,
             )
-            .select_from(turns.join(conversations, conversations.c.id == turns.c.conversation_id))
             .where(
-                conversations.c.workspace_id == workspace_id,
                 turns.c.conversation_id == conversation_id,
-                turns.c.text.is_not(None),
                 sa.or_(turns.c.embedder.is_(None), turns.c.embedder != embedder),
             )
             .order_by(turns.c.seq)
