@@ -1,4 +1,6 @@
-"""Record benchmark: turns appended per second (single, batched) and search p50/p95.
+"""Record benchmark: turns appended per second (single, batched) and search p50/p95, with
+the search's recency-bounded candidates beside the previous rule (the newest 1,000 matches
+ranked, from the whole record at once on PostgreSQL) in the same run.
 
 python bench/record_bench.py [--sizes 100000,1000000] [--backends sqlite,postgresql]
 """
@@ -10,6 +12,8 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -17,6 +21,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _common import analyze, console, database, percentiles, queries, sentence, table, timed
 from memwise import Memwise
 from memwise.services.conversation.record import NewTurn
+from memwise.storage import search
+
+RULES = ("bounded", "before")
 
 BATCH = 1000
 TURNS_PER_CONVERSATION = 100
@@ -54,21 +61,40 @@ def run(backend: str, sizes: list[int], tmp: Path) -> list[list[str]]:
             batched_rate = total / batched_time
             if backend == "postgresql":  # what autovacuum would do after a bulk load
                 analyze(mw.rt.db.engine, "turns")
-            figures = []
-            for kind in ("specific", "common"):
-                qs = queries(rng, kind, 220)
-                for q in qs[:20]:
-                    mw.record.search(ws.id, q)  # warm up
-                it = iter(qs[20:])
-                figures += percentiles(
-                    timed(lambda it=it: mw.record.search(ws.id, next(it)), 200)  # type: ignore[misc]
+            mw.rt.db.backend.forget_statistics()
+            for rule in RULES:
+                figures = []
+                with previous_rule(mw) if rule == "before" else nullcontext():
+                    for kind in ("specific", "common"):
+                        qs = queries(random.Random(size), kind, 220)  # the same for each rule
+                        for q in qs[:20]:
+                            mw.record.search(ws.id, q)  # warm up
+                        it = iter(qs[20:])
+                        figures += percentiles(
+                            timed(lambda it=it: mw.record.search(ws.id, next(it)), 200)  # type: ignore[misc]
+                        )
+                rows.append(
+                    [backend, f"{size:,}", rule, f"{single_rate:,.0f}", f"{batched_rate:,.0f}"]
+                    + [f"{f:.2f}" for f in figures]
                 )
-            rows.append(
-                [backend, f"{size:,}", f"{single_rate:,.0f}", f"{batched_rate:,.0f}"]
-                + [f"{f:.2f}" for f in figures]
-            )
         mw.close()
     return rows
+
+
+@contextmanager
+def previous_rule(mw: Memwise) -> Iterator[None]:
+    """The search as it was: the newest 1,000 matches ranked; windows widened tenfold
+    (SQLite, from 50,000) or the whole record at once (PostgreSQL)."""
+    backend = mw.rt.db.backend
+    saved = (search.ENOUGH, search.GROW)
+    search.ENOUGH, search.GROW = search.RANKED_CANDIDATES, 10
+    if backend.name == "postgresql":
+        backend.first_window = lambda conn, q: None  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        search.ENOUGH, search.GROW = saved
+        backend.__dict__.pop("first_window", None)
 
 
 def main() -> None:
@@ -86,6 +112,7 @@ def main() -> None:
         [
             "backend",
             "turns",
+            "search",
             "single turns/s",
             "batched turns/s",
             "specific p50 ms",

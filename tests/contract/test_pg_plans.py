@@ -34,3 +34,43 @@ def test_a_search_asks_for_custom_plans_in_its_own_transaction(pg_mw: Memwise) -
             mw.rt.db.backend.knowledge_candidates(conn, ws.id, "ferry", 10)
             assert _mode(conn) == "force_custom_plan"
     assert mw.knowledge.search(ws.id, "ferry", recipe="lexical")
+
+
+@pytest.mark.postgres
+def test_record_search_windows_follow_the_lexeme_statistics(pg_mw: Memwise) -> None:
+    """Common words start in a short recent window sized by the planner's statistics and
+    walked newest first (bitmaps off for that statement only); a rare word (not among the
+    most common lexemes) searches the whole record at once."""
+    from memwise.services.conversation.record import NewTurn
+
+    mw = pg_mw
+    ws, _ = mw.tenancy.create_workspace("Stats")
+    agent = mw.tenancy.create_agent(ws.id, "Eve")
+    contact = mw.tenancy.create_contact(ws.id, "Ann")
+    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=contact.id)
+    turns = [NewTurn("customer", f"order parcel word{n} status") for n in range(3000)]
+    mw.record.append_many(ws.id, conv.id, turns)
+    with mw.rt.db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
+        c.execute(sa.text("ANALYZE turns"))
+    backend = mw.rt.db.backend
+    backend.forget_statistics()
+    with mw.rt.db.read() as conn:
+        common = backend.first_window(conn, backend.prepare("order parcel"))
+        rare = backend.first_window(conn, backend.prepare("word17"))
+        newest = backend.newest_seq(conn)
+        assert newest is not None and common is not None
+        found = backend.candidates(
+            conn,
+            backend.prepare("order parcel"),
+            ws.id,
+            None,
+            newest - common,
+            newest,
+            50,
+            common,
+        )
+        assert len(found) == 50
+        assert str(conn.exec_driver_sql("SHOW enable_bitmapscan").scalar()) == "on"
+    assert 100 <= common < 1500 and rare is None
+    assert len(mw.record.search(ws.id, "order parcel", limit=10)) == 10
+    assert mw.record.search(ws.id, "word17")[0].highlight.count("<mark>") == 1

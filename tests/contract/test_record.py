@@ -125,3 +125,50 @@ def test_search_within_one_conversation(mw: Memwise) -> None:
     hits = mw.record.search(ws, "parcel", conversation_id=b.id)
     assert [h.conversation_id for h in hits] == [b.id]
     assert len(mw.record.search(ws, "parcel")) == 2
+
+
+def test_search_widens_slice_by_slice_and_stops_when_enough_are_found(
+    mw: Memwise, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The recency-bounded candidates: a common word is ranked among the newest matches of
+    the first window that holds enough; a word only the oldest turn holds is still found;
+    no turn is looked at twice."""
+    from memwise.storage import search
+
+    ws, agent, contact = _setup(mw)
+    conv, _ = mw.record.start(ws, agent, "web", contact_id=contact)
+    oldest = mw.record.append(ws, conv.id, "customer", "the zeppelin parcel was common")
+    mw.record.append_many(
+        ws, conv.id, [NewTurn("customer", f"common parcel note {n}") for n in range(40)]
+    )
+    backend = mw.rt.db.backend
+    monkeypatch.setattr(backend, "first_window", lambda conn, q: 5, raising=False)
+    monkeypatch.setattr(search, "ENOUGH", 8)
+    slices: list[tuple[int, int]] = []
+    real = type(backend).candidates
+
+    def spy(
+        self: object,
+        conn: object,
+        q: str,
+        w: str,
+        c: object,
+        above: int,
+        below: int,
+        cap: int,
+        span: object = None,
+    ) -> object:
+        slices.append((above, below))
+        return real(backend, conn, q, w, c, above, below, cap, span)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(type(backend), "candidates", spy)
+    hits = mw.record.search(ws, "common parcel", limit=5)
+    assert len(hits) == 5 and oldest.id not in {h.turn_id for h in hits}
+    assert len(slices) == 2  # 5 turns held too few; the next, four times wider, enough
+    (a1, b1), (a2, b2) = slices
+    assert b2 == a1 and b1 - a1 == 5 and b1 - a2 == 20  # each slice older than the last
+    slices.clear()
+    (found,) = mw.record.search(ws, "zeppelin")  # only the oldest turn: widened to the start
+    assert found.turn_id == oldest.id and slices[-1][0] == 0
+    seen = [s for pair in slices for s in range(pair[0] + 1, pair[1] + 1)]
+    assert len(seen) == len(set(seen))

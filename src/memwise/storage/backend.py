@@ -11,8 +11,6 @@ from sqlalchemy.engine import Connection
 class Backend(Protocol):
     name: str
 
-    first_window: int | None
-
     def insert_turns(self, conn: Connection, rows: Sequence[dict[str, Any]]) -> list[int]:
         """Insert record turns in one go; their seqs, in order."""
         ...
@@ -23,15 +21,30 @@ class Backend(Protocol):
 
     def newest_seq(self, conn: Connection) -> int | None: ...
 
+    def first_window(self, conn: Connection, q: str) -> int | None:
+        """How many of the newest sequence numbers a record search looks in first (None:
+        the whole record at once)."""
+        ...
+
     def serialize(self, conn: Connection, key: str) -> None:
         """Hold ``key`` until the transaction ends: writers of the same key take turns
         (SQLite has one writer at a time already)."""
         ...
 
     def candidates(
-        self, conn: Connection, q: str, ws: str, conv: str | None, above: int, cap: int
+        self,
+        conn: Connection,
+        q: str,
+        ws: str,
+        conv: str | None,
+        above: int,
+        below: int,
+        cap: int,
+        span: int | None = None,
     ) -> Sequence[tuple[int, float]]:
-        """Up to ``cap`` most recent record matches above ``above``: (seq, score)."""
+        """Up to ``cap`` most recent record matches in ``above < seq <= below``: (seq,
+        score). ``span``: how many sequence numbers that slice holds (None: it reaches the
+        record's start)."""
         ...
 
     def show(self, conn: Connection, q: str, seqs: Sequence[int]) -> Sequence[Any]:

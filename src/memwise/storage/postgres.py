@@ -13,6 +13,7 @@ from memwise.retrieval.lexical import snowball
 from memwise.storage import fts
 from memwise.storage.highlight import START, STOP
 from memwise.storage.schema import turns
+from memwise.storage.search import ENOUGH
 from memwise.storage.types import UTCDateTime
 
 _NEWEST = sa.text("SELECT max(seq) FROM turns")
@@ -21,10 +22,13 @@ CUSTOM = "memwise_custom_plans"  # conn.info: set in this transaction (cleared a
 _CANDIDATES = sa.text(
     "SELECT t.seq, ts_rank_cd(t.text_tsv, q.query) AS score "
     "FROM turns t, (SELECT plainto_tsquery('english', :q) AS query) q "
-    "WHERE t.text_tsv @@ q.query AND t.seq > :above AND t.workspace_id = :ws "
+    "WHERE t.text_tsv @@ q.query AND t.seq > :above AND t.seq <= :below AND t.workspace_id = :ws "
     "AND (CAST(:conv AS varchar) IS NULL OR t.conversation_id = :conv) "
     "ORDER BY t.seq DESC LIMIT :cap"
 )
+_NO_BITMAPS = sa.text("SET LOCAL enable_bitmapscan = off")
+_BITMAPS = sa.text("SET LOCAL enable_bitmapscan = on")
+SCAN_ROWS = 30_000  # a slice up to this size is walked newest first
 _SHOW = sa.text(
     "SELECT t.seq, t.id, t.conversation_id, t.role, t.at, "
     "ts_headline('english', t.text, plainto_tsquery('english', :q), "
@@ -38,9 +42,8 @@ class PostgresBackend:
 
     def __init__(self) -> None:
         self._vectors: bool | None = None
-        self._stats: tuple[float, float, dict[str, float], float] | None = None
+        self._stats: dict[str, tuple[float, float, dict[str, float], float]] = {}
 
-    first_window: int | None = None  # with statistics, the planner picks GIN or a backward scan
     rarest_first = True  # knowledge candidates from the rarest words (False: every word)
 
     def serialize(self, conn: Connection, key: str) -> None:
@@ -60,12 +63,44 @@ class PostgresBackend:
     def newest_seq(self, conn: Connection) -> int | None:
         return conn.execute(_NEWEST).scalar()
 
+    def first_window(self, conn: Connection, q: str) -> int | None:
+        """A window expected to hold about ``search.ENOUGH`` matches of every word, by the
+        planner's statistics of the record's lexemes; None when that is most of the record
+        (rare words: the full-text index finds their few matches at once)."""
+        rows, freq, floor = self._lexeme_stats(conn, "turns")
+        words = fts.tsquery_words(q, content_only=True)
+        if not words or rows <= 0:
+            return None
+        share = 1.0
+        for w in dict.fromkeys(snowball(w.lower()) for w in words):
+            share *= freq.get(w, floor / 2)
+        if share <= 0:
+            return None
+        window = int(1.5 * ENOUGH / share)  # a margin: most first windows are enough
+        return window if window < rows / 2 else None
+
     def candidates(
-        self, conn: Connection, q: str, ws: str, conv: str | None, above: int, cap: int
+        self,
+        conn: Connection,
+        q: str,
+        ws: str,
+        conv: str | None,
+        above: int,
+        below: int,
+        cap: int,
+        span: int | None = None,
     ) -> Sequence[tuple[int, float]]:
         self.custom_plans(conn)
-        params = {"q": q, "ws": ws, "conv": conv, "above": above, "cap": cap}
-        return [(r.seq, r.score) for r in conn.execute(_CANDIDATES, params)]
+        params = {"q": q, "ws": ws, "conv": conv, "above": above, "below": below, "cap": cap}
+        if span is None or span > SCAN_ROWS:
+            return [(r.seq, r.score) for r in conn.execute(_CANDIDATES, params)]
+        # A short window of common words: walking it newest first costs at most its size,
+        # where a bitmap of the words' matches costs what the whole record holds of them.
+        conn.execute(_NO_BITMAPS)
+        try:
+            return [(r.seq, r.score) for r in conn.execute(_CANDIDATES, params)]
+        finally:
+            conn.execute(_BITMAPS)
 
     def show(self, conn: Connection, q: str, seqs: Sequence[int]) -> Sequence[Any]:
         return conn.execute(_SHOW, {"q": q, "seqs": list(seqs)}).all()
@@ -125,7 +160,7 @@ class PostgresBackend:
     def _by_rarity(self, conn: Connection, words: list[str]) -> tuple[list[str], float]:
         """The words, rarest first by the planner's own statistics of the lexemes (read once
         every few minutes), and the estimated chunks of the rarest."""
-        rows, freq, floor = self._lexeme_stats(conn)
+        rows, freq, floor = self._lexeme_stats(conn, "knowledge_chunks")
         est = {w: rows * freq.get(snowball(w.lower()), floor / 2) for w in words}
         order = sorted(dict.fromkeys(words), key=lambda w: est[w])
         return order, est[order[0]]
@@ -133,21 +168,24 @@ class PostgresBackend:
     def forget_statistics(self) -> None:
         """Read the lexeme statistics afresh on the next search (after a bulk load and its
         ANALYZE; otherwise they are read again every few minutes)."""
-        self._stats = None
+        self._stats = {}
 
-    def _lexeme_stats(self, conn: Connection) -> tuple[float, dict[str, float], float]:
+    def _lexeme_stats(self, conn: Connection, table: str) -> tuple[float, dict[str, float], float]:
+        """(rows, lexeme → share of rows holding it, the least share listed) of ``table``'s
+        ``text_tsv``, from the planner's statistics, read again every few minutes."""
         now = time.monotonic()
-        if self._stats is None or now - self._stats[0] > STATS_SECONDS:
-            row = conn.execute(_LEXEME_STATS).first()
-            rows = float(conn.execute(_ROWS).scalar() or 0)
+        held = self._stats.get(table)
+        if held is None or now - held[0] > STATS_SECONDS:
+            row = conn.execute(_LEXEME_STATS, {"table": table}).first()
+            rows = float(conn.execute(_ROWS, {"table": table}).scalar() or 0)
             if row is None or not row.elems:  # never analysed: every word looks rare
                 freq, floor = {}, 0.0
             else:
                 freqs = list(row.freqs)
                 freq = dict(zip(row.elems, freqs, strict=False))
                 floor = float(freqs[-3]) if len(freqs) >= 3 else 0.0  # the minimum listed
-            self._stats = (now, max(rows, 0.0), freq, floor)
-        return self._stats[1], self._stats[2], self._stats[3]
+            held = self._stats[table] = (now, max(rows, 0.0), freq, floor)
+        return held[1], held[2], held[3]
 
     def insert_turns(self, conn: Connection, rows: Sequence[dict[str, Any]]) -> list[int]:
         """Batched INSERT … RETURNING seq, in the order the rows were given."""
@@ -168,9 +206,9 @@ _KNOWLEDGE = sa.text(
 _LEXEME_STATS = sa.text(
     "SELECT CAST(CAST(most_common_elems AS text) AS text[]) AS elems, "
     "most_common_elem_freqs AS freqs FROM pg_stats WHERE schemaname = current_schema() "
-    "AND tablename = 'knowledge_chunks' AND attname = 'text_tsv'"
+    "AND tablename = :table AND attname = 'text_tsv'"
 )
-_ROWS = sa.text("SELECT reltuples FROM pg_class WHERE oid = CAST('knowledge_chunks' AS regclass)")
+_ROWS = sa.text("SELECT reltuples FROM pg_class WHERE oid = CAST(:table AS regclass)")
 STATS_SECONDS = 300.0  # the lexeme statistics are read again after this
 
 

@@ -1,9 +1,12 @@
-"""The record search shared by both backends: an expanding recency window.
+"""The record search shared by both backends: a recency-bounded candidate set.
 
-Candidates are looked for among the most recent turns first (a range both indexes can
-use), widening tenfold until enough are found; each candidate is scored as it is found,
-the best are kept, and only those are highlighted. Common words stop early; rare words
-have few matches anyway. Each backend supplies the SQL steps.
+Candidates are looked for among the most recent turns first (a range of sequence numbers
+both indexes can use), widening fourfold while the window holds fewer than ``ENOUGH``
+matches (each widening reads only the older slice it adds); the matches found (at most
+``RANKED_CANDIDATES``, the newest) are scored, the best kept, and only those highlighted.
+Common words stop in the first window, so their cost does not grow with the record; rare
+words have few matches anyway and widen to the whole record. Each backend supplies the SQL
+steps.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from memwise.domain.record import Author, RecordHit
 from memwise.storage.backend import Backend
 from memwise.storage.highlight import to_html
 
-RANKED_CANDIDATES = 1000
+RANKED_CANDIDATES = 1000  # the most matches one window ranks (the newest)
+ENOUGH = 100  # a window with this many matches is not widened
+GROW = 4  # how much wider each next window is
 
 
 def search(
@@ -32,13 +37,17 @@ def search(
     newest = steps.newest_seq(conn)
     if newest is None:
         return []
-    window = steps.first_window or newest
-    while True:
+    window = steps.first_window(conn, q) or newest
+    below = newest
+    found: list[tuple[int, float]] = []
+    while True:  # each slice older than the last: no turn is looked at twice
         above = max(0, newest - window)
-        found = steps.candidates(conn, q, ws, conversation_id, above, RANKED_CANDIDATES)
-        if len(found) >= RANKED_CANDIDATES or above == 0:
+        span = below - above if above else None
+        wanted = RANKED_CANDIDATES - len(found)
+        found += steps.candidates(conn, q, ws, conversation_id, above, below, wanted, span)
+        if len(found) >= max(ENOUGH, limit) or above == 0:
             break
-        window *= 10
+        below, window = above, window * GROW
     best = sorted(found, key=lambda pair: (-pair[1], -pair[0]))[:limit]
     if not best:
         return []

@@ -21,7 +21,8 @@ _NEWEST = sa.text("SELECT max(seq) FROM turns")
 _CANDIDATES = sa.text(
     "SELECT t.seq, -bm25(turns_fts) AS score "
     "FROM turns_fts JOIN turns t ON t.seq = turns_fts.rowid "
-    "WHERE turns_fts MATCH :q AND turns_fts.rowid > :above AND t.workspace_id = :ws "
+    "WHERE turns_fts MATCH :q AND turns_fts.rowid > :above AND turns_fts.rowid <= :below "
+    "AND t.workspace_id = :ws "
     "AND (:conv IS NULL OR t.conversation_id = :conv) "
     "ORDER BY turns_fts.rowid DESC LIMIT :cap"
 )
@@ -41,7 +42,7 @@ _SHOW = (
 
 class SQLiteBackend:
     name = "sqlite"
-    first_window: int | None = 50_000  # FTS5 walks long doclists: start recent
+    WINDOW = 50_000  # FTS5 walks long doclists: start recent
 
     def __init__(self) -> None:
         self._counts: dict[str, int] = {}  # porter stem → chunks holding it (an estimate)
@@ -53,10 +54,21 @@ class SQLiteBackend:
     def newest_seq(self, conn: Connection) -> int | None:
         return conn.execute(_NEWEST).scalar()
 
+    def first_window(self, conn: Connection, q: str) -> int | None:
+        return self.WINDOW
+
     def candidates(
-        self, conn: Connection, q: str, ws: str, conv: str | None, above: int, cap: int
+        self,
+        conn: Connection,
+        q: str,
+        ws: str,
+        conv: str | None,
+        above: int,
+        below: int,
+        cap: int,
+        span: int | None = None,
     ) -> Sequence[tuple[int, float]]:
-        params = {"q": q, "ws": ws, "conv": conv, "above": above, "cap": cap}
+        params = {"q": q, "ws": ws, "conv": conv, "above": above, "below": below, "cap": cap}
         return [(r.seq, r.score) for r in conn.execute(_CANDIDATES, params)]
 
     def show(self, conn: Connection, q: str, seqs: Sequence[int]) -> Sequence[Any]:
