@@ -6,6 +6,7 @@ Screenshots land in test-artifacts/screenshots/ (or $MEMWISE_ARTIFACTS).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -175,7 +176,7 @@ def test_reset_the_widget(browser: object, shop: dict[str, str]) -> None:
     stored = page.evaluate("() => [localStorage.length, sessionStorage.length]")
     assert stored == [0, 0]  # the thread lives in the open tab only
     page.click(".mw-reset")
-    page.wait_for_function("() => document.querySelectorAll('.mw-msg').length === 0")
+    sync_api.expect(page.locator(".mw-msg")).to_have_count(0)
     shot(page, "widget-reset")
     ask(page, "Hello again", 0)
     assert page.locator(".mw-msg").count() == 2
@@ -319,8 +320,9 @@ def test_a_new_business_builds_its_assistant_in_four_steps(browser: object, serv
             }
         ],
     )
-    page.wait_for_function(
-        "document.querySelector('#knowledge textarea[name=body]').value.includes('Sundays')"
+    # polled by Playwright itself: the console's CSP forbids evaluating a string predicate
+    sync_api.expect(page.locator("#knowledge textarea[name=body]")).to_have_value(
+        re.compile("Sundays")
     )
     assert page.input_value("#knowledge input[name=title]") == "faq"
     page.click("#knowledge button[type=submit]")
