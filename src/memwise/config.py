@@ -18,6 +18,12 @@ from memwise.policies.limits import Limits
 from memwise.providers.chat import ChatModel, connect
 from memwise.retrieval.embedders import Embedder, MiniLMEmbedder, OpenAIEmbedder
 
+# A server process's threads: the request work is Python and the database (more threads
+# than this only take turns at the interpreter, and each turn costs); calls that wait on a
+# model or a remote service run beside them in threads of their own (memwise.api.threads).
+WORKING_THREADS = 2
+WAITING_THREADS = 32
+
 
 class Settings(BaseSettings):
     """memwise settings; every field can be set with a ``MEMWISE_`` environment variable."""
@@ -40,6 +46,14 @@ class Settings(BaseSettings):
     )
     worker_poll_s: float = Field(
         2.0, gt=0, le=3600, description="Seconds between polls of an idle worker"
+    )
+    server_threads: int = Field(
+        0,
+        ge=0,
+        le=256,
+        description="Requests one server process works on at once; 0 chooses: 2 (the work "
+        "is the interpreter's and the database's, and more threads only take turns at the "
+        "interpreter), 32 with the openai embedder (every search waits on it)",
     )
     max_request_bytes: int = Field(
         1_000_000, ge=1_000, le=100_000_000, description="Largest request body (413 above)"
@@ -142,6 +156,12 @@ class Settings(BaseSettings):
                 default = f"`{field.default}`"
             lines.append(f"| `MEMWISE_{name.upper()}` | {default} | {field.description or ''} |")
         return "\n".join(lines) + "\n"
+
+    def threads(self) -> int:
+        """The server's working threads per process: ``server_threads``, or its default."""
+        if self.server_threads:
+            return self.server_threads
+        return WAITING_THREADS if self.embedder == "openai" else WORKING_THREADS
 
     def account_policy(self) -> AccountPolicy:
         return AccountPolicy(

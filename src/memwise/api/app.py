@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from memwise import __version__
 from memwise.api import errors as api_errors
 from memwise.api import metrics as metrics_routes
+from memwise.api import threads
 from memwise.api.limits import AuthThrottle, BodyLimit, RateLimiter, SecurityHeaders
 from memwise.api.routes import (
     accounts,
@@ -76,6 +77,7 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        threads.configure(settings.threads())
         async with AsyncExitStack() as stack:
             for manager in sessions:
                 await stack.enter_async_context(manager.run())

@@ -21,6 +21,7 @@ from starlette.concurrency import run_in_threadpool
 
 from memwise import __version__, errors
 from memwise.api.limits import RateLimiter
+from memwise.api.threads import waiting
 from memwise.clock import current_workspace
 from memwise.domain.access import Kind, Principal
 from memwise.services.assistant import tools
@@ -111,7 +112,7 @@ def _handler(mw: Memwise, gate: Gate, tool: tools.Tool) -> Any:
             assert isinstance(result, tools.Result)
             return result.data
 
-        return await run_in_threadpool(run)
+        return await waiting(run)  # a tool may wait on the account source
 
     schema = tool.schema(tools.Door.mcp)["properties"]
     params = []

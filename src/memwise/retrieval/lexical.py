@@ -72,24 +72,25 @@ def _head(term: str) -> str:
     return term[:-1] if term.endswith("y") and len(term) > 1 else term
 
 
-@lru_cache(maxsize=4096)
-def _finder(found: frozenset[str]) -> re.Pattern[str]:
-    heads = sorted({_head(t) for t in found}, key=lambda h: (-len(h), h))
-    return re.compile(r"\b(?:" + "|".join(re.escape(h) for h in heads) + r")\w*")
+@lru_cache(maxsize=8192)
+def _words(low: str) -> frozenset[str]:
+    """The distinct words of a lower-cased text, cached (chunks are read again and again)."""
+    return frozenset(_WORD.findall(low))
 
 
 def present(wanted: frozenset[str], text: str) -> frozenset[str]:
     """Which of the terms ``wanted`` occur in ``text``: the same as
-    ``wanted & term_set(text)``, found by looking for the words that could stem to them
-    instead of stemming every word (a long text, a few wanted terms)."""
+    ``wanted & term_set(text)``, found by stemming only the words that could stem to them
+    (a long text, a few wanted terms): those beginning with a wanted term's head."""
     low = text.lower()
     maybe = frozenset(t for t in wanted if _head(t) in low)
     if not maybe:
         return maybe
+    heads = tuple({_head(t) for t in maybe})
     return frozenset(
         t
-        for w in _finder(maybe).findall(low.replace("_", " "))
-        if w not in STOPWORDS and (t := stem(w)) in maybe
+        for w in _words(low)
+        if w.startswith(heads) and w not in STOPWORDS and (t := stem(w)) in maybe
     )
 
 

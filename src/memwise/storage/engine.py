@@ -20,14 +20,23 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 
 
 SQLITE_MMAP_BYTES = 256 << 20
+# Connections kept open for a file database: as many as the server's threads use at once
+# (a closed one is opened again with its pragmas on the next request, a tenth of a context).
+SQLITE_POOL = 40
 
 
 def _sqlite_engine(url: URL) -> Engine:
+    pooled = (
+        {"pool_size": SQLITE_POOL, "max_overflow": SQLITE_POOL}
+        if url.database and url.database != ":memory:"
+        else {}
+    )
     engine = sa.create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": 30},
         pool_pre_ping=False,
         hide_parameters=True,  # customer text never reaches a log through an error message
+        **pooled,
     )
 
     @event.listens_for(engine, "connect")

@@ -6,11 +6,13 @@ from typing import Any
 
 from fastapi.encoders import jsonable_encoder
 
-from memwise import errors
+from memwise import Memwise, errors
 from memwise.api import routes
 from memwise.api.auth import MW, Admin, Caller, Operator, conversation_scope, ws
 from memwise.api.schemas import AccountSourceIn, IdentifyIn, LookupIn
+from memwise.api.threads import waiting
 from memwise.client import models as m
+from memwise.domain.access import Principal
 
 router = routes.router("/v1")
 
@@ -30,8 +32,12 @@ def get_source(caller: Operator, mw: MW) -> dict[str, Any]:
 
 
 @router.post("/accounts/lookup", response_model=m.AccountLookup)
-def lookup(body: LookupIn, caller: Caller, mw: MW) -> dict[str, Any]:
+async def lookup(body: LookupIn, caller: Caller, mw: MW) -> dict[str, Any]:
     """A lookup for the conversation's bound account (visitors: their own conversation)."""
+    return await waiting(_lookup, body, caller, mw)  # the account source answers in its time
+
+
+def _lookup(body: LookupIn, caller: Principal, mw: Memwise) -> dict[str, Any]:
     workspace = conversation_scope(caller, body.conversation_id)
     if caller.is_visitor:  # a door switched off serves its visitors nothing more
         mw.record.require_open_door(workspace, body.conversation_id)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from memwise import Memwise
 from memwise.api import routes
 from memwise.api.auth import MW, Caller, conversation_scope
 from memwise.api.schemas import ChatIn, ContextIn
+from memwise.api.threads import waiting
 from memwise.client import models as m
+from memwise.domain.access import Principal
 from memwise.policies.window import Message
 
 router = routes.router("/v1")
@@ -40,7 +43,11 @@ def context(body: ContextIn, caller: Caller, mw: MW) -> dict[str, Any]:
 
 
 @router.post("/chat", response_model=m.ChatReply)
-def chat(body: ChatIn, caller: Caller, mw: MW) -> dict[str, Any]:
+async def chat(body: ChatIn, caller: Caller, mw: MW) -> dict[str, Any]:
+    return await waiting(_chat, body, caller, mw)  # a model may answer: seconds of waiting
+
+
+def _chat(body: ChatIn, caller: Principal, mw: Memwise) -> dict[str, Any]:
     workspace = conversation_scope(caller, body.conversation_id)
     if caller.is_visitor:  # a door switched off takes nothing more from visitors
         mw.record.require_open_door(workspace, body.conversation_id)

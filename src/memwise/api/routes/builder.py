@@ -19,6 +19,7 @@ from memwise.api.schemas import (
     out,
     page,
 )
+from memwise.api.threads import waiting
 from memwise.client import models as m
 
 router = routes.router("/v1")
@@ -54,10 +55,10 @@ def setup_helps(body: SetupHelpsIn, caller: Operator, mw: MW) -> dict[str, Any]:
 
 
 @router.post("/setup/preview", response_model=m.ChatReply)
-def setup_preview(body: SetupPreviewIn, caller: Operator, mw: MW) -> dict[str, Any]:
+async def setup_preview(body: SetupPreviewIn, caller: Operator, mw: MW) -> dict[str, Any]:
     """Ask the preview as a customer would: knowledge quoted with its source, or the
     hand-off (with the question's ``unanswered_id`` to teach)."""
-    reply = mw.builder.preview(ws(caller), body.text, actor=caller.actor, by=caller)
+    reply = await waiting(mw.builder.preview, ws(caller), body.text, actor=caller.actor, by=caller)
     return dict(vars(reply))
 
 
