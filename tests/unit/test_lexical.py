@@ -47,6 +47,19 @@ def test_present_finds_what_the_term_sets_would() -> None:
         assert lexical.present(wanted, text) == wanted & lexical.term_set(text), (text, query)
 
 
+def test_present_finds_the_same_in_long_texts() -> None:
+    """Past SHORT_TEXT characters the text is scanned rather than its term set cached."""
+    rng = random.Random(11)
+    filler = " ".join(["lorem"] * (lexical.SHORT_TEXT // 6 + 1))
+    for _ in range(500):
+        words = [rng.choice(WORDS) for _ in range(rng.randint(0, 12))]
+        text = filler + " " + " ".join(words).replace(" ", rng.choice([" ", ",", "_", "'", "\n"]))
+        assert len(text) > lexical.SHORT_TEXT
+        query = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 4)))
+        wanted = frozenset(lexical.terms(query))
+        assert lexical.present(wanted, text) == wanted & lexical.term_set(text), (words, query)
+
+
 def _plain_bm25(query: str, documents: list[str], k1: float = 1.2, b: float = 0.75) -> list[float]:
     """BM25 as written in the textbooks: every document scored against every term."""
     q = set(lexical.terms(query))

@@ -72,16 +72,21 @@ def _head(term: str) -> str:
     return term[:-1] if term.endswith("y") and len(term) > 1 else term
 
 
-@lru_cache(maxsize=8192)
-def _words(low: str) -> frozenset[str]:
-    """The distinct words of a lower-cased text, cached (chunks are read again and again)."""
-    return frozenset(_WORD.findall(low))
+SHORT_TEXT = 4_000  # characters: a text this short has its term set cached whole
+
+
+@lru_cache(maxsize=8192)  # at most 8,192 short texts held: ≤ 32 MB of text
+def _short_terms(text: str) -> frozenset[str]:
+    return frozenset(terms(text))
 
 
 def present(wanted: frozenset[str], text: str) -> frozenset[str]:
-    """Which of the terms ``wanted`` occur in ``text``: the same as
-    ``wanted & term_set(text)``, found by stemming only the words that could stem to them
-    (a long text, a few wanted terms): those beginning with a wanted term's head."""
+    """Which of the terms ``wanted`` occur in ``text`` (``wanted & term_set(text)``): a
+    short text's term set is cached (a knowledge chunk is scored again on every question
+    that finds it); a long one is searched for the words that could stem to the wanted terms
+    instead of stemming every word (a long text, a few wanted terms)."""
+    if len(text) <= SHORT_TEXT:
+        return wanted & _short_terms(text)
     low = text.lower()
     maybe = frozenset(t for t in wanted if _head(t) in low)
     if not maybe:
@@ -89,7 +94,7 @@ def present(wanted: frozenset[str], text: str) -> frozenset[str]:
     heads = tuple({_head(t) for t in maybe})
     return frozenset(
         t
-        for w in _words(low)
+        for w in frozenset(_WORD.findall(low))
         if w.startswith(heads) and w not in STOPWORDS and (t := stem(w)) in maybe
     )
 
