@@ -1,8 +1,9 @@
 """The server's threads. Request work runs in a few threads (``Settings.threads``): it is
 Python and the database, and more threads than that only take turns at the interpreter,
-each turn costing more than it gives (16 requests at once ran at a third of the speed in
-40 threads than in 2). Work that waits on a model or a remote service (chat, account
-lookups, MCP tools) runs in threads of its own, so a slow provider never holds the others.
+each turn costing more than it gives (16 contexts at once: about 1.4× the requests per
+second in 2 threads than in 40, bench/README.md). Work that waits on a model or a remote
+service (chat, account lookups, the builder's preview, MCP tools) runs in threads of its
+own, so a slow provider never holds the others.
 """
 
 from __future__ import annotations

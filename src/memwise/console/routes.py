@@ -21,6 +21,7 @@ from starlette.concurrency import run_in_threadpool
 
 from memwise import __version__, errors
 from memwise.api.routes.memory import served
+from memwise.api.threads import waiting
 from memwise.clock import current_workspace
 from memwise.console.session import (
     COOKIE,
@@ -120,9 +121,10 @@ def page(fn: Callable[[Request, Operator], Response]) -> Callable[[Request], Res
 
 
 def action(
-    fn: Callable[[Request, Operator, dict[str, str]], Response],
+    fn: Callable[[Request, Operator, dict[str, str]], Response], waits: bool = False
 ) -> Callable[[Request], Awaitable[Response]]:
-    """A form POST: logged in, CSRF checked, errors sent back to the page they came from."""
+    """A form POST: logged in, CSRF checked, errors sent back to the page they came from.
+    ``waits``: the action waits on a model, in the threads for waiting (memwise.api.threads)."""
 
     async def handler(request: Request) -> Response:
         try:
@@ -134,6 +136,8 @@ def action(
         origin = came_from if came_from.startswith("/console/") else "/console/"
         try:
             data = await form(request, who)
+            if waits:
+                return await waiting(fn, request, who, data)
             return await run_in_threadpool(fn, request, who, data)
         except errors.MemwiseError as exc:
             return back(origin, error=exc.message)
@@ -150,9 +154,11 @@ def get(path: str) -> Callable[[Callable[[Request, Operator], Response]], Any]:
     return register
 
 
-def post(path: str) -> Callable[[Callable[[Request, Operator, dict[str, str]], Response]], Any]:
+def post(
+    path: str, *, waits: bool = False
+) -> Callable[[Callable[[Request, Operator, dict[str, str]], Response]], Any]:
     def register(fn: Callable[[Request, Operator, dict[str, str]], Response]) -> Any:
-        router.add_api_route(path, action(fn), methods=["POST"])
+        router.add_api_route(path, action(fn, waits), methods=["POST"])
         return fn
 
     return register

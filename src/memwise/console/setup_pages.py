@@ -111,7 +111,7 @@ def setup_helps(request: Request, who: Operator, data: dict[str, str]) -> Respon
     return back("/console/setup?step=try", note="Saved. Next: try it.")
 
 
-@post("/setup/try")
+@post("/setup/try", waits=True)  # the preview may wait on a model
 def setup_try(request: Request, who: Operator, data: dict[str, str]) -> Response:
     reply = mw_of(request).builder.preview(
         who.workspace_id, data.get("text", ""), actor=who.actor, by=who.principal
