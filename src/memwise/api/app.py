@@ -40,17 +40,20 @@ from memwise.services.facade import Memwise
 
 log = logging.getLogger("memwise.api")
 
+# Matched in this order, route by route (about 1.5 µs a route): the paths of every turn
+# first — /v1/context was reached after ~120 others, 0.2 ms a request. No two routers
+# share a path (a test checks), so the order decides nothing else.
 ROUTERS = (
-    setup,
-    builder,
+    assistant,
     conversations,
-    notebook,
     memory,
-    jobs,
     knowledge,
     accounts,
-    assistant,
+    notebook,
     webhooks,
+    setup,
+    builder,
+    jobs,
     events,
     admin,
 )
