@@ -284,3 +284,42 @@ def test_another_workspaces_many_chunks_neither_leak_nor_crowd_out_ours(mw: Memw
         assert sorted(h.title for h in hits) == ["Route 0", "Route 1", "Route 2", "Route 3"]
         route0 = next(h for h in hits if h.title == "Route 0")
         assert "online" in route0.excerpt  # the current version, never the replaced one
+
+
+def test_another_workspaces_newer_chunks_never_hide_ours(
+    mw: Memwise, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Questions whose every word is in many chunks rank a sample of them (the newest on
+    SQLite); a sample filled by another workspace's chunks still finds this one's."""
+    from memwise.storage import postgres, sqlite
+
+    monkeypatch.setattr(sqlite, "SAMPLE", 20)
+    monkeypatch.setattr(postgres, "SAMPLE", 20)
+    ours, _ = mw.tenancy.create_workspace("Harbour shop")
+    theirs, _ = mw.tenancy.create_workspace("Ferry company")
+    for i in range(3):
+        mw.knowledge.add_document(
+            ours.id,
+            kind="policy",
+            version="1",
+            title=f"Our ferry note {i}",
+            body=f"The island ferry for parcels leaves at {i + 8} o'clock.",
+        )
+    for i in range(40):  # newer, and more than the sample
+        mw.knowledge.add_document(
+            theirs.id,
+            kind="policy",
+            version="1",
+            title=f"Timetable {i}",
+            body=f"The island ferry sails from pier {i}.",
+        )
+    hits = mw.knowledge.search(ours.id, "island ferry", recipe="lexical")
+    assert sorted(h.title for h in hits) == [f"Our ferry note {i}" for i in range(3)]
+    with mw.rt.db.read() as conn:  # ranked, not only found by the later fill
+        if mw.rt.db.name == "sqlite":
+            ranked = sqlite._ranked(conn, ours.id, '"island" AND "ferry"', 3, sqlite.SAMPLE)
+        else:
+            ranked = postgres._ranked(conn, ours.id, "island & ferry", 3, postgres.SAMPLE)
+    assert len(ranked) == 3 and all(score > 0 for _, score in ranked)
+    hits = mw.knowledge.search(theirs.id, "island ferry", recipe="lexical", limit=5)
+    assert len(hits) == 5 and all(h.title.startswith("Timetable") for h in hits)

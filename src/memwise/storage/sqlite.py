@@ -115,7 +115,7 @@ class SQLiteBackend:
             return []
         if not self.rarest_first or len(words) == 1:
             return _ranked(conn, ws, fts.fts5_query(query, any_word=True), limit)
-        found = _ranked(conn, ws, _quoted(words, " AND "), limit)
+        found = _ranked(conn, ws, _quoted(words, " AND "), limit, SAMPLE)
         if len(found) >= min(limit, enough or limit):
             return found
         counts = self._document_counts(conn, words)
@@ -153,6 +153,7 @@ _KNOWLEDGE = sa.text(
 
 
 COMMON_ROWS = 5_000  # a rarest word in more chunks than this: the question has only common words
+SAMPLE = 2_000  # chunks holding every word ranked, the newest (as PostgreSQL ranks a sample)
 FILL = 4  # chunks sampled per result still wanted, once the rarest word's are in
 STATS_SECONDS = 300.0  # the words' chunk counts are read again after this
 STATS_WORDS = 50_000  # and at most this many are held
@@ -189,18 +190,51 @@ _INDEX_RANKED = sa.text(
     "SELECT rowid AS seq, -bm25(knowledge_fts, 2.0, 1.0) AS score FROM knowledge_fts "
     "WHERE knowledge_fts MATCH :q ORDER BY score DESC LIMIT :limit"
 )
+_NEWEST_RANKED = sa.text(
+    "SELECT seq, score FROM (SELECT rowid AS seq, -bm25(knowledge_fts, 2.0, 1.0) AS score "
+    "FROM knowledge_fts WHERE knowledge_fts MATCH :q ORDER BY rowid DESC LIMIT :sample) "
+    "ORDER BY score DESC LIMIT :limit"
+)
+_NEWEST_KNOWLEDGE = sa.text(
+    "SELECT f.seq, f.score FROM (SELECT rowid AS seq, -bm25(knowledge_fts, 2.0, 1.0) AS score "
+    "FROM knowledge_fts WHERE knowledge_fts MATCH :q ORDER BY rowid DESC LIMIT :sample) f "
+    "JOIN knowledge_chunks c ON c.seq = f.seq WHERE c.workspace_id = :ws AND c.current = 1 "
+    "ORDER BY f.score DESC LIMIT :limit"
+)
+_BEYOND = sa.text(
+    "SELECT count(*) FROM (SELECT rowid FROM knowledge_fts WHERE knowledge_fts MATCH :q LIMIT :n)"
+)
+
+
+def _matches_beyond(conn: Connection, q: str, sample: int) -> bool:
+    """Whether more than ``sample`` chunks (of any workspace) match ``q``."""
+    return int(conn.execute(_BEYOND, {"q": q, "n": sample + 1}).scalar_one()) > sample
+
+
 _OURS = sa.text(
     "SELECT seq FROM knowledge_chunks WHERE seq IN :seqs AND workspace_id = :ws AND current = 1"
 ).bindparams(sa.bindparam("seqs", expanding=True))
 
 
-def _ranked(conn: Connection, ws: str, q: str, limit: int) -> list[tuple[int, float]]:
+def _ranked(
+    conn: Connection, ws: str, q: str, limit: int, sample: int | None = None
+) -> list[tuple[int, float]]:
     """The best ``limit`` of this workspace's current chunks matching ``q``. The index's own
     best first; ranked with the join only when other workspaces' chunks (or replaced ones)
-    took places among those."""
+    took places among those. With ``sample``, only the newest ``sample`` matches are ranked
+    (FTS5 computes bm25 for each match it returns: thousands for two common words)."""
     if not q:
         return []
-    params = {"q": q, "ws": ws, "limit": limit}
+    params = {"q": q, "ws": ws, "limit": limit, "sample": sample}
+    if sample:
+        best = [(r.seq, r.score) for r in conn.execute(_NEWEST_RANKED, params)]
+        ours = set(conn.execute(_OURS, {"seqs": [s for s, _ in best], "ws": ws}).scalars())
+        if len(ours) == len(best):
+            return best
+        mine = [(r.seq, r.score) for r in conn.execute(_NEWEST_KNOWLEDGE, params)]
+        if len(mine) >= limit or not _matches_beyond(conn, q, sample):
+            return mine
+        # other workspaces' (or replaced) chunks filled the sample: rank every match
     best = [(r.seq, r.score) for r in conn.execute(_INDEX_RANKED, params)]
     if not best:
         return []
