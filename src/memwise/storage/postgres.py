@@ -218,7 +218,7 @@ _SAMPLED = sa.text(
     "AND workspace_id = :ws AND current LIMIT :sample) c ORDER BY score DESC LIMIT :limit"
 )
 COMMON_ROWS = 5_000  # a rarest word in more chunks than this: the question has only common words
-SAMPLE = 2_000  # chunks ranked for such a question
+SAMPLE = 1_000  # chunks ranked for such a question (as the planner finds them)
 FILL = 4  # chunks ranked per result still wanted, once the rarest word's are in
 
 

@@ -153,7 +153,7 @@ _KNOWLEDGE = sa.text(
 
 
 COMMON_ROWS = 5_000  # a rarest word in more chunks than this: the question has only common words
-SAMPLE = 2_000  # chunks holding every word ranked, the newest (as PostgreSQL ranks a sample)
+SAMPLE = 1_000  # chunks holding every word ranked, the newest (as PostgreSQL ranks a sample)
 FILL = 4  # chunks sampled per result still wanted, once the rarest word's are in
 STATS_SECONDS = 300.0  # the words' chunk counts are read again after this
 STATS_WORDS = 50_000  # and at most this many are held
