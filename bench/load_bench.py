@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import console, database, percentiles, sentence, table
 from memwise.client import Client
+from memwise.config import Settings
 
 ADMIN = "bench-admin"
 CONVERSATIONS = 50
@@ -129,26 +130,14 @@ async def load(
                 # one accepts a connection is the kernel's choice, and 16 connections held
                 # for a whole row can split 12 to 4 (the row then measures the split)
                 last = {"Connection": "close"} if sent % RECYCLE == 0 else None
+                turn = {"role": "customer", "text": text}
+                path, body = {
+                    "context": ("/v1/context", {"conversation_id": conv, "request": text}),
+                    "batch": (f"/v1/conversations/{conv}/turns/batch", {"turns": [turn] * BATCH}),
+                    "turns": (f"/v1/conversations/{conv}/turns", turn),
+                }[kind]
                 t0 = time.perf_counter()
-                if kind == "context":
-                    r = await http.post(
-                        "/v1/context",
-                        json={"conversation_id": conv, "request": text},
-                        headers=last,
-                    )
-                elif kind == "batch":
-                    turns = [{"role": "customer", "text": text}] * BATCH
-                    r = await http.post(
-                        f"/v1/conversations/{conv}/turns/batch",
-                        json={"turns": turns},
-                        headers=last,
-                    )
-                else:
-                    r = await http.post(
-                        f"/v1/conversations/{conv}/turns",
-                        json={"role": "customer", "text": text},
-                        headers=last,
-                    )
+                r = await http.post(path, json=body, headers=last)
                 latencies.append(time.perf_counter() - t0)
                 if r.status_code >= 400:
                     errors += 1
@@ -157,12 +146,6 @@ async def load(
         await asyncio.gather(*(one_user() for _ in range(concurrency)))
         elapsed = time.perf_counter() - t0
     return total / elapsed, latencies, errors
-
-
-def default_threads() -> int:
-    from memwise.config import Settings
-
-    return Settings().threads()
 
 
 def main() -> None:
@@ -190,7 +173,7 @@ def main() -> None:
                     key, convs = seed(base, random.Random(5))
                     # warm every worker's caches and connections first
                     asyncio.run(load(base, key, convs, "context", 100, args.concurrency))
-                    shown = str(threads) if threads else f"{default_threads()} (default)"
+                    shown = str(threads) if threads else f"{Settings().threads()} (default)"
                     for kind in ("context", "turns", "batch"):
                         total = args.requests // 4 if kind == "batch" else args.requests
                         cpu0 = cpu_seconds(proc)

@@ -31,7 +31,6 @@ from memwise.services.conversation.record import NewTurn
 from memwise.storage import search
 
 BATCH = 1000
-TURNS_PER_CONVERSATION = 1000
 LIMIT = 10
 
 _PARTITIONED = """
@@ -55,16 +54,13 @@ def load(mw: Memwise, turns: int, rng: random.Random) -> str:
     agent = mw.tenancy.create_agent(ws.id, "Eve")
     contact = mw.tenancy.create_contact(ws.id, "Ann")
     total = 0
-    while total < turns:
+    while total < turns:  # a conversation of BATCH turns at a time
         conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=contact.id)
-        for _ in range(TURNS_PER_CONVERSATION // BATCH or 1):
-            n = min(BATCH, turns - total)
-            if n <= 0:
-                break
-            mw.record.append_many(
-                ws.id, conv.id, [NewTurn("customer", sentence(rng)) for _ in range(n)]
-            )
-            total += n
+        n = min(BATCH, turns - total)
+        mw.record.append_many(
+            ws.id, conv.id, [NewTurn("customer", sentence(rng)) for _ in range(n)]
+        )
+        total += n
         if console.is_terminal:
             console.print(f"  {total:,} turns", end="\r")
     return ws.id

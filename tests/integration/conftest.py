@@ -34,6 +34,20 @@ class Api:
         assert r.status_code == 201, r.text
         return r.json()["id"], r.json()["api_key"]
 
+    def web_conversation(self, key: str, **agent: Any) -> dict[str, Any]:
+        """An agent (Eve, with ``agent``'s settings), a contact (Ann) and a web conversation
+        between them, as the API answers it (``agent_id``, ``contact_id``, ``visitor_token``)."""
+        agent_id = self.call("POST", "/v1/agents", key, json={"name": "Eve", **agent}).json()["id"]
+        contact = self.call("POST", "/v1/contacts", key, json={"name": "Ann"}).json()["id"]
+        r = self.call(
+            "POST",
+            "/v1/conversations",
+            key,
+            json={"agent_id": agent_id, "channel": "web", "contact_id": contact},
+        )
+        assert r.status_code == 201, r.text
+        return dict(r.json())
+
 
 @pytest.fixture
 def api(sqlite_url: str, clock: FixedClock) -> Iterator[Api]:

@@ -122,14 +122,8 @@ def test_account_source_and_bound_lookups(api: Api) -> None:
 
 def test_context_and_chat_routes(api: Api) -> None:
     _, key = api.workspace()
-    agent = api.call("POST", "/v1/agents", key, json={"name": "Eve"}).json()["id"]
-    contact = api.call("POST", "/v1/contacts", key, json={"name": "Ann"}).json()["id"]
-    conv = api.call(
-        "POST",
-        "/v1/conversations",
-        key,
-        json={"agent_id": agent, "channel": "web", "contact_id": contact},
-    ).json()
+    conv = api.web_conversation(key)
+    agent, contact = conv["agent_id"], conv["contact_id"]
     visitor = conv["visitor_token"]
     refused = api.call(
         "POST", "/v1/context", visitor, json={"conversation_id": conv["id"], "request": "hi"}

@@ -9,14 +9,8 @@ from tests.integration.conftest import Api
 
 def test_memory_routes(api: Api) -> None:
     wid, key = api.workspace()
-    agent = api.call("POST", "/v1/agents", key, json={"name": "Eve"}).json()["id"]
-    contact = api.call("POST", "/v1/contacts", key, json={"name": "Ann"}).json()["id"]
-    conv = api.call(
-        "POST",
-        "/v1/conversations",
-        key,
-        json={"agent_id": agent, "channel": "web", "contact_id": contact},
-    ).json()
+    conv = api.web_conversation(key)
+    contact = conv["contact_id"]
     turn = api.call(
         "POST",
         f"/v1/conversations/{conv['id']}/turns",

@@ -13,16 +13,8 @@ from tests.integration.conftest import ADMIN, Api
 
 def test_metrics_count_requests_by_route_template_and_jobs_by_state(api: Api) -> None:
     _, key = api.workspace()
-    agent = api.call(
-        "POST", "/v1/agents", key, json={"name": "Eve", "memory_enabled": True, "domain": "retail"}
-    ).json()["id"]
-    contact = api.call("POST", "/v1/contacts", key, json={"name": "Ann"}).json()["id"]
-    conv = api.call(
-        "POST",
-        "/v1/conversations",
-        key,
-        json={"agent_id": agent, "channel": "web", "contact_id": contact},
-    ).json()["id"]
+    made = api.web_conversation(key, memory_enabled=True, domain="retail")
+    conv, contact = made["id"], made["contact_id"]
     api.call(
         "POST",
         f"/v1/conversations/{conv}/turns",

@@ -60,7 +60,7 @@ def term_counts(text: str) -> Counter[str]:
     return Counter(terms(text))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)  # ``present`` hands it texts of ≤ SHORT_TEXT chars: ≤ 32 MB held
 def term_set(text: str) -> frozenset[str]:
     """The set of terms of an (immutable) text, cached: chunks are read again and again."""
     return frozenset(terms(text))
@@ -75,18 +75,13 @@ def _head(term: str) -> str:
 SHORT_TEXT = 4_000  # characters: a text this short has its term set cached whole
 
 
-@lru_cache(maxsize=8192)  # at most 8,192 short texts held: ≤ 32 MB of text
-def _short_terms(text: str) -> frozenset[str]:
-    return frozenset(terms(text))
-
-
 def present(wanted: frozenset[str], text: str) -> frozenset[str]:
     """Which of the terms ``wanted`` occur in ``text`` (``wanted & term_set(text)``): a
     short text's term set is cached (a knowledge chunk is scored again on every question
     that finds it); a long one is searched for the words that could stem to the wanted terms
     instead of stemming every word (a long text, a few wanted terms)."""
     if len(text) <= SHORT_TEXT:
-        return wanted & _short_terms(text)
+        return wanted & term_set(text)
     low = text.lower()
     maybe = frozenset(t for t in wanted if _head(t) in low)
     if not maybe:

@@ -21,13 +21,14 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 
 SQLITE_MMAP_BYTES = 256 << 20
 # Connections kept open for a file database: as many as the server's threads use at once
-# (a closed one is opened again with its pragmas on the next request, a tenth of a context).
+# (the default pool kept 5 and opened the rest again, pragmas and all, on every request);
+# more threads than this still get a connection, closed after use.
 SQLITE_POOL = 40
 
 
 def _sqlite_engine(url: URL) -> Engine:
     pooled = (
-        {"pool_size": SQLITE_POOL, "max_overflow": SQLITE_POOL}
+        {"pool_size": SQLITE_POOL, "max_overflow": -1}
         if url.database and url.database != ":memory:"
         else {}
     )

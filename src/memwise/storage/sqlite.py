@@ -107,7 +107,7 @@ class SQLiteBackend:
         self, conn: Connection, ws: str, query: str, limit: int, enough: int | None = None
     ) -> Sequence[tuple[int, float]]:
         """Current chunks, best first (title weighs double): those holding every word of
-        the question ranked (few, and cheap to find by intersecting the index); then, while
+        the question ranked (the newest ``SAMPLE`` of them when there are more); then, while
         more are wanted, those of the rarest word ranked, then a bounded sample of those
         holding the next rarest too (their order left to the caller's coverage scoring)."""
         words = list(dict.fromkeys(fts.content_words(query)))
@@ -190,11 +190,8 @@ _INDEX_RANKED = sa.text(
     "SELECT rowid AS seq, -bm25(knowledge_fts, 2.0, 1.0) AS score FROM knowledge_fts "
     "WHERE knowledge_fts MATCH :q ORDER BY score DESC LIMIT :limit"
 )
-_NEWEST_RANKED = sa.text(
-    "SELECT seq, score FROM (SELECT rowid AS seq, -bm25(knowledge_fts, 2.0, 1.0) AS score "
-    "FROM knowledge_fts WHERE knowledge_fts MATCH :q ORDER BY rowid DESC LIMIT :sample) "
-    "ORDER BY score DESC LIMIT :limit"
-)
+# The newest ``sample`` matches ranked, then checked against the chunks: the subquery's
+# LIMIT keeps the join to those few rows.
 _NEWEST_KNOWLEDGE = sa.text(
     "SELECT f.seq, f.score FROM (SELECT rowid AS seq, -bm25(knowledge_fts, 2.0, 1.0) AS score "
     "FROM knowledge_fts WHERE knowledge_fts MATCH :q ORDER BY rowid DESC LIMIT :sample) f "
@@ -227,10 +224,6 @@ def _ranked(
         return []
     params = {"q": q, "ws": ws, "limit": limit, "sample": sample}
     if sample:
-        best = [(r.seq, r.score) for r in conn.execute(_NEWEST_RANKED, params)]
-        ours = set(conn.execute(_OURS, {"seqs": [s for s, _ in best], "ws": ws}).scalars())
-        if len(ours) == len(best):
-            return best
         mine = [(r.seq, r.score) for r in conn.execute(_NEWEST_KNOWLEDGE, params)]
         if len(mine) >= limit or not _matches_beyond(conn, q, sample):
             return mine
