@@ -323,3 +323,26 @@ def test_another_workspaces_newer_chunks_never_hide_ours(
     assert len(ranked) == 3 and all(score > 0 for _, score in ranked)
     hits = mw.knowledge.search(theirs.id, "island ferry", recipe="lexical", limit=5)
     assert len(hits) == 5 and all(h.title.startswith("Timetable") for h in hits)
+
+
+def test_reading_candidates_until_enough_hold_every_word_changes_no_answer(mw: Memwise) -> None:
+    """Words alone: candidates are read and scored in their ranked order until the results
+    wanted hold every word; the answer is the one scoring all of them gives."""
+    ws, _ = mw.tenancy.create_workspace("Shop")
+    bodies = [
+        "Ferry tickets are sold at the harbour.",
+        "The ferry leaves at noon.",
+        "Harbour parking is free on Sundays.",
+        "Ferry and harbour fees are listed on the board.",
+        "Tickets for the island ferry from the harbour office.",
+        "The harbour office opens at eight.",
+        "Ferry times change in winter; tickets stay valid.",
+    ]
+    for i, body in enumerate(bodies):
+        mw.knowledge.add_document(ws.id, kind="policy", title=f"Note {i}", body=body, version="1")
+    for question in ("ferry harbour tickets", "ferry harbour", "harbour office", "winter"):
+        every = mw.knowledge.search(ws.id, question, recipe="lexical", limit=len(bodies))
+        for limit in (1, 2, 3):
+            few = mw.knowledge.search(ws.id, question, recipe="lexical", limit=limit)
+            assert [h.title for h in few] == [h.title for h in every[:limit]], (question, limit)
+            assert [h.coverage for h in few] == [h.coverage for h in every[:limit]]

@@ -74,3 +74,49 @@ def test_record_search_windows_follow_the_lexeme_statistics(pg_mw: Memwise) -> N
     assert 100 <= common < 1500 and rare is None
     assert len(mw.record.search(ws.id, "order parcel", limit=10)) == 10
     assert mw.record.search(ws.id, "word17")[0].highlight.count("<mark>") == 1
+
+
+@pytest.mark.postgres
+def test_a_common_word_sample_is_read_from_the_index_for_that_statement_only(
+    pg_mw: Memwise, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A question whose every word is in some of the chunks ranks a sample read from the
+    full-text index (walking the table is turned off for that one statement); a word in
+    nearly every chunk leaves the planner its walk."""
+    from memwise.storage import postgres
+
+    mw = pg_mw
+    ws, _ = mw.tenancy.create_workspace("Samples")
+    for i in range(60):
+        body = f"Harbour ferry {i} leaves daily." if i % 4 == 0 else f"Harbour note {i}."
+        mw.knowledge.add_document(ws.id, kind="policy", title=f"Note {i}", body=body, version="1")
+    with mw.rt.db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
+        c.execute(sa.text("ANALYZE knowledge_chunks"))
+    backend = mw.rt.db.backend
+    backend.forget_statistics()
+    monkeypatch.setattr(postgres, "SAMPLE", 5)
+    monkeypatch.setattr(postgres, "COMMON_ROWS", 1)
+    seen: list[tuple[str, bool, str, str]] = []
+    real = postgres._ranked
+
+    def spy(conn: sa.Connection, *args: object) -> list[tuple[int, float]]:
+        found = real(conn, *args)  # type: ignore[arg-type]
+        seen.append(
+            (
+                str(args[1]),
+                bool(args[4:] and args[4]),
+                str(conn.exec_driver_sql("SHOW enable_seqscan").scalar()),
+                str(conn.exec_driver_sql("SHOW enable_indexscan").scalar()),
+            )
+        )
+        return found
+
+    monkeypatch.setattr(postgres, "_ranked", spy)
+    with mw.rt.db.read() as conn:
+        found = backend.knowledge_candidates(conn, ws.id, "harbour ferry", 10)
+    assert len(found) >= 5
+    assert seen[0][:2] == ("ferry & harbour", True)  # every word: the sample from the index
+    assert all(s[2:] == ("on", "on") for s in seen)  # restored after the statement
+    assert postgres._bitmap(matches=15, rows=60)  # a quarter of the chunks: the index
+    assert not postgres._bitmap(matches=60, rows=60)  # every chunk: the walk is cheaper
+    assert postgres._bitmap(matches=0, rows=0)

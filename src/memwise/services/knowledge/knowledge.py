@@ -351,12 +351,12 @@ class Knowledge:
             seqs = list(dict.fromkeys(lexical_seqs + list(sims)))
             if not seqs:
                 return []
-            found = store.chunks(conn, seqs)
-        q_terms = frozenset(lexical.terms(query))
-        coverage = {
-            s: len(lexical.present(q_terms, f"{r.title}\n{r.text}")) / max(1, len(q_terms))
-            for s, r in found.items()
-        }
+            q_terms = frozenset(lexical.terms(query))
+            if not sims:  # words alone: the first ``limit`` holding every word are the answer
+                found, coverage = self._covered(conn, seqs, q_terms, limit)
+            else:
+                found = store.chunks(conn, seqs)
+                coverage = {s: _coverage(q_terms, r) for s, r in found.items()}
         by_coverage = sorted(
             found,
             key=lambda s: (-coverage[s], lexical_seqs.index(s) if s in lexical_seqs else 10**6),
@@ -367,6 +367,27 @@ class Knowledge:
         fused = fusion.rrf(rankings)
         order = sorted(found, key=lambda s: -fused.get(s, 0.0))
         return [self._hit(found[s], coverage[s], sims.get(s), query) for s in order[:limit]]
+
+    @staticmethod
+    def _covered(
+        conn: Connection, seqs: list[int], q_terms: frozenset[str], limit: int
+    ) -> tuple[dict[int, Any], dict[int, float]]:
+        """The candidates read and scored in their ranked order, stopping once ``limit`` of
+        them hold every word of the question: no later one can outrank those (the order is
+        full coverage first, then rank), so the rest need not be read or scored."""
+        found: dict[int, Any] = {}
+        coverage: dict[int, float] = {}
+        start, step = 0, limit
+        while start < len(seqs):
+            batch = store.chunks(conn, seqs[start : start + step])
+            for s in seqs[start : start + step]:
+                if s in batch:
+                    found[s] = batch[s]
+                    coverage[s] = _coverage(q_terms, batch[s])
+            if sum(1 for c in coverage.values() if c >= 1.0) >= limit:
+                break
+            start, step = start + step, len(seqs)
+        return found, coverage
 
     def answers(self, workspace_id: str, query: str) -> Hit | None:
         """The best passage if knowledge answers; None when knowledge is silent."""
@@ -459,3 +480,8 @@ def _excerpt(text: str, query: str, width: int = 320) -> str:
     best = max(0, min(best, len(text) - width))
     snippet = text[best : best + width].strip()
     return ("…" if best > 0 else "") + snippet + ("…" if best + width < len(text) else "")
+
+
+def _coverage(q_terms: frozenset[str], r: Any) -> float:
+    """The share of the question's terms a chunk holds (title or text)."""
+    return len(lexical.present(q_terms, f"{r.title}\n{r.text}")) / max(1, len(q_terms))
