@@ -15,7 +15,9 @@ existed, by hands that saw neither the rules nor any other set; measured once, t
 on); boundary_holdout5.json (written a fifth time, after the classifier, by hands that saw
 neither the rules, the classifier nor any other set; measured once against the model of
 that time, then trained on); boundary_holdout6.json (written a sixth time the same way;
-never trained or tuned on: the figure to quote). Every set is measured twice: the rules
+never trained or tuned on); boundary_holdout7.json and boundary_holdout8.json (written
+later by two separate hands, blind the same way; never trained or tuned on: the figures to
+quote). Every set is measured twice: the rules
 alone, and the rules with the learned classifier's second look (what memwise runs).
 Also the shared injection strings: CyberSecEval 2 and BIPIA attacks, every one an
 instruction, and NotInject's benign prompts, which are not customer facts either and are
@@ -114,6 +116,8 @@ def main() -> None:
         "held-out 4 (measured once, then trained on)": labelled("boundary_holdout4.json"),
         "held-out 5 (measured once, then trained on)": labelled("boundary_holdout5.json"),
         "held-out 6 (never tuned or trained on)": labelled("boundary_holdout6.json"),
+        "held-out 7 (never tuned or trained on)": labelled("boundary_holdout7.json"),
+        "held-out 8 (never tuned or trained on)": labelled("boundary_holdout8.json"),
     }
     inj = Path(a.injection)
     if (inj / "cyberseceval_prompt_injection.json").exists():
