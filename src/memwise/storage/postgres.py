@@ -267,11 +267,10 @@ def _ranked(
         return [(r.seq, r.score) for r in conn.execute(_KNOWLEDGE, params)]
     if not bitmap:
         return [(r.seq, r.score) for r in conn.execute(_SAMPLED, params)]
-    conn.execute(_BITMAP_ONLY)
-    try:
-        return [(r.seq, r.score) for r in conn.execute(_SAMPLED, params)]
-    finally:
-        conn.execute(_ANY_PLAN)
+    conn.execute(_BITMAP_ONLY)  # a failure aborts the transaction, and these settings with it
+    found = [(r.seq, r.score) for r in conn.execute(_SAMPLED, params)]
+    conn.execute(_ANY_PLAN)
+    return found
 
 
 _HAS_VECTORS = sa.text(
