@@ -375,18 +375,12 @@ class Knowledge:
         """The candidates read and scored in their ranked order, stopping once ``limit`` of
         them hold every word of the question: no later one can outrank those (the order is
         full coverage first, then rank), so the rest need not be read or scored."""
-        found: dict[int, Any] = {}
-        coverage: dict[int, float] = {}
-        start, step = 0, limit
-        while start < len(seqs):
-            batch = store.chunks(conn, seqs[start : start + step])
-            for s in seqs[start : start + step]:
-                if s in batch:
-                    found[s] = batch[s]
-                    coverage[s] = _coverage(q_terms, batch[s])
-            if sum(1 for c in coverage.values() if c >= 1.0) >= limit:
-                break
-            start, step = start + step, len(seqs)
+        found = store.chunks(conn, seqs[:limit])
+        coverage = {s: _coverage(q_terms, r) for s, r in found.items()}
+        if sum(1 for c in coverage.values() if c >= 1.0) < limit:
+            rest = store.chunks(conn, seqs[limit:])
+            found |= rest
+            coverage |= {s: _coverage(q_terms, r) for s, r in rest.items()}
         return found, coverage
 
     def answers(self, workspace_id: str, query: str) -> Hit | None:
