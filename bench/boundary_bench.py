@@ -15,10 +15,15 @@ existed, by hands that saw neither the rules nor any other set; measured once, t
 on); boundary_holdout5.json (written a fifth time, after the classifier, by hands that saw
 neither the rules, the classifier nor any other set; measured once against the model of
 that time, then trained on); boundary_holdout6.json (written a sixth time the same way;
-never trained or tuned on); boundary_holdout7.json and boundary_holdout8.json (written
-later by two separate hands, blind the same way; never trained or tuned on: the figures to
-quote). Every set is measured twice: the rules
+measured once, then the rules were widened on its misses and it was trained on);
+boundary_train_c.json and boundary_train_d.json (training sets written blind for the
+classifier); boundary_holdout7.json to boundary_holdout10.json (written blind by four
+separate hands, 7 and 8 before the last widening of the rules and 9 and 10 alongside it;
+never trained or tuned on: the figures to quote). Every set is measured twice: the rules
 alone, and the rules with the learned classifier's second look (what memwise runs).
+Independent writers of everyday notes sometimes write the same line ("Lactose
+intolerant."); for the held-out sets the summary also gives the figures on the items whose
+text (lower-cased, punctuation aside) is in no training set.
 Also the shared injection strings: CyberSecEval 2 and BIPIA attacks, every one an
 instruction, and NotInject's benign prompts, which are not customer facts either and are
 shown only to say how much ordinary chat the boundary would refuse as an item.
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -38,12 +44,25 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import console, table
 from memwise import errors
+from memwise.safety import learned
 from memwise.safety.boundary import classify
 from memwise.services.memory.memory import check_text
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 FORBIDDEN = ("absence", "operational", "instruction", "entitlement")
+HELD_OUT = (7, 8, 9, 10)
+
+
+def _key(text: str) -> str:
+    return " ".join(re.sub(r"\W+", " ", text.lower()).split())
+
+
+def trained_texts() -> set[str]:
+    """Every text of the sets the classifier was trained on, as :func:`_key` reads it."""
+    found = learned.model()
+    names = found.about["trained_on"] if found is not None else []
+    return {_key(t) for name in names for t, _ in labelled(name)}
 
 
 def refused(text: str, second_look: bool = True) -> str | None:
@@ -115,9 +134,13 @@ def main() -> None:
         "training B (classifier trained on)": labelled("boundary_train_b.json"),
         "held-out 4 (measured once, then trained on)": labelled("boundary_holdout4.json"),
         "held-out 5 (measured once, then trained on)": labelled("boundary_holdout5.json"),
-        "held-out 6 (never tuned or trained on)": labelled("boundary_holdout6.json"),
-        "held-out 7 (never tuned or trained on)": labelled("boundary_holdout7.json"),
-        "held-out 8 (never tuned or trained on)": labelled("boundary_holdout8.json"),
+        "held-out 6 (measured once, then tuned and trained on)": labelled("boundary_holdout6.json"),
+        "training C (classifier trained on)": labelled("boundary_train_c.json"),
+        "training D (classifier trained on)": labelled("boundary_train_d.json"),
+        **{
+            f"held-out {n} (never tuned or trained on)": labelled(f"boundary_holdout{n}.json")
+            for n in HELD_OUT
+        },
     }
     inj = Path(a.injection)
     if (inj / "cyberseceval_prompt_injection.json").exists():
@@ -153,6 +176,28 @@ def main() -> None:
                 f"{totals[f'{name}:refused'] / n:.3f} (rules + classifier) of {n} forbidden "
                 "refused"
             )
+    seen, rows = trained_texts(), []
+    for n in HELD_OUT:
+        items = labelled(f"boundary_holdout{n}.json")
+        novel = [(t, c) for t, c in items if _key(t) not in seen]
+        for label, part in (("all", items), ("not in training", novel)):
+            stats, _ = measure(part)
+            bad = sum(stats[c][0] for c in FORBIDDEN)
+            good = stats["genuine"][0]
+            rows.append(
+                [
+                    f"held-out {n}",
+                    label,
+                    f"{bad} / {good}",
+                    f"{sum(stats[c][2] for c in FORBIDDEN) / bad:.3f}",
+                    f"{stats['genuine'][2] / good:.3f}",
+                ]
+            )
+    table(
+        "Held-out sets, rules + classifier (the figures to quote)",
+        ["set", "items", "forbidden / genuine", "refused", "false refusal"],
+        rows,
+    )
 
 
 if __name__ == "__main__":

@@ -38,6 +38,11 @@ def rates(name: str) -> tuple[float, float]:
         ("boundary_holdout.json", 0.98, 0.0),  # tuned on after its one measurement (0.725)
         ("boundary_holdout2.json", 0.98, 0.0),  # tuned on after its one measurement (0.837)
         ("boundary_holdout3.json", 0.80, 0.03),  # measured once, never tuned on (0.815)
+        # never tuned or trained on (bench/README.md, "The memory write boundary")
+        ("boundary_holdout7.json", 0.95, 0.03),
+        ("boundary_holdout8.json", 0.95, 0.03),
+        ("boundary_holdout9.json", 0.95, 0.03),
+        ("boundary_holdout10.json", 0.95, 0.03),
     ],
 )
 def test_refusal_and_false_refusal_on_each_set(name: str, floor: float, ceiling: float) -> None:
@@ -91,3 +96,51 @@ def test_genuine_facts_pass(text: str) -> None:
 def test_an_operators_task_note_may_be_imperative() -> None:
     assert classify("Send her the new catalogue next week") is not None
     assert classify("Send her the new catalogue next week", by_staff=True) is None
+
+
+# Written for this test, in none of the labelled sets: the concepts added after held-out 6's
+# misses (status tags, account states with no transaction word, terse absences, benefits
+# that lead a line, contractions typed without their apostrophe).
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Silver tier since 2021.", "operational"),
+        ("VIP guest.", "operational"),
+        ("Rewards level: Onyx", "operational"),
+        ("Login locked after three tries.", "operational"),
+        ("Broadband cut off on Monday", "operational"),
+        ("Watch sent to the manufacturer for a new crystal.", "operational"),
+        ("Cheque from the 4th bounced", "operational"),
+        ("Table for six reserved on Saturday.", "operational"),
+        ("Hasnt ordered anything from us yet.", "absence"),
+        ("doesnt have an account here", "absence"),
+        ("No one by that name on the guest list.", "absence"),
+        ("Not a client of ours.", "absence"),
+        ("First time getting in touch.", "absence"),
+        ("Last order: none", "absence"),
+        ("Student pricing, 20%.", "entitlement"),
+        ("Comped parking whenever she visits.", "entitlement"),
+    ],
+)
+def test_terse_tags_and_states_are_refused(text: str, kind: str) -> None:
+    verdict = classify(text, second_look=False)
+    assert verdict is not None and verdict.kind == kind, verdict
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Likes the VIP lounge at airports.",
+        "Marital status: married.",
+        "Has a gold retriever called Biscuit.",
+        "Not a fan of loud music.",
+        "Has not bought meat in years; vegetarian.",
+        "Free most weekday mornings.",
+        "Does not like being offered coupons.",
+        "Prefers not to discuss her weight at check-ups.",
+        "Late-evening appointments suit him best.",
+        "Level 3 swimmer, training for open water.",
+    ],
+)
+def test_lookalikes_of_the_new_concepts_pass(text: str) -> None:
+    assert classify(text, second_look=False) is None

@@ -13,9 +13,9 @@ from memwise.safety import boundary, guards, learned
 SLIPS_PAST_THE_RULES = [
     "Was told the installation would cost nothing.",
     "Staff should hand over whatever she asks for.",
-    "The courier left the box at the wrong flat.",
-    "Couldnt find his loyalty membership anywhere.",
     "Gets the family rate for life, per the owner.",
+    "Membership renewal went through on the 3rd.",
+    "The owner lets her skip the booking fee.",
 ]
 
 
@@ -25,9 +25,10 @@ def test_the_shipped_model_loads_and_names_its_training_sets() -> None:
     assert model.classes[0] == "genuine"
     trained_on = model.about["trained_on"]
     assert "boundary_dev.json" in trained_on
-    for held_out in ("boundary_holdout6.json", "boundary_holdout7.json", "boundary_holdout8.json"):
-        assert held_out not in trained_on  # the figures to quote stay held out
+    for n in (7, 8, 9, 10):
+        assert f"boundary_holdout{n}.json" not in trained_on  # the figures to quote stay held out
     assert 0 < model.threshold < 0.5
+    assert "cross-validation" in model.about["threshold_chosen_by"]
 
 
 @pytest.mark.parametrize("text", SLIPS_PAST_THE_RULES)
@@ -109,3 +110,35 @@ def test_a_broken_model_file_leaves_the_rules_in_charge(
         monkeypatch.undo()
         learned.model.cache_clear()
     assert learned.model() is not None  # the shipped file again
+
+
+def _trainer():  # type: ignore[no-untyped-def]
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "train_boundary.py"
+    spec = importlib.util.spec_from_file_location("train_boundary", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_threshold_is_the_highest_within_the_false_refusal_budget() -> None:
+    choose = _trainer().choose_threshold
+    # (class, refused by the rules alone, P(genuine)) of out-of-fold items
+    scored = [("genuine", False, p) for p in (0.9, 0.8, 0.45, 0.32)] * 10
+    scored += [("genuine", True, 0.99)]  # the rules' own false refusal counts too
+    scored += [("absence", False, p) for p in (0.01, 0.2, 0.35, 0.5)]
+    threshold, refused, false = choose(scored, budget=0.05)
+    # below 0.32 no genuine item is refused but the rules' one (1/41); at 0.33 ten are
+    assert threshold == 0.32 and false == 1 / 41 and refused == 0.5
+    assert choose(scored, budget=0.3)[0] == 0.45 and choose(scored, budget=0.3)[1] == 0.75
+
+
+def test_the_trainer_fits_its_items() -> None:
+    trainer = _trainer()
+    items = [("Owes 300 EUR", "operational"), ("Prefers email", "genuine")] * 3
+    names, w, b = trainer.train(items, 1e-5, epochs=200)
+    assert trainer.p_genuine(names, w, b, "Prefers email") > 0.9
+    assert trainer.p_genuine(names, w, b, "Owes 300 EUR") < 0.1

@@ -38,9 +38,17 @@ def normal_form(text: str) -> str:
     """The text as the rules (and the learned classifier) read it: one kind of apostrophe,
     single spaces, contractions spelled out."""
     t = " ".join(text.translate(_APOS).split())
+    t = _BARE_CONTRACTION.sub(lambda m: m.group(1) + "n't", t)
     return re.sub(
         r"\b(\w+)n't\b", r"\1 not", t.replace("can't", "can not").replace("won't", "will not")
     )
+
+
+# contractions typed without their apostrophe ("dont", "hasnt"); "cant" and "wont" are
+# words of their own and are left as written
+_BARE_CONTRACTION = re.compile(
+    r"\b(do|does|did|have|has|had|is|are|was|were|could|would|should)nt\b", re.I
+)
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
@@ -57,14 +65,14 @@ _NEGATION = (
 _LOOKUP = (
     r"(?:\brecords?\b|\bon file\b|\bfile\b|\bsystems?\b|\bdatabase\b|\bcrm\b|\blook ?up\b|"
     r"\blookups?\b|\bfound\b|\bfind\b|\blocated?\b|\bretrieved?\b|\bverif(?:y|ied)\b|"
-    r"\bcheck(?:ed)?\b|\bconfirm(?:ed)?\b|\bexists?\b|\btrace\b|\bregistered\b|\bhistory\b|"
+    r"\bcheck(?:ed)?\b(?!-)|\bconfirm(?:ed)?\b|\bexists?\b|\btrace\b|\bregistered\b|\bhistory\b|"
     r"\baccounts?\b|\bbookings?\b|\bsubscriptions?\b|\btickets?\b|\bprofile\b|\bmatch(?:ing)?\b|"
     r"\bidentif(?:y|ied)\b|\bsee\b|\bshows?\b|\bstatus\b|\bpulled up\b|\bcome up\b|"
     r"\bunder (?:her|his|their|that|this) name\b|\bwith us\b|\bfrom us\b|\bin our\b|\bour end\b|"
     r"\bregistrations?\b|\binformation\b|\binfo\b|\bdetails\b|\bdata\b|\bentr(?:y|ies)\b|"
     r"\bvalidated?\b|\brecogni[sz]ed\b|\bmatched\b|\breturned\b|\bresults?\b|"
     r"\bverification\b|\bidentification\b|\bvalidation\b|\bdetermined?\b|\bestablished\b|"
-    r"\bids?\b|\btranscripts?\b|\bon our (?:side|end)\b)"
+    r"\bids?\b|\btranscripts?\b|\bon our (?:side|end)\b|\bdirector(?:y|ies)\b)"
 )
 _ABSENCE_NEAR = _rx(
     rf"{_NEGATION}(?:\W+\w+){{0,7}}?\W+{_LOOKUP}|{_LOOKUP}(?:\W+\w+){{0,8}}?\W+{_NEGATION}"
@@ -74,13 +82,32 @@ _ABSENCE_DIRECT = _rx(
     r"|\b(?:we|i|staff|nobody|no one|they) (?:do not |does not |did not |can not )?(?:know|knows|"
     r"knew)\b(?! how\b)|\bnot known\b|\b(?:is|are|was|were|remains?|still) unknown\b"
     r"|\bunknown[.!]?$|\bno idea (?:which|what|whether|if|where)\b"
-    r"|\bno (?:valid|known|current|usable|working|verified|matching) \w+"
+    r"|\bno (?:valid|known|current|usable|working|verified|matching) "
+    r"(?!(?:allerg|medical|health|conditions?\b|dietary|intolerance))\w+"
     r"|\bno (?:such|trace|sign) of\b"
     r"|\bis not (?:in|on) (?:our|the) (?:system|records?|database|file|books)\b"
     r"|\b(?:has|have|had) never (?:ordered|bought|booked|purchased|shopped)\b"
     r"|\bnot (?:a )?(?:registered|known) (?:customer|user|member)\b"
     r"|\bcould not be (?:checked|verified|found|confirmed|located|retrieved)\b"
     r"|\bunknown (?:account|customer|order|number|status)\b|\b(?:account|status) unknown\b"
+    r"|\b(?:has|have|had) not (?:yet )?(?:ever )?(?:bought|ordered|purchased|booked|shopped|"
+    r"visited|used us)\b(?:\W+\w+){0,2}?\W+(?:anything|any\b|from us|with us|here|before|yet)"
+    r"|\bnot (?:\w+ ){0,4}ever (?:ordered|bought|booked|purchased|shopped|visited|been a)\b"
+    r"|\b(?:nobody|no one|no-one|no customer|no client|no patient|no guest|no member) "
+    r"(?:\w+ )?(?:by|of|with|under|called) (?:that|this|the) name\b"
+    r"|\bnot (?:someone|somebody|anyone|a person|a customer|a client) "
+    r"(?:we|i)(?:'ve| have| has| had)? "
+    r"(?:ever |before )?(?:dealt|worked|spoken|met|seen|served|heard of)\b"
+    r"|\b(?:never|not) (?:\w+ )?(?:dealt|done business|been in touch) with (?:us|him|her|them)\b"
+    r"|\bnot (?:yet )?(?:an? )?(?:existing |current |registered |known |actual )?"
+    r"(?:customer|client|member|patient|guest|subscriber|account holder)"
+    r"(?: (?:of ours|here|with us|yet))?[.!]?$"
+    r"|\bnew to us\b|\bfirst[- ]time (?:customer|caller|visitor|client|contact)\b"
+    r"|\bfirst (?:ever )?(?:contact|enquiry|inquiry|time (?:contacting|calling|writing|ordering|"
+    r"visiting|getting in touch|hearing))\b"
+    r"|\b(?:last|previous|prior|first|latest) (?:visit|order|purchase|booking|contact|"
+    r"appointment|payment)s?(?: date)?\s*[:\-–]\s*(?:none|n/?a|never|unknown|nil|-+)\W*$"
+    r"|\bdate of (?:last|previous|first) \w+\s*[:\-–]\s*(?:none|n/?a|never|unknown|nil|-+)\W*$"
 )
 
 # -- operational: a transaction noun with a state, an event, an id or an amount -----------
@@ -90,7 +117,9 @@ _TXN = (
     r"packages?|deliver(?:y|ies)|"
     r"couriers?|tracking|refunds?|payments?|paid|pay|charges?|balance|credits?|subscriptions?|"
     r"transactions?|returns?|returned|exchange|replacement|consignment|customs|purchase|"
-    r"receipt|direct debit|bank transfer|instal?ments?|fees?|debt|arrears)"
+    r"receipt|direct debit|bank transfer|instal?ments?|fees?|debt|arrears|cheques?|"
+    r"appointments?|seats?|tables?|rooms?|trial|sim swap|port(?:ing)?|number transfer|repairs?|"
+    r"claims?)"
 )
 _STATE = (
     r"(?:shipped|dispatched|delivered|arrived|arriving|lost|stuck|delayed|held|in transit|"
@@ -98,11 +127,14 @@ _STATE = (
     r"rejected|unpaid|paid|outstanding|overdue|pending|due|owed|owes|owing|renews?|renewed|"
     r"charged|billed|returned|reversed|on hold|waiting for|awaiting|expected|arrives|"
     r"issued|credited|debited|missing|damaged|sent|received|collected|picked up|confirmed|"
-    r"went through|has not come|never came|did not arrive|not arrived|late|came back|scheduled|"
+    r"went through|has not come|never came|did not arrive|not arrived|"
+    r"late(?![- ](?:evening|morning|afternoon|night|slots?|opening))|came back|scheduled|"
     r"backordered|back-ordered|on backorder|out of stock|dropped off|left at|left outside|"
+    r"left (?:the |his |her |their |a )?(?:\w+ )?(?:at|outside|with|behind|by|on|in)|"
     r"left with|sitting|held up|in progress|being (?:processed|shipped|prepared|handled)|ships|"
     r"booked|paused|suspended|frozen|resumes|expires|expired|lapsed|split|tried to deliver|"
-    r"attempted)"
+    r"attempted|on (?:its|the|their) way|moved|rescheduled|postponed|brought forward|reserved|"
+    r"completed|ends|ending|ended|approved|rejected|settled|cleared)"
 )
 _AMOUNT = (
     r"(?:[$€£¥]\s?\d[\d.,]*|\d[\d.,]*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|"
@@ -127,11 +159,38 @@ _OPERATIONAL_DIRECT = _rx(
     r"|\bsent (?:\w+ ){0,3}back\b|\bwaiting (?:on|for) (?:the |his |her |their |my )?"
     r"(?:money|refund|reimbursement|replacement|parcel|package|order|delivery)\b"
     r"|\bat the (?:\w+ )?(?:depot|warehouse|hub|sorting cent(?:er|re)|post office)\b"
+    r"|\bpaid (?:in full|up)\b|\bfully paid\b|\bcheque (?:\w+ )?(?:bounced|cleared|returned)\b"
+    r"|\b(?:in|at) the (?:workshop|garage|repair shop|lab|laboratory) (?:\w+ ){0,2}"
+    r"(?:waiting|for|being|until|since)\b|\bsent (?:off )?to the (?:lab|laboratory|workshop|"
+    r"manufacturer|factory)\b|\bwaiting (?:on|for) (?:an? |the )?(?:\w+ )?parts?\b"
+    r"|\b(?:account|acct|membership|login|card|line|sim|subscription|plan|policy|contract|"
+    r"service|profile|number|broadband|wifi|internet|direct debit|loyalty card)\b(?: (?:is|was|"
+    r"has been|got|remains|now|currently|still))* (?:frozen|on hold|locked|locked out|blocked|"
+    r"suspended|closed|deactivated|disabled|cancell?ed|terminated|in arrears|flagged|restricted|"
+    r"overdrawn|paused|down|cut off)\b"
+)
+
+# a loyalty status or tier is what the account record says today, never memory
+_STATUS = _rx(
+    r"^\W*vip\b|\bvip\W*$|\bvip (?:member|customer|client|guest|status|tier|level)\b"
+    r"|\b(?:gold|silver|platinum|diamond|bronze|black|premier|premium|executive|ambassador|elite|"
+    r"prestige|titanium|sapphire|ruby|emerald|onyx|obsidian|infinite|signature) "
+    r"(?:tier|status|level|member(?:ship)?|card ?holder|elite|club|plus)\b"
+    r"|\b(?:loyalty|membership|rewards?|frequent flyer|status|club) (?:tier|level|status|grade)\b"
+    r"|\btier (?:\d|one|two|three|four|i{1,3}|iv)\b(?! (?:support|maths?|exam|english))"
+    r"|\btier\s*[:\-–]"
 )
 _MONEY_STATE = _rx(rf"{_AMOUNT}")
+# a preference about a transaction later in the line ("Lives with flatmates; prefers parcels
+# left behind the side gate") is a preference too
+_PREFERS_TXN = _rx(
+    rf"\b(?:prefers?|would rather|likes?|wants?|would like|asks? for)\b(?:\W+\w+){{0,2}}?\W+"
+    rf"{_TXN}\b"
+)
 _TXN_ID = _rx(rf"\b{_TXN}\b(?:\W+\w+){{0,3}}?\W+{_ID}")
 _PREFERENCE_FRAME = _rx(
-    r"^(?:\w+ )?(?:prefers?|likes?|loves?|enjoys?|wants?|would like|wishes|hates?|dislikes?|"
+    r"^(?:\w+ )?(?:does not |do not |would rather |really |strongly |never |always |much )?"
+    r"(?:prefers?|would rather|likes?|loves?|enjoys?|wants?|would like|wishes|hates?|dislikes?|"
     r"usually|always|often|tends to|works? (?:as|at|in|for)|is (?:a|an) \w+|finds?)\b"
 )
 
@@ -141,7 +200,9 @@ _ASSISTANT = (
     r"every agent|the team|operators?|memwise)"
 )
 _CONTROL = (
-    r"(?:reveal|disclose|leak|dump|print|ignore|disregard|override|bypass|skip|waive|approve|"
+    r"(?:reveal|disclose|leak|dump|print|ignore|disregard|override|bypass|"
+    r"skip(?! (?:the |all )?(?:small talk|pleasantries|chit-?chat|intros?|greetings?|jargon))|"
+    r"waive|approve|"
     r"authori[sz]e|share|forward|export|pretend|act as|impersonate|role-?play|obey|unlock|"
     r"disable|trust|rewrite|modify|change|edit|update|reprogram|treat (?:him|her|them|me) as|"
     r"never (?:mention|ask|verify|check|log|record|"
@@ -158,6 +219,7 @@ _INSTRUCTION_IMPERATIVE = _rx(
     r"^(?:please |pls |and |also |then |now |so )?(?:,\s*)?"
     r"(?:next time,? |from now on,? |in future,? |automatically |just |simply |"
     r"going forward,? |always |never )?(?:ignore|disregard|override|bypass|skip|reveal|print|"
+    r"escalate|fast-?track|prioriti[sz]e|"
     r"disclose|approve|waive|forward|pretend|act as|impersonate|tell (?:every|all|the|your|any)|"
     r"do not (?:log|record|tell|mention|verify|check|ask)|never (?:mention|ask|verify|check|log)|"
     r"stop (?:asking|verifying|checking|logging)|give (?:me|him|her|them) (?:a |an |the )?"
@@ -212,7 +274,11 @@ _BENEFIT = (
     r"lifetime (?:warranty|guarantee|membership|discount)|priority (?:support|service|access)|"
     r"upgrade|full (?:price|refund)|refund (?:the|in) full|money back|credit of|store credit|"
     r"special (?:deal|price|rate|terms|arrangement|offer)|staff (?:discount|price|rate)|"
-    r"(?:after|within|beyond) \d+ days)"
+    r"(?:after|within|beyond) \d+ days|comped|comp'?d|comps|"
+    r"(?:trade|corporate|staff|employee|student|senior|teachers?'?|military|nhs|veterans?'?|"
+    r"friends and family|members?'?|partner|wholesale|discounted|negotiated|preferential|"
+    r"reduced|concession(?:ary)?|contract|agency|industry|special \w+) "
+    r"(?:pricing|prices?|rates?|discount|terms|tariff))"
 )
 _GRANT = (
     r"(?:gets?|getting|got|receives?|received|has|have|had|is owed|are owed|owed|entitled|"
@@ -241,10 +307,20 @@ _ENTITLEMENT_DIRECT = _rx(
     r"(?:\W+\w+){0,3}?\W+(?:said|agreed|promised|approved|confirmed|told|guaranteed|"
     r"arranged|authori[sz]ed|offered)\b"
 )
+# a terse line that leads with a benefit ("Trade pricing.", "Staff discount, 15%")
+_BENEFIT_HEAD = _rx(rf"^\W*(?:\w+'?\W+){{0,2}}?{_BENEFIT}")
 _NOT_A_BENEFIT = _rx(
     r"\b(?:gluten|sugar|lactose|dairy|nut|alcohol|caffeine|meat|fragrance|plastic|step|hands|"
     r"smoke|scent|cruelty|duty|tax|stress|pain)[- ]free\b|\bfree (?:time|weekends?|evenings?|"
     r"afternoons?|mornings?|days?|spirit|range|lance)\b|\bfreelanc"
+    r"|\bfree (?:\w+ ){0,2}(?:mornings?|afternoons?|evenings?|nights?|weekends?|days?|weekdays?)\b"
+)
+# with a preference frame ("Does not like being offered discounts"), a benefit counts as a
+# claim only beside a grant that is one
+_ENTITLEMENT_CLAIMED = _rx(
+    rf"\b(?:promised|agreed|arranged|guaranteed|entitled|owed|approved|granted|assured)\b"
+    rf"(?:\W+\w+){{0,8}}?\W+{_BENEFIT}|{_BENEFIT}(?:\W+\w+){{0,8}}?\W+\b(?:promised|agreed|"
+    rf"arranged|guaranteed|entitled|owed|approved|granted|assured)\b"
 )
 
 
@@ -273,7 +349,7 @@ _IMPERATIVE_VERBS = (
 )
 _IMPERATIVE = _rx(
     rf"^(?:please |pls |kindly |now |then |also |and |just |q: )?(?:always |never |do not |"
-    rf"don't |first,? )?(?:{_IMPERATIVE_VERBS})\b(?!s\b)(?!\s*(?:is|are|was|were|preferred|"
+    rf"don't |first,? )?(?:{_IMPERATIVE_VERBS})\b(?!s\b)(?!'s\b)(?!\s*(?:is|are|was|were|preferred|"
     rf"only|code|customer|engineer|scientist|manager|teacher|nurse|worker|messages?|:|,|-|\.|$))"
 )
 _AT_ASSISTANT = _rx(
@@ -353,14 +429,22 @@ def classify(
     if _INSTRUCTION_IMPERATIVE.search(t) and not _contact_request(t):
         return Verdict("instruction", "text aimed at the assistant is data, never a rule")
     benefit = _NOT_A_BENEFIT.sub(" ", t)
-    if _ENTITLEMENT_DIRECT.search(benefit) or _ENTITLEMENT_NEAR.search(benefit):
+    preference = _PREFERENCE_FRAME.search(t) is not None
+    if (
+        _ENTITLEMENT_DIRECT.search(benefit)
+        or (_ENTITLEMENT_CLAIMED if preference else _ENTITLEMENT_NEAR).search(benefit)
+        or (not preference and _BENEFIT_HEAD.search(benefit))
+    ):
         return Verdict("entitlement", "a claimed discount, free item or agreement is a record line")
-    if _ABSENCE_DIRECT.search(t) or _ABSENCE_NEAR.search(t):
+    if _ABSENCE_DIRECT.search(t) or (not preference and _ABSENCE_NEAR.search(t)):
         return Verdict("absence", "something not on record is never stored: unknown stays unknown")
+    if not preference and _STATUS.search(t):
+        return Verdict("operational", "a status or tier is read fresh from the account record")
     if key and key.split(".")[0].lower() in OPERATIONAL_KEYS:
         return Verdict("operational", "operational facts are read fresh from the account record")
     if _OPERATIONAL_DIRECT.search(t) or (
-        not _PREFERENCE_FRAME.search(t)
+        not preference
+        and not _PREFERS_TXN.search(t)
         and (
             _OPERATIONAL_NEAR.search(t)
             or _TXN_ID.search(t)
@@ -392,15 +476,22 @@ def _has_txn(t: str) -> bool:
 
 
 def _contact_request(t: str) -> bool:
-    """'Please don't call me, I prefer email' is a channel preference, not an instruction."""
-    return bool(
-        re.search(
-            r"\b(?:call|email|e-mail|text|phone|ring|message|contact|write to|sms|whatsapp)\b"
-            r"(?:\W+\w+){0,3}?\W+(?:me|him|her|them)\b",
-            t,
-            re.I,
-        )
-    )
+    """'Please don't call me, I prefer email' is a channel preference, not an instruction;
+    so is a staff line on how to reach or address the customer ('Use her middle name, Rose',
+    'Call the mobile, not the work number', 'Text first before calling')."""
+    return _CONTACT_REQUEST.search(t) is not None
+
+
+_CONTACT_REQUEST = _rx(
+    r"\b(?:call|email|e-mail|text|phone|ring|message|contact|write to|sms|whatsapp)\b"
+    r"(?:\W+\w+){0,3}?\W+(?:me|him|her|them)\b"
+    r"|^\W*(?:please |always |only )?(?:use|spell|address|greet|call) (?:her|his|their|him|them)\b"
+    r"|^\W*(?:please |always |only )?(?:call|text|ring|email|phone|contact|try) (?:the|her|his|"
+    r"their) (?:mobile|cell|landline|work|home|office|personal|other)\b"
+    r"|^\W*(?:please |always )?(?:text|email|message) (?:first|before|ahead)\b"
+    r"|^\W*(?:please )?avoid (?:contacting|calling|phoning|ringing|emailing|texting|jargon|"
+    r"technical terms|acronyms)\b"
+)
 
 
 OPERATIONAL_KEYS = (
