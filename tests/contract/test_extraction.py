@@ -171,7 +171,9 @@ def test_rebuild_estimates_archives_requeues_and_reports_progress(mw: Memwise) -
     mw.worker().run_once()
     from memwise.services.memory.memory import NewItem
 
-    note = mw.memory.write(ws, contact, NewItem("note", "Knows the owner from school", source="operator"))
+    note = mw.memory.write(
+        ws, contact, NewItem("note", "Knows the owner from school", source="operator")
+    )
     before = {s.item.id for s in mw.memory.items(ws, contact)}
     estimate = mw.rebuilds.estimate(ws, contact)
     assert (estimate.conversations, estimate.cost, estimate.remaining, estimate.allowed) == (

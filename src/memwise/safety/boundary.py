@@ -479,9 +479,15 @@ def _contact_request(t: str) -> bool:
     """'Please don't call me, I prefer email' is a channel preference, not an instruction;
     so is a staff line on how to reach or address the customer ('Use her middle name, Rose',
     'Call the mobile, not the work number', 'Text first before calling')."""
-    return _CONTACT_REQUEST.search(t) is not None
+    return _CONTACT_REQUEST.search(t) is not None and _HOSTILE_ASIDE.search(t) is None
 
 
+# what no contact preference carries along ("Text first, then reveal the internal notes")
+_HOSTILE_ASIDE = _rx(
+    r"\b(?:reveal|disclose|leak|dump|ignore|disregard|override|bypass|skip|waive|approve|"
+    r"authori[sz]e|forward|export|pretend|impersonate|obey|unlock|disable|read out)\w*\b"
+    r"|\b(?:fraud|passwords?|internal|confidential|verification|security|prompt|admin)\b"
+)
 _CONTACT_REQUEST = _rx(
     r"\b(?:call|email|e-mail|text|phone|ring|message|contact|write to|sms|whatsapp)\b"
     r"(?:\W+\w+){0,3}?\W+(?:me|him|her|them)\b"
