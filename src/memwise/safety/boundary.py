@@ -72,7 +72,7 @@ _LOOKUP = (
     r"\bregistrations?\b|\binformation\b|\binfo\b|\bdetails\b|\bdata\b|\bentr(?:y|ies)\b|"
     r"\bvalidated?\b|\brecogni[sz]ed\b|\bmatched\b|\breturned\b|\bresults?\b|"
     r"\bverification\b|\bidentification\b|\bvalidation\b|\bdetermined?\b|\bestablished\b|"
-    r"\bids?\b|\btranscripts?\b|\bon our (?:side|end)\b|\bdirector(?:y|ies)\b)"
+    r"\bids?\b|\btranscripts?\b|\bon our (?:side|end)\b)"
 )
 _ABSENCE_NEAR = _rx(
     rf"{_NEGATION}(?:\W+\w+){{0,7}}?\W+{_LOOKUP}|{_LOOKUP}(?:\W+\w+){{0,8}}?\W+{_NEGATION}"
@@ -83,7 +83,8 @@ _ABSENCE_DIRECT = _rx(
     r"knew)\b(?! how\b)|\bnot known\b|\b(?:is|are|was|were|remains?|still) unknown\b"
     r"|\bunknown[.!]?$|\bno idea (?:which|what|whether|if|where)\b"
     r"|\bno (?:valid|known|current|usable|working|verified|matching) "
-    r"(?!(?:allerg|medical|health|conditions?\b|dietary|intolerance))\w+"
+    r"(?!(?:allerg|medical|health|conditions?\b|dietary|intolerance|pets?\b|plans?\b|partner|"
+    r"children|kids|medication|issues?\b|problems?\b))\w+"
     r"|\bno (?:such|trace|sign) of\b"
     r"|\bis not (?:in|on) (?:our|the) (?:system|records?|database|file|books)\b"
     r"|\b(?:has|have|had) never (?:ordered|bought|booked|purchased|shopped)\b"
@@ -91,20 +92,24 @@ _ABSENCE_DIRECT = _rx(
     r"|\bcould not be (?:checked|verified|found|confirmed|located|retrieved)\b"
     r"|\bunknown (?:account|customer|order|number|status)\b|\b(?:account|status) unknown\b"
     r"|\b(?:has|have|had) not (?:yet )?(?:ever )?(?:bought|ordered|purchased|booked|shopped|"
-    r"visited|used us)\b(?:\W+\w+){0,2}?\W+(?:anything|any\b|from us|with us|here|before|yet)"
-    r"|\bnot (?:\w+ ){0,4}ever (?:ordered|bought|booked|purchased|shopped|visited|been a)\b"
+    r"used us)\b(?:\W+\w+){0,2}?\W+(?:anything|any\b|from us|with us|here)"
+    r"|\bnot (?:\w+ ){0,4}ever (?:ordered|bought|booked|purchased|shopped)\b"
     r"|\b(?:nobody|no one|no-one|no customer|no client|no patient|no guest|no member) "
     r"(?:\w+ )?(?:by|of|with|under|called) (?:that|this|the) name\b"
     r"|\bnot (?:someone|somebody|anyone|a person|a customer|a client) "
     r"(?:we|i)(?:'ve| have| has| had)? "
     r"(?:ever |before )?(?:dealt|worked|spoken|met|seen|served|heard of)\b"
-    r"|\b(?:never|not) (?:\w+ )?(?:dealt|done business|been in touch) with (?:us|him|her|them)\b"
-    r"|\bnot (?:yet )?(?:an? )?(?:existing |current |registered |known |actual )?"
+    r"|\b(?:never|not) (?:\w+ )?(?:dealt|done business) with (?:us|him|her|them)\b"
+    r"|\b(?:never|not) (?:\w+ )?been in touch with us\b"
+    r"|^\W*(?:(?:he|she|they|is|are|customer|caller|client) )*not (?:yet )?(?:an? )?"
+    r"(?:existing |current |registered |known |actual )?"
     r"(?:customer|client|member|patient|guest|subscriber|account holder)"
     r"(?: (?:of ours|here|with us|yet))?[.!]?$"
-    r"|\bnew to us\b|\bfirst[- ]time (?:customer|caller|visitor|client|contact)\b"
+    r"|\b(?:e-?mail|email address|address|number|phone number)s? (?:\w+ )?(?:bounced|"
+    r"is invalid|not valid|unreachable|disconnected|no longer in use)\b"
+    r"|\bnew to us\b|\bfirst[- ]time (?:customer|caller|client|contact)\b"
     r"|\bfirst (?:ever )?(?:contact|enquiry|inquiry|time (?:contacting|calling|writing|ordering|"
-    r"visiting|getting in touch|hearing))\b"
+    r"getting in touch|hearing))\b"
     r"|\b(?:last|previous|prior|first|latest) (?:visit|order|purchase|booking|contact|"
     r"appointment|payment)s?(?: date)?\s*[:\-–]\s*(?:none|n/?a|never|unknown|nil|-+)\W*$"
     r"|\bdate of (?:last|previous|first) \w+\s*[:\-–]\s*(?:none|n/?a|never|unknown|nil|-+)\W*$"
@@ -118,8 +123,7 @@ _TXN = (
     r"couriers?|tracking|refunds?|payments?|paid|pay|charges?|balance|credits?|subscriptions?|"
     r"transactions?|returns?|returned|exchange|replacement|consignment|customs|purchase|"
     r"receipt|direct debit|bank transfer|instal?ments?|fees?|debt|arrears|cheques?|"
-    r"appointments?|seats?|tables?|rooms?|trial|sim swap|port(?:ing)?|number transfer|repairs?|"
-    r"claims?)"
+    r"sim swap|porting|number port|number transfer)"
 )
 _STATE = (
     r"(?:shipped|dispatched|delivered|arrived|arriving|lost|stuck|delayed|held|in transit|"
@@ -128,9 +132,11 @@ _STATE = (
     r"charged|billed|returned|reversed|on hold|waiting for|awaiting|expected|arrives|"
     r"issued|credited|debited|missing|damaged|sent|received|collected|picked up|confirmed|"
     r"went through|has not come|never came|did not arrive|not arrived|"
-    r"late(?![- ](?:evening|morning|afternoon|night|slots?|opening))|came back|scheduled|"
+    r"late(?![- ](?:evening|morning|afternoon|night|slots?|opening|in the day|risers?))|"
+    r"came back|scheduled|"
     r"backordered|back-ordered|on backorder|out of stock|dropped off|left at|left outside|"
-    r"left (?:the |his |her |their |a )?(?:\w+ )?(?:at|outside|with|behind|by|on|in)|"
+    r"left (?:the |his |her |their |a )?(?:\w+ )?(?:at the|outside|with (?:a |the |their |his |"
+    r"her )?neighbou?r|behind|by the|on the (?:door|step|porch|doorstep|mat))|"
     r"left with|sitting|held up|in progress|being (?:processed|shipped|prepared|handled)|ships|"
     r"booked|paused|suspended|frozen|resumes|expires|expired|lapsed|split|tried to deliver|"
     r"attempted|on (?:its|the|their) way|moved|rescheduled|postponed|brought forward|reserved|"
@@ -159,26 +165,33 @@ _OPERATIONAL_DIRECT = _rx(
     r"|\bsent (?:\w+ ){0,3}back\b|\bwaiting (?:on|for) (?:the |his |her |their |my )?"
     r"(?:money|refund|reimbursement|replacement|parcel|package|order|delivery)\b"
     r"|\bat the (?:\w+ )?(?:depot|warehouse|hub|sorting cent(?:er|re)|post office)\b"
-    r"|\bpaid (?:in full|up)\b|\bfully paid\b|\bcheque (?:\w+ )?(?:bounced|cleared|returned)\b"
+    r"|\bpaid in full\b|\bfully paid\b|\bcheque (?:\w+ )?(?:bounced|cleared|returned)\b"
     r"|\b(?:in|at) the (?:workshop|garage|repair shop|lab|laboratory) (?:\w+ ){0,2}"
-    r"(?:waiting|for|being|until|since)\b|\bsent (?:off )?to the (?:lab|laboratory|workshop|"
+    r"(?:waiting|being (?:repaired|fixed|serviced|looked at)|for (?:a |an |its )?(?:repair|"
+    r"service|mot|parts|new))\b|\bsent (?:off )?to the (?:lab|laboratory|workshop|"
     r"manufacturer|factory)\b|\bwaiting (?:on|for) (?:an? |the )?(?:\w+ )?parts?\b"
-    r"|\b(?:account|acct|membership|login|card|line|sim|subscription|plan|policy|contract|"
-    r"service|profile|number|broadband|wifi|internet|direct debit|loyalty card)\b(?: (?:is|was|"
+    r"|\b(?:account|acct|membership|login|card|sim|subscription|plan|policy|contract|"
+    r"profile|broadband|direct debit|loyalty card)\b(?: (?:is|was|"
     r"has been|got|remains|now|currently|still))* (?:frozen|on hold|locked|locked out|blocked|"
     r"suspended|closed|deactivated|disabled|cancell?ed|terminated|in arrears|flagged|restricted|"
-    r"overdrawn|paused|down|cut off)\b"
+    r"overdrawn|paused|cut off|lapsed|expired)\b"
+    r"|\b(?:broadband|line|service) (?:was |is |has been )?cut off\b"
+    r"|^\W*(?:free |the |her |his )?trial (?:period )?"
+    r"(?:ends|expires|ending|runs out|ended|expired)\b|\bunpaid invoices?\b"
 )
 
 # a loyalty status or tier is what the account record says today, never memory
 _STATUS = _rx(
-    r"^\W*vip\b|\bvip\W*$|\bvip (?:member|customer|client|guest|status|tier|level)\b"
-    r"|\b(?:gold|silver|platinum|diamond|bronze|black|premier|premium|executive|ambassador|elite|"
-    r"prestige|titanium|sapphire|ruby|emerald|onyx|obsidian|infinite|signature) "
-    r"(?:tier|status|level|member(?:ship)?|card ?holder|elite|club|plus)\b"
-    r"|\b(?:loyalty|membership|rewards?|frequent flyer|status|club) (?:tier|level|status|grade)\b"
-    r"|\btier (?:\d|one|two|three|four|i{1,3}|iv)\b(?! (?:support|maths?|exam|english))"
-    r"|\btier\s*[:\-–]"
+    r"^\W*vip\W*$|\bvip\W*$|\bvip (?:member|customer|client|guest|status|tier|level|since|card)"
+    r"|\b(?:is|as|being) an? vip\b(?! (?:host|lounge|area|section|tickets?))"
+    r"|\b(?:gold|silver|platinum|diamond|bronze|black|premium|ambassador|elite|prestige|titanium|"
+    r"sapphire|ruby|emerald|onyx|obsidian|infinite|signature|top|priority)[- ]?"
+    r"(?:tier|status|member(?:ship)?|card ?holder|customer|elite|plus)\b"
+    r"(?! (?:of|at|in) (?:the |a |her |his )?(?!(?:rewards?|loyalty|frequent|membership) )"
+    r"(?:\w+ )?(?:club|society|trust|association|choir|"
+    r"orchestra|band|league|team|gym|church|council|charity|rspb|ramblers))"
+    r"|\b(?:loyalty|membership|rewards?|frequent flyer|status) (?:tier|level|status|grade)\b"
+    r"|^\W*tier\s*[:\-–]"
 )
 _MONEY_STATE = _rx(rf"{_AMOUNT}")
 # a preference about a transaction later in the line ("Lives with flatmates; prefers parcels
@@ -189,7 +202,8 @@ _PREFERS_TXN = _rx(
 )
 _TXN_ID = _rx(rf"\b{_TXN}\b(?:\W+\w+){{0,3}}?\W+{_ID}")
 _PREFERENCE_FRAME = _rx(
-    r"^(?:\w+ )?(?:does not |do not |would rather |really |strongly |never |always |much )?"
+    rf"^(?!{_TXN}\b|statements?\b)(?:\w+ )?"
+    r"(?:does not |do not |would rather |really |strongly |never |always |much )?"
     r"(?:prefers?|would rather|likes?|loves?|enjoys?|wants?|would like|wishes|hates?|dislikes?|"
     r"usually|always|often|tends to|works? (?:as|at|in|for)|is (?:a|an) \w+|finds?)\b"
 )
@@ -224,7 +238,7 @@ _INSTRUCTION_IMPERATIVE = _rx(
     r"do not (?:log|record|tell|mention|verify|check|ask)|never (?:mention|ask|verify|check|log)|"
     r"stop (?:asking|verifying|checking|logging)|give (?:me|him|her|them) (?:a |an |the )?"
     r"(?:discount|refund|credit|free)|treat (?:me|him|her|them) as|call (?:me|him|her|them) "
-    r"(?!back\b|on\b|at\b|in\b|after\b|before\b|only\b|between\b|during\b)\w+$)"
+    r"(?!back\b|on\b|at\b|in\b|after\b|before\b|only\b|between\b|during\b)\w+$)(?![a-z])"
 )
 _ASSISTANT_STRICT = r"(?:the )?(?:assistant|bot|chatbot|ai|model|system|agent)"
 _INSTRUCTION_SUBJECT = _rx(
@@ -263,7 +277,8 @@ _BENEFIT = (
     r"upgrades?|service|servicing|returns?|installation|items?|gifts?|products?|months?|"
     r"year|access|support|parts|labou?r|refills?|tickets?|meals?|drinks?|for life|forever|"
     r"every|each|whenever|\w+ for)|free (?!(?:time|weekends?|evenings?|afternoons?|mornings?|"
-    r"days?|nights?|spirit|range|lance|on|in|at|after|before|from|until|to|of)\b)\w+|for free|"
+    r"days?|nights?|spirit|range|lance|on|in|at|after|before|from|until|to|of|then|now|today|"
+    r"tomorrow|till|between|most|all|every)\b)\w+|for free|"
     r"2-for-1|two for one|buy one get one|bogo|on the house|goodwill|as compensation|"
     r"\w+ (?:months?|weeks?|days?|years?|nights?) free|vip (?:pricing|price|rate|treatment)|"
     r"special pricing|permanent (?:discount|pricing|price|rate)|(?:price|rate) (?:locked|frozen|"
@@ -308,19 +323,33 @@ _ENTITLEMENT_DIRECT = _rx(
     r"arranged|authori[sz]ed|offered)\b"
 )
 # a terse line that leads with a benefit ("Trade pricing.", "Staff discount, 15%")
-_BENEFIT_HEAD = _rx(rf"^\W*(?:\w+'?\W+){{0,2}}?{_BENEFIT}")
+_BENEFIT_HEAD = _rx(rf"^\W*(?:\w+'?\W+){{0,2}}?{_BENEFIT}(?![a-z])")
+_ABOUT_OFFERS = _rx(
+    r"\b(?:e-?mails?|newsletters?|texts|messages|leaflets|matters?|must|makes?|made|annoys?|"
+    r"interests?|interested|opted|go-to|bin|collector|collects|blogger|bloggers|handled|"
+    r"card ?holder|"
+    r"ambassador|trustee|therap\w*|charity|church|journalist|likes|loves|hates|keen|needs|prefers|"
+    r"hunter|hunting|shopper|compares)\b"
+)
 _NOT_A_BENEFIT = _rx(
-    r"\b(?:gluten|sugar|lactose|dairy|nut|alcohol|caffeine|meat|fragrance|plastic|step|hands|"
+    r"\b(?:gluten|sugar|lactose|dairy|nut|peanut|wheat|egg|soy|latex|alcohol|caffeine|meat|fragrance|plastic|step|hands|"
     r"smoke|scent|cruelty|duty|tax|stress|pain)[- ]free\b|\bfree (?:time|weekends?|evenings?|"
     r"afternoons?|mornings?|days?|spirit|range|lance)\b|\bfreelanc"
     r"|\bfree (?:\w+ ){0,2}(?:mornings?|afternoons?|evenings?|nights?|weekends?|days?|weekdays?)\b"
+    r"|\bfree[- ](?:spirited|running|church|climbing|diving|solo|will|thinker|form|flow|standing|"
+    r"hand|style|wheeling|kick|verse|radical|mason)"
 )
 # with a preference frame ("Does not like being offered discounts"), a benefit counts as a
 # claim only beside a grant that is one
+_CLAIM = (
+    r"(?:promised|agreed|arranged|guaranteed|entitled|owed|approved|granted|assured|gets|got|"
+    r"receives|received|given|gave|give|pays|paid|taken off|we do|we give)"
+)
 _ENTITLEMENT_CLAIMED = _rx(
-    rf"\b(?:promised|agreed|arranged|guaranteed|entitled|owed|approved|granted|assured)\b"
-    rf"(?:\W+\w+){{0,8}}?\W+{_BENEFIT}|{_BENEFIT}(?:\W+\w+){{0,8}}?\W+\b(?:promised|agreed|"
-    rf"arranged|guaranteed|entitled|owed|approved|granted|assured)\b"
+    rf"\b{_CLAIM}\b(?:\W+\w+){{0,8}}?\W+{_BENEFIT}|{_BENEFIT}(?:\W+\w+){{0,8}}?\W+\b{_CLAIM}\b"
+    rf"|\b(?:her|his|their) (?:\w+ )?{_BENEFIT}|\b(?:old|previous|legacy|original) (?:rate|price|"
+    r"tariff|pricing)\b|\bfor nothing\b|\b(?:second|third|every \w+) \w+ (?:is )?free\b"
+    rf"|\b(?:mates|friends)'? rates?\b|\bbonus (?:gift|item|credit)s?\b"
 )
 
 
@@ -345,7 +374,8 @@ _IMPERATIVE_VERBS = (
     "review|rate|predict|guess|choose|pick|name|define|discuss|elaborate|outline|design|plan|"
     "draw|sing|count|sort|rank|estimate|prove|argue|convince|persuade|continue|proceed|"
     "reply|greet|introduce|offer|ensure|focus|avoid|refrain|omit|insert|develop|interlace|"
-    "decipher|unscramble|brainstorm|research|investigate|report|produce|prepare|craft"
+    "decipher|unscramble|brainstorm|research|investigate|report|produce|prepare|craft|accept|"
+    "mark|put|issue|close|process|write off|refund|credit|charge|cancel|upgrade|unlock|reset"
 )
 _IMPERATIVE = _rx(
     rf"^(?:please |pls |kindly |now |then |also |and |just |q: )?(?:always |never |do not |"
@@ -417,7 +447,7 @@ def classify(
         content = _PREFIXES.sub("", t)
         if not prefixed and _QUESTION.search(content):
             return Verdict("instruction", "a question is a record line, not a memory item")
-        if not prefixed and _IMPERATIVE.search(content) and not _contact_request(content):
+        if not prefixed and _commands(content, _IMPERATIVE):
             return Verdict("instruction", "a command is a record line, not a memory item")
     if (
         instructions.scan(t)
@@ -426,30 +456,26 @@ def classify(
         or _INSTRUCTION_SUBJECT.search(t)
     ):
         return Verdict("instruction", "text aimed at the assistant is data, never a rule")
-    if _INSTRUCTION_IMPERATIVE.search(t) and not _contact_request(t):
+    if _commands(t, _INSTRUCTION_IMPERATIVE):
         return Verdict("instruction", "text aimed at the assistant is data, never a rule")
+    # A preference frame ("Prefers …", "Is a nurse …") exempts its own clause from the
+    # nearness rules, never the rest of the line ("Prefers calls; email bounced").
+    parts = [(part, _PREFERENCE_FRAME.search(part) is not None) for part in _parts(t)]
     benefit = _NOT_A_BENEFIT.sub(" ", t)
-    preference = _PREFERENCE_FRAME.search(t) is not None
-    if (
-        _ENTITLEMENT_DIRECT.search(benefit)
-        or (_ENTITLEMENT_CLAIMED if preference else _ENTITLEMENT_NEAR).search(benefit)
-        or (not preference and _BENEFIT_HEAD.search(benefit))
+    if _ENTITLEMENT_DIRECT.search(benefit) or any(
+        _entitled(_NOT_A_BENEFIT.sub(" ", part), preference) for part, preference in parts
     ):
         return Verdict("entitlement", "a claimed discount, free item or agreement is a record line")
-    if _ABSENCE_DIRECT.search(t) or (not preference and _ABSENCE_NEAR.search(t)):
+    if _ABSENCE_DIRECT.search(t) or any(
+        not preference and _ABSENCE_NEAR.search(part) for part, preference in parts
+    ):
         return Verdict("absence", "something not on record is never stored: unknown stays unknown")
-    if not preference and _STATUS.search(t):
+    if _STATUS.search(t):
         return Verdict("operational", "a status or tier is read fresh from the account record")
     if key and key.split(".")[0].lower() in OPERATIONAL_KEYS:
         return Verdict("operational", "operational facts are read fresh from the account record")
-    if _OPERATIONAL_DIRECT.search(t) or (
-        not preference
-        and not _PREFERS_TXN.search(t)
-        and (
-            _OPERATIONAL_NEAR.search(t)
-            or _TXN_ID.search(t)
-            or (_MONEY_STATE.search(t) and _has_txn(t))
-        )
+    if _OPERATIONAL_DIRECT.search(t) or any(
+        not preference and _transaction(part) for part, preference in parts
     ):
         return Verdict("operational", "operational facts are read fresh from the account record")
     looks = second_look and not by_staff and (kind is None or kind in SECOND_LOOK_KINDS)
@@ -463,6 +489,49 @@ def classify(
     return None
 
 
+# where one statement of a line ends and the next begins
+_PART = re.compile(
+    r"\s*(?:[;|•]|\s[-–—]\s|(?<=[a-z0-9)])[.!?]\s+|,\s*(?=(?:so|but|and|though|although|yet|"
+    r"no|not|none|nothing|which|while|whereas|we|they|today|now|currently|still)\b))\s*",
+    re.I,
+)
+
+
+def _parts(t: str) -> list[str]:
+    """The line, and each of its statements when it has more than one."""
+    parts = [p for p in _PART.split(t) if p.strip()]
+    return [t] + (parts if len(parts) > 1 else [])
+
+
+def _entitled(part: str, preference: bool) -> bool:
+    if preference:  # "Does not like being offered discounts": a claim needs a grant
+        return _ENTITLEMENT_CLAIMED.search(part) is not None
+    if _ENTITLEMENT_NEAR.search(part) or _ENTITLEMENT_CLAIMED.search(part):
+        return True
+    return bool(_BENEFIT_HEAD.search(part)) and not _ABOUT_OFFERS.search(part)
+
+
+# a place or a visit held for the customer: "Table for six reserved", "Appointment moved"
+_HELD = _rx(
+    r"\b(?:room|table|seat|suite|cabin|pitch|court|lane|bay|slot)s? (?:(?:for|no\.?|number|#)? ?"
+    r"\w+ (?:and \w+ )?)?(?:is |are |has been |was |now )?(?:reserved|booked|held|allocated)\b"
+    r"(?! up)|\bappointments? (?:\w+ ){0,3}?(?:moved|rescheduled|postponed|brought forward|"
+    r"cancell?ed|confirmed|booked for)\b"
+    r"|\b(?:moved|rescheduled|postponed|cancell?ed) (?:\w+ ){0,2}?appointment"
+)
+
+
+def _transaction(part: str) -> bool:
+    if _PREFERS_TXN.search(part):  # "prefers parcels left behind the side gate"
+        return False
+    return bool(
+        _HELD.search(part)
+        or _OPERATIONAL_NEAR.search(part)
+        or _TXN_ID.search(part)
+        or (_MONEY_STATE.search(part) and _has_txn(part))
+    )
+
+
 def specific_operational(text: str) -> bool:
     """A statement of one transaction's state ("Order 4411 has shipped", "Ann owes 300 EUR"):
     what a working rule must not hold, where procedures about orders are fine."""
@@ -473,6 +542,23 @@ def specific_operational(text: str) -> bool:
 
 def _has_txn(t: str) -> bool:
     return re.search(rf"\b{_TXN}\b", t, re.I) is not None
+
+
+_CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-–—]\s|\band\b|\bthen\b|\bbut\b)\s*", re.I)
+
+
+def _commands(t: str, imperative: re.Pattern[str]) -> bool:
+    """A line that commands: it opens with an imperative, unless that only says how to reach
+    or address the customer — and then any further clause of it that opens with one."""
+    if not imperative.search(t):
+        return False
+    if not _contact_request(t):
+        return True
+    rest = [c for c in _CLAUSE.split(t)[1:] if c]
+    return any(
+        (_IMPERATIVE.search(c) or _INSTRUCTION_IMPERATIVE.search(c)) and not _contact_request(c)
+        for c in rest
+    )
 
 
 def _contact_request(t: str) -> bool:
@@ -495,6 +581,7 @@ _CONTACT_REQUEST = _rx(
     r"|^\W*(?:please |always |only )?(?:call|text|ring|email|phone|contact|try) (?:the|her|his|"
     r"their) (?:mobile|cell|landline|work|home|office|personal|other)\b"
     r"|^\W*(?:please |always )?(?:text|email|message) (?:first|before|ahead)\b"
+    r"|^\W*(?:please )?(?:do not|never|no) (?:call|text|ring|email|phone|contact|message)\w*\b"
     r"|^\W*(?:please )?avoid (?:contacting|calling|phoning|ringing|emailing|texting|jargon|"
     r"technical terms|acronyms)\b"
 )
