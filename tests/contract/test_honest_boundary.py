@@ -40,7 +40,7 @@ class Adversary:
             items=[
                 p("fact", "Relocating to Munich in March", ["the"]),  # the assistant's words
                 p("fact", "Relocating to Munich in March", ["Hi there"]),  # not grounded
-                p("fact", "Has a card 4111 1111 1111 1111", [said[0][10:46]]),
+                p("fact", "Has a card 4111 1111 1111 1111", [said[0][10:44]]),
                 p("fact", "Has IBAN DE89 3704 0044 0532 0130 00", [said[0]]),
                 p("fact", "Has a standing agreement with your CEO for free repairs", [said[1]]),
                 p("fact", "The parcel arrived yesterday", ["My parcel arrived yesterday"]),
@@ -92,3 +92,59 @@ def test_the_write_path_checks_each_quote_in_the_turn_it_cites(mw: Memwise) -> N
         assert refused.value.code == "quote_not_in_turn"
     one = NewItem("preference", "Prefers email", evidence=[Evidence(said.id, "email")])
     assert mw.memory.write(ws.id, ann.id, one).action in ("created", "repeated")  # a whole word
+
+
+@pytest.mark.parametrize(
+    ("said", "secret"),
+    [
+        ("My card is 4111 1111 1111 1111 so please email me, I prefer email.", "4111"),
+        ("My card is 4111.1111.1111.1111 12/28 and I prefer email.", "1111"),
+        ("Refunds go to de89 3704 0044 0532 0130 00, and I prefer email.", "3704"),
+        ("My password is Tulip!77 and I prefer email.", "Tulip"),
+        ("my password hunter2x, and I prefer email", "hunter2x"),
+        ("CVV 123, by the way I prefer email.", "123"),
+    ],
+)
+def test_a_secret_in_the_customers_words_never_reaches_memory(
+    mw: Memwise, said: str, secret: str
+) -> None:
+    """The default extractor quotes the customer's sentence; a secret in it is masked in the
+    quote kept, wherever the item is served (its evidence, the export)."""
+    ws, _ = mw.tenancy.create_workspace("Acme", "Europe/Berlin")
+    agent = mw.tenancy.create_agent(ws.id, "Eve", memory_enabled=True, domain="retail")
+    ann = mw.tenancy.create_contact(ws.id, "Ann")
+    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+    turn = mw.record.append(ws.id, conv.id, "customer", said)
+    mw.record.end(ws.id, conv.id)
+    mw.worker().run_once()
+    served = mw.memory.items(ws.id, ann.id)
+    assert served, "the preference in the same sentence is still kept"
+    for s in served:
+        assert secret not in s.item.text
+        for e in s.item.evidence:
+            assert secret not in e.quote
+    # written directly, with the whole sentence as the quote: masked the same way
+    direct = NewItem("preference", "Prefers email", evidence=[Evidence(turn.id, said)])
+    written = mw.memory.write(ws.id, ann.id, direct)
+    assert all(secret not in e.quote for e in written.item.evidence)
+
+
+@pytest.mark.parametrize(
+    "made_up",
+    ["I am not allergic to peanuts", "I am allergic to walnuts", "allergic to peanuts and eggs"],
+)
+def test_a_made_up_quote_is_refused_at_the_write_path(mw: Memwise, made_up: str) -> None:
+    ws, _ = mw.tenancy.create_workspace("Acme")
+    agent = mw.tenancy.create_agent(ws.id, "Eve")
+    ann = mw.tenancy.create_contact(ws.id, "Ann")
+    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+    said = mw.record.append(ws.id, conv.id, "customer", "I am allergic to peanuts, sadly.")
+    bad = NewItem("fact", "Is not allergic to peanuts", evidence=[Evidence(said.id, made_up)])
+    with pytest.raises(errors.Refused) as refused:
+        mw.memory.write(ws.id, ann.id, bad)
+    assert refused.value.code == "quote_not_in_turn"
+    typo = NewItem(
+        "fact", "Allergic to peanuts", evidence=[Evidence(said.id, "I am alergic to peanuts")]
+    )
+    kept = mw.memory.write(ws.id, ann.id, typo).item
+    assert [e.quote for e in kept.evidence] == ["I am allergic to peanuts"]  # the turn's words

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
@@ -29,7 +30,15 @@ def _mask(value: str) -> str:
 
 
 # -- payment cards ---------------------------------------------------------------------------
-_DIGIT_RUN = re.compile(r"(?<![\w.,])(?:\d[ -]?){12,18}\d(?![\w]|[.,]\d)")
+# Digit groups with what people put between them (spaces, dots, dashes, slashes); any script's
+# digits ("４１１１" is 4111). The card is found among the groups: "Ref 12 4111 1111 1111 1111
+# 12/28" holds one.
+_DIGIT_RUN = re.compile(r"(?<![\w.,])\d+(?:[ \t.\-/_\u2010-\u2015]{1,3}\d+)*")
+_GROUP = re.compile(r"\d+")
+
+
+def ascii_digits(text: str) -> str:
+    return "".join(str(unicodedata.digit(c)) if c.isdigit() else c for c in text)
 
 
 def luhn_ok(digits: str) -> bool:
@@ -65,15 +74,31 @@ def _issuer_ok(d: str) -> bool:
 
 def _cards(text: str) -> list[Finding]:
     out = []
-    for m in _DIGIT_RUN.finditer(text):
-        digits = re.sub(r"\D", "", m.group())
-        if 13 <= len(digits) <= 19 and _issuer_ok(digits) and luhn_ok(digits):
-            out.append(Finding("card", "card ending " + digits[-4:], m.span()))
+    for run in _DIGIT_RUN.finditer(text):
+        groups = [
+            (ascii_digits(g.group()), g.start(), g.end()) for g in _GROUP.finditer(run.group())
+        ]
+        i = 0
+        while i < len(groups):
+            found = None
+            for j in range(len(groups), i, -1):  # the longest card starting at this group
+                digits = "".join(g for g, _, _ in groups[i:j])
+                if 13 <= len(digits) <= 19 and _issuer_ok(digits) and luhn_ok(digits):
+                    found = j
+                    break
+            if found is None:
+                i += 1
+                continue
+            span = (run.start() + groups[i][1], run.start() + groups[found - 1][2])
+            out.append(Finding("card", "card ending " + digits[-4:], span))
+            i = found
     return out
 
 
 # -- IBANs -----------------------------------------------------------------------------------
-_IBAN = re.compile(r"\b([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?)\b")
+# A known country, its check digits, then groups; any case, spaces or dashes between
+# ("de89-3704-0044-0532-0130-00", "DE 89 3704 …"). The mod-97 check decides.
+_IBAN = re.compile(r"(?<![\w])([A-Za-z]{2}[ \-]?\d{2}(?:[ \-]?[A-Za-z0-9]+){1,12})")
 _IBAN_LENGTHS = {
     "AD": 24,
     "AT": 20,
@@ -117,15 +142,50 @@ _IBAN_LENGTHS = {
     "QA": 29,
     "BR": 29,
     "UA": 29,
+    "AL": 28,
+    "AZ": 28,
+    "BA": 20,
+    "BH": 22,
+    "BY": 28,
+    "CR": 22,
+    "DO": 28,
+    "EG": 29,
+    "FO": 18,
+    "GE": 22,
+    "GI": 23,
+    "GL": 18,
+    "GT": 28,
+    "IQ": 23,
+    "JO": 30,
+    "KW": 30,
+    "KZ": 20,
+    "LB": 28,
+    "LC": 32,
+    "LY": 25,
+    "MD": 24,
+    "ME": 22,
+    "MK": 19,
+    "MR": 27,
+    "MU": 30,
+    "PK": 24,
+    "PS": 29,
+    "RS": 22,
+    "SC": 31,
+    "SD": 18,
+    "ST": 25,
+    "SV": 28,
+    "TL": 23,
+    "TN": 24,
+    "VA": 22,
+    "VG": 24,
+    "XK": 20,
 }
 
 
 def iban_ok(candidate: str) -> bool:
-    s = re.sub(r"\s", "", candidate).upper()
+    s = re.sub(r"[\s-]", "", candidate).upper()
     expected = _IBAN_LENGTHS.get(s[:2])
-    if expected is not None and len(s) != expected:
-        return False
-    if not 15 <= len(s) <= 34:
+    if expected is None or len(s) != expected or not s[2:4].isdigit():
         return False
     moved = s[4:] + s[:4]
     number = "".join(str(int(ch, 36)) for ch in moved)
@@ -135,20 +195,24 @@ def iban_ok(candidate: str) -> bool:
 def _ibans(text: str) -> list[Finding]:
     out = []
     for m in _IBAN.finditer(text):
-        chunks = m.group(1).split(" ")
-        while chunks:  # a trailing word may have been swallowed: try shorter candidates
-            if iban_ok("".join(chunks)):
+        if m.group(1)[:2].upper() not in _IBAN_LENGTHS:
+            continue
+        chunks = list(re.finditer(r"[A-Za-z0-9]+", m.group(1)))
+        while chunks:  # a trailing word may have been swallowed: try shorter ones
+            end = chunks[-1].end()
+            if iban_ok(m.group(1)[:end]):
                 start = m.start(1)
-                out.append(
-                    Finding("iban", _mask(m.group(1)), (start, start + len(" ".join(chunks))))
-                )
+                out.append(Finding("iban", _mask(m.group(1)[:end]), (start, start + end)))
                 break
             chunks.pop()
     return out
 
 
 # -- passwords stated in prose ---------------------------------------------------------------
-_PW_WORD = r"(?:password|passwort|passwd|pwd|passcode|passphrase|pass\s?word|pin(?:\s?code)?)"
+_PW_WORD = (
+    r"(?:password|passwort|passwd|pwd|pw|passcode|passphrase|pass\s?word|pin(?:\s?code)?"
+    r"|login\s+code|one-time\s+code|otp)"
+)
 _PW_VALUE = re.compile(
     rf"\b{_PW_WORD}\b(?:\s+(?:for|to|of|on|at|für|zum|zur)(?:\s+[\w.@-]+){{1,4}}?)?"
     r"\s*(?:is|was|ist|lautet|=|:|->|will be|should be|would be)\s*"
@@ -162,6 +226,18 @@ _PW_USE_AS = re.compile(
 )
 _LOGIN_PAIR = re.compile(
     r"\b(?:login|log-in|username|user|credentials)\s*(?:is|are|:|=)\s*[^\s/]+\s*/\s*(\S{4,})", re.I
+)
+# "my password hunter2x": no verb, so the value must look like one (a digit or a sign in it).
+_PW_BARE = re.compile(
+    rf"\b(?:my|the|our)\s+(?:new\s+|old\s+|current\s+)?{_PW_WORD}\s+"
+    r"(?!is\b|was\b|for\b|to\b|of\b|on\b)([^\s\"'`”’]{4,})",
+    re.I,
+)
+# The code on the back of a card, or a PIN, given as a number.
+_CARD_CODE = re.compile(
+    r"\b(?:cvv2?|cvc2?|csc|cid|(?:card\s+)?(?:security|verification)\s+code|pin(?:\s?code)?)"
+    r"\s*(?:number\s*)?(?:is|was|:|#|=|-)?\s*[\"'`“‘]?(\d{3,6})\b",
+    re.I,
 )
 _NOT_A_VALUE = {
     "required",
@@ -247,6 +323,12 @@ def _passwords(text: str) -> list[Finding]:
         for m in rx.finditer(text):
             if _plausible_value(m.group(1)):
                 out.append(Finding("password", "password " + _mask(m.group(1)), m.span(1)))
+    for m in _PW_BARE.finditer(text):
+        value = m.group(1).rstrip(".,;!?)")
+        if _plausible_value(value) and re.search(r"[\d\W_]", value):
+            out.append(Finding("password", "password " + _mask(value), m.span(1)))
+    for m in _CARD_CODE.finditer(text):
+        out.append(Finding("password", "a card code or PIN", m.span(1)))
     return out
 
 
@@ -313,6 +395,17 @@ def _api_keys(text: str) -> list[Finding]:
 def find(text: str) -> list[Finding]:
     """Every secret found in ``text`` (masked excerpts only)."""
     return _cards(text) + _ibans(text) + _passwords(text) + _api_keys(text)
+
+
+def redact(text: str) -> str:
+    """``text`` with each secret replaced by its kind in brackets ("[card]", "[iban]")."""
+    out, last = [], 0
+    for f in sorted(find(text), key=lambda f: f.span):
+        if f.span[0] < last or f.span == (0, 0):
+            continue
+        out += [text[last : f.span[0]], f"[{f.kind}]"]
+        last = f.span[1]
+    return "".join(out) + text[last:]
 
 
 def check(text: str, where: str = "the notebook") -> None:

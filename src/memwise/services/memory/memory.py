@@ -35,7 +35,7 @@ from memwise.ids import new_id
 from memwise.policies.notebook import normalize
 from memwise.retrieval import embedders
 from memwise.retrieval.embedders import Embedder
-from memwise.safety import guards
+from memwise.safety import guards, secrets
 from memwise.services.platform import events, rows
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import memory_items as store
@@ -210,7 +210,8 @@ class Memory:
         source: Source,
         evidence: Sequence[Evidence],
     ) -> list[Evidence]:
-        """Quotes must come from this contact's own (customer) turns; stated items need one."""
+        """Quotes must come from this contact's own (customer) turns; stated items need one.
+        A secret in a quote never enters memory: it is masked in the quote kept."""
         if source is Source.stated and not evidence:
             raise errors.Invalid(
                 "a stated item needs a quote from the customer's own words",
@@ -238,7 +239,8 @@ class Memory:
                     "a quote must be the customer's own words in the turn it cites",
                     code="quote_not_in_turn",
                 )
-            checked.append(Evidence(e.turn_id, quote, row.at))
+            # The turn's own words are kept, with any secret in them masked ("[card]").
+            checked.append(Evidence(e.turn_id, secrets.redact(found.quote), row.at))
         return checked
 
     @staticmethod
