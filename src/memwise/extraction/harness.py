@@ -412,7 +412,7 @@ def _clause_ok(words: list[str], asked: bool, hits: list[int], item: str) -> boo
     relative or a friend, unless the item names them."""
     if asked:
         return False
-    item_words = set(norm(item).split())
+    item_words = {w.split("'")[0] for w in norm(item).split()} | set(norm(item).split())
     before = words[: max(hits) + 1]
     if any(w in NEGATIONS for w in before) and not _negation_ok(words, item, item_words):
         return False
@@ -421,6 +421,9 @@ def _clause_ok(words: list[str], asked: bool, hits: list[int], item: str) -> boo
     if _third_party(words):
         return bool(item_words & (RELATIONS | {"he", "she", "they"}))
     return True
+
+
+_BEING = frozenset(["is", "was", "are", "were", "has", "had", "remains", "stays"])
 
 
 def grounded(text: str, evidence: Sequence[Evidence]) -> bool:
@@ -441,8 +444,9 @@ def grounded(text: str, evidence: Sequence[Evidence]) -> bool:
     for i, word in enumerate(words):
         low = word.lower()
         capital = word[:1].isupper() and low not in TEMPLATE_WORDS | STOPWORDS
-        # A capitalised first word is a name unless it reads as the item's verb.
-        name = capital and (i > 0 or not re.search(r"(?:s|ed|ing)$", low))
+        # A capitalised first word is a name when the item goes on "is …" ("Munich is home").
+        lead = i == 0 and len(words) > 1 and words[1].lower() in _BEING
+        name = capital and (i > 0 or lead) and low.split("'")[0] not in TEMPLATE_WORDS | STOPWORDS
         if name and snowball(norm(word)) not in said_stems and f" {norm(word)} " not in said_norm:
             return False
     meaning = {snowball(w) for w in content_words(text) if w not in TEMPLATE_WORDS}
