@@ -109,3 +109,64 @@ def test_the_notebook_keeps_rules_not_customer_or_order_facts(mw: Memwise) -> No
     ):
         assert not mw.notebook.add(ws.id, dana.id, rule).duplicate
     assert len(mw.notebook.entries(ws.id, dana.id)) == 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ann is allergic to peanuts",  # a contact's first name
+        "Ms Lee is allergic to peanuts",  # a title and a surname
+        "Lee, Ann: vegan, lives in Kiel",
+        "AnnLee prefers email",
+        "Bob lives in Hamburg",  # a one-word contact name
+        "ann(at)example.com wants invoices in German",
+        "Carla prefers email",  # not a contact (yet): still a fact about a person
+        "Dieter's wife is vegan",
+    ],
+)
+def test_a_fact_about_one_person_is_refused_however_written(mw: Memwise, text: str) -> None:
+    from memwise import errors
+
+    ws, _ = mw.tenancy.create_workspace("Acme")
+    dana = mw.tenancy.create_user(ws.id, "Dana", "operator")
+    mw.tenancy.create_contact(ws.id, "Ann Lee", emails=["ann.lee@example.com"])
+    mw.tenancy.create_contact(ws.id, "Bob")
+    with pytest.raises(errors.Refused) as refused:
+        mw.notebook.add(ws.id, dana.id, text)
+    assert refused.value.code == "customer_fact_in_notebook", text
+    assert mw.notebook.entries(ws.id, dana.id) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ann's parcel arrived yesterday",
+        "The parcel arrived yesterday",
+        "Bob's refund went through on Monday",
+        "Her account is frozen",
+        "The customer owes us three hundred euros",
+        "The card on file was declined",
+    ],
+)
+def test_one_transactions_state_is_refused_without_a_number(mw: Memwise, text: str) -> None:
+    from memwise import errors
+
+    ws, _ = mw.tenancy.create_workspace("Acme")
+    dana = mw.tenancy.create_user(ws.id, "Dana", "operator")
+    with pytest.raises(errors.Refused) as refused:
+        mw.notebook.add(ws.id, dana.id, text)
+    assert refused.value.code == "operational_fact_in_notebook", text
+
+
+def test_working_rules_that_mention_names_or_orders_are_kept(mw: Memwise) -> None:
+    ws, _ = mw.tenancy.create_workspace("Acme")
+    dana = mw.tenancy.create_user(ws.id, "Dana", "operator")
+    mw.tenancy.create_contact(ws.id, "Mark Twain")
+    for rule in (
+        "Mark urgent tickets red",  # a contact's name as an ordinary word
+        "When the parcel has not arrived after 5 days, open a claim",
+        "If the payment failed, send the link again",
+        "Management prefers weekly reports on Fridays",
+        "Sign emails with my first name only",
+    ):
+        assert not mw.notebook.add(ws.id, dana.id, rule).duplicate, rule

@@ -59,6 +59,191 @@ def check_entry(text: str, limits: NotebookLimits) -> str:
     return cleaned
 
 
+# -- facts about one customer ----------------------------------------------------------------
+# A working rule speaks of customers in general; a line that names one person and says
+# something of them ("Ann is allergic to peanuts", "Ms Lee prefers email", "Bob's refund went
+# through") is a fact about a customer, whoever they are.
+_TITLE = r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herr|Frau|Sir|Madam)\.?"
+_PERSON_VERB = (
+    r"(?:is|was|are|has|had|'s|prefers|preferred|likes|liked|loves|hates|dislikes|lives|lived|"
+    r"moved|moves|works|worked|wants|wanted|needs|owes|owed|paid|pays|ordered|bought|returned|"
+    r"cancelled|canceled|speaks|uses|used|can't|cannot|can|doesn't|does|won't|will|got|gets|"
+    r"asked|complained|called|said|told|mentioned|booked|eats|drinks|drives|goes|went|came|"
+    r"just|never|always|still|already|also)"
+)
+_NOT_A_NAME = frozenset(
+    [
+        "I",
+        "We",
+        "You",
+        "They",
+        "He",
+        "She",
+        "It",
+        "This",
+        "That",
+        "These",
+        "Those",
+        "There",
+        "Everyone",
+        "Everybody",
+        "Anyone",
+        "Anybody",
+        "Nobody",
+        "Someone",
+        "Customer",
+        "Customers",
+        "Client",
+        "Clients",
+        "Staff",
+        "Support",
+        "Team",
+        "Shipping",
+        "Delivery",
+        "Returns",
+        "Refunds",
+        "Billing",
+        "Sales",
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+        "Today",
+        "Tomorrow",
+        "Always",
+        "Never",
+        "Please",
+        "When",
+        "If",
+        "Whoever",
+        "The",
+        "A",
+        "An",
+        "My",
+        "Our",
+        "Your",
+        "Each",
+        "Every",
+        "Any",
+        "No",
+        "All",
+        "Most",
+        "Some",
+        "VIP",
+        "VIPs",
+        "Premium",
+        "Gold",
+        "Silver",
+        "Trade",
+        "Wholesale",
+        "New",
+        "Returning",
+        "Management",
+        "Managers",
+        "Manager",
+        "Accounting",
+        "Finance",
+        "Legal",
+        "Marketing",
+        "Office",
+        "Warehouse",
+        "Agents",
+        "Operators",
+    ]
+)
+_NAME = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
+_TITLED = re.compile(rf"\b{_TITLE}\s+{_NAME}\b")
+_POSSESSIVE = re.compile(
+    rf"\b({_NAME})['’]s\s+(?:\w+\s+)?(?:parcel|package|order|refund|account|invoice|payment|"
+    r"delivery|shipment|subscription|card|balance|booking|appointment|address|email|phone|number|"
+    r"husband|wife|partner|son|daughter|kids?|children|mother|father|mum|dad|dog|cat|birthday|"
+    r"allerg\w*|diet|car|bike|flat|house|job|boss|order)\b"
+)
+# Without the contact store, only verbs said of people ("Carla prefers email"), never "is".
+_PERSONAL_VERB = (
+    r"(?:prefers|likes|loves|hates|dislikes|lives|lived|moved|works|worked|owes|owed|speaks|"
+    r"eats|drinks|complained|is\s+allergic|is\s+vegan|is\s+vegetarian|is\s+pregnant|"
+    r"is\s+married|is\s+divorced|has\s+\d+\s+kids|can't\s+eat|doesn't\s+eat)"
+)
+_NAMED_STATEMENT = re.compile(
+    rf"(?:^|[.;!?]\s+)({_NAME})(?:\s+{_NAME})?\s+(?:also\s+|still\s+|now\s+)?{_PERSONAL_VERB}\b"
+)
+_LISTING = re.compile(rf"^\s*({_NAME}),\s*{_NAME}\s*:")  # "Lee, Ann: vegan, lives in Kiel"
+_OBFUSCATED_EMAIL = re.compile(
+    r"\b[\w.+-]+\s*(?:\(at\)|\[at\]|\{at\}|\sat\s)\s*[\w-]+\s*(?:\(dot\)|\[dot\]|\.|\sdot\s)\s*"
+    r"[a-z]{2,}\b",
+    re.I,
+)
+
+
+def names_a_person(text: str, names: Sequence[str] = ()) -> str | None:
+    """Why this line reads as a fact about one person (or ``None``): a contact's name or a
+    part of it said as a name ("Ann is…", "Ms Lee…", "AnnLee…"), a title and a name, a name
+    with a possessive of their things or people, or an email address written around."""
+    if _OBFUSCATED_EMAIL.search(text):
+        return "an email address"
+    squashed = re.sub(r"[^\w]", "", text).casefold()
+    for name in names:
+        parts = [p for p in re.findall(r"[^\W\d_]+", name) if len(p) >= 2]
+        if len(parts) >= 2 and "".join(parts).casefold() in squashed:
+            return "a contact's name"
+        for part in parts:
+            for m in re.finditer(rf"\b{re.escape(part)}\b", text):
+                if not m.group()[:1].isupper() or m.group() in _NOT_A_NAME:
+                    continue
+                sentence_start = m.start() == 0 or re.search(r"[.;!?:]\s*$", text[: m.start()])
+                after = text[m.end() :]
+                said_of = re.match(rf"(?:\s+{_NAME})?(?:['’]s\b|,|:|\s+{_PERSON_VERB}\b)", after)
+                if not sentence_start or said_of:
+                    return "a contact's name"
+    if _TITLED.search(text) or _LISTING.search(text):
+        return "a person's name"
+    for rx in (_POSSESSIVE, _NAMED_STATEMENT):
+        for m in rx.finditer(text):
+            if m.group(1) not in _NOT_A_NAME:
+                return "a person's name"
+    return None
+
+
+# One transaction's state, without a number to give it away ("The parcel arrived yesterday",
+# "Bob's account is frozen", "Ann owes us three hundred euros"): the account record's.
+_ONE_TRANSACTION = re.compile(
+    r"\b(?:the|her|his|their|its|this|that|[A-Z][a-z]+['’]s)\s+(?:\w+\s+)?"
+    r"(?:parcel|package|order|refund|payment|account|invoice|delivery|shipment|subscription|"
+    r"card|transfer|booking|return|repair|replacement)(?:\s+(?:on|in|for|from|of|to)\s+\w+)?\s+"
+    r"(?:(?:has|have|had|was|were|is|got|finally|just|still|already|been|never|not)\s+)*"
+    r"(?:arrived|went through|gone through|frozen|declined|shipped|bounced|overdue|refunded|"
+    r"came back|come back|blocked|suspended|lost|late|delayed|cancell?ed|canceled|paid|unpaid|"
+    r"delivered|returned|stuck|missing|closed|reopened|on hold|processed|failed|rejected|"
+    r"approved|dispatched|turned up|showed up)\b",
+    re.I,
+)
+_OWES = re.compile(
+    r"\bow(?:es|ed|e)\s+(?:us\s+|you\s+|me\s+)?(?:[\w,.-]+\s+){0,4}?"
+    r"(?:euros?|dollars?|pounds?|francs?|EUR|USD|GBP|CHF|bucks|quid)\b|\bow(?:es|ed)\s+(?:us|you)\b",
+    re.I,
+)
+
+
+_CONDITION = re.compile(
+    r"\b(?:if|when|whenever|whether|once|unless|until|after|before|in case|as soon as|check|"
+    r"confirm|verify|ask|see if)\b",
+    re.I,
+)
+
+
+def one_transaction(text: str) -> bool:
+    """Whether the line states one transaction's or account's state (not a procedure)."""
+    for rx in (_ONE_TRANSACTION, _OWES):
+        for m in rx.finditer(text):
+            if not _CONDITION.search(text[: m.start()]):  # "If the payment failed, …" is a rule
+                return True
+    return False
+
+
 def build_block(entries: Sequence[Entry], limits: NotebookLimits) -> Block:
     """Newest entries first until the character budget is reached, then shown oldest → newest.
 

@@ -9,13 +9,21 @@ from sqlalchemy.engine import Connection
 from memwise import errors
 from memwise.ids import new_id
 from memwise.policies.limits import NotebookLimits
-from memwise.policies.notebook import Block, Entry, build_block, check_entry, normalize
+from memwise.policies.notebook import (
+    Block,
+    Entry,
+    build_block,
+    check_entry,
+    names_a_person,
+    normalize,
+    one_transaction,
+)
 from memwise.safety import pii
 from memwise.safety.boundary import specific_operational
 from memwise.services.platform import audit
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import notebook as store
-from memwise.storage.stores.tenancy import account_refs
+from memwise.storage.stores.tenancy import account_refs, contact_details
 from memwise.storage.stores.tenancy import user as require_user
 
 
@@ -29,7 +37,7 @@ class Added:
 def check_not_customer_data(conn: Connection, workspace_id: str, text: str) -> None:
     """A working rule is the person's own: facts about a customer belong in their contact
     memory or the CRM card, and one order's state in the live account record."""
-    if specific_operational(text):
+    if specific_operational(text) or one_transaction(text):
         raise errors.Refused(
             "a notebook keeps working rules, not the state of one order, invoice or payment: "
             "that is read fresh from the account record",
@@ -38,6 +46,11 @@ def check_not_customer_data(conn: Connection, workspace_id: str, text: str) -> N
     found = sorted(
         {f.kind for f in pii.find(conn, workspace_id, text) if f.kind.startswith("contact_")}
     )
+    if not found:
+        names, _ = contact_details(conn, workspace_id)
+        why = names_a_person(text, names)
+        if why:
+            found.append(why)
     refs = [ref for _, ref in account_refs(conn, workspace_id)]
     if any(len(r) >= 4 and r.lower() in text.lower() for r in refs):
         found.append("contact_account")
