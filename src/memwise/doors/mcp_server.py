@@ -54,7 +54,7 @@ class Gate:
         prefix = f"prefix:{(token or '')[:10]}"
         if self.failures.empty(prefix):
             raise ToolError("rate_limited: too many failed attempts with this key; wait a minute")
-        found = self.mw.tenancy.authenticate_key(token) if token else None
+        found = self.mw.tenancy.key_holder(token) if token else None
         if not found:
             with contextlib.suppress(errors.LimitExceeded):  # counted; refused next time
                 self.failures.check(prefix)
@@ -63,9 +63,9 @@ class Gate:
             self.calls.check(f"key:{(token or '')[-12:]}")
         except errors.LimitExceeded as exc:
             raise ToolError(f"rate_limited: {exc.message}") from None
-        workspace_id, role = found
+        workspace_id, role, key_id = found
         current_workspace.set(workspace_id)
-        return Principal(Kind.key, workspace_id, role, token_id=(token or "")[-12:])
+        return Principal(Kind.key, workspace_id, role, token_id=key_id)
 
 
 def _headers(ctx: Context[Any, Any]) -> Any:
@@ -101,7 +101,8 @@ def _handler(mw: Memwise, gate: Gate, tool: tools.Tool) -> Any:
     async def handler(ctx: Context[Any, Any], **arguments: Any) -> dict[str, Any]:
         by = await run_in_threadpool(gate.principal, ctx)
         assert by.workspace_id is not None and by.role is not None
-        call = tools.Call(mw, by.workspace_id, tools.Door.mcp, f"mcp:{by.role.value}", by)
+        actor = f"mcp:{by.role.value}:{by.token_id}"  # the key that called, by its id
+        call = tools.Call(mw, by.workspace_id, tools.Door.mcp, actor, by)
         given = {k: v for k, v in arguments.items() if v is not None}
 
         def run() -> dict[str, Any]:

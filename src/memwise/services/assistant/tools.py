@@ -246,8 +246,11 @@ def _clean(schema: Any) -> Any:
 
 # -- handlers ----------------------------------------------------------------------------
 def _line(x: Any) -> dict[str, Any]:
+    """One recalled line as a door returns it: its text only inside the labelled block (the
+    same escaping and flags as the context), beside its provenance."""
     block = blocks.data_block(x.part, x.text, id=x.ids[0] if x.ids else None, trust=x.trust)
-    return {**vars(x), "block": block.text, "flags": block.flags}
+    shown = {k: v for k, v in vars(x).items() if k != "text"}
+    return {**shown, "block": block.text, "flags": block.flags}
 
 
 def recall(c: Call, a: RecallArgs) -> Result:
@@ -281,7 +284,6 @@ def search_knowledge(c: Call, a: SearchArgs) -> Result:
                 "id": h.id,
                 "part": h.part,
                 "title": h.title,
-                "excerpt": h.excerpt,
                 "source_url": h.source_url,
                 "score": h.score,
                 "block": block.text,
@@ -507,7 +509,8 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         "remember",
         "Record a finished exchange with a contact as one conversation, end it and extract "
-        "now; returns the items kept.",
+        "now; returns the items kept. Its customer lines are taken as the customer's own "
+        "words: the audit entry says written_as_customer and names the key that wrote it.",
         RememberArgs,
         remember,
         writes=True,
@@ -708,6 +711,12 @@ def audited(args: dict[str, Any], tool: Tool | None) -> dict[str, Any]:
     if tool is not None and tool.name == "record_turn":
         kept["chars"] = kept.pop("text_chars", None)
         kept["written_as_customer"] = args.get("role") == "customer"
+    if tool is not None and tool.name == "remember":
+        said = args.get("messages") or []
+        roles = [m.get("role") if isinstance(m, dict) else getattr(m, "role", None) for m in said]
+        customer = sum(r in ("user", "customer") for r in roles)  # "user" is the customer
+        kept["written_as_customer"] = customer > 0
+        kept["customer_turns"] = customer
     return kept
 
 

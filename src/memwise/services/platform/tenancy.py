@@ -233,6 +233,13 @@ class Tenancy:
             row = store.active_key_by_hash(conn, hash_secret(secret))
         return (row.workspace_id, Role(row.role)) if row else None
 
+    def key_holder(self, secret: str) -> tuple[str, Role, str] | None:
+        """The (workspace id, role, key id) a key grants, or None: the key id names the
+        key in an audit entry without any part of its secret."""
+        with self.rt.db.read() as conn:
+            row = store.active_key_by_hash(conn, hash_secret(secret))
+        return (row.workspace_id, Role(row.role), str(row.id)) if row else None
+
     def workspace_named(self, name: str) -> str | None:
         """The id of the oldest workspace with this exact name (the demo reuses its own)."""
         with self.rt.db.read() as conn:
