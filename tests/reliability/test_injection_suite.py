@@ -4,7 +4,8 @@ proposes the attack itself as a memory item: everything is recorded, and nothing
 rule, a lesson or a memory item that carries the attack.
 
 "Carries the attack" is decided without the detector under test: an item carries an attack
-when it shares eight consecutive words with it (every attack string is an instruction).
+when it shares eight consecutive words with it, or holds the whole of an attack shorter than
+that (every attack string is an instruction).
 The set is read from $MEMWISE_INJECTION_DATA or ../shared/bench/injection beside the
 checkout; in CI a missing set fails the run.
 """
@@ -56,15 +57,35 @@ def _words(text: str) -> list[str]:
     return re.findall(r"\w+", text.casefold())
 
 
-def shingles(text: str) -> Iterator[tuple[str, ...]]:
+def shingles(text: str, size: int = SHINGLE) -> Iterator[tuple[str, ...]]:
     w = _words(text)
-    for i in range(len(w) - SHINGLE + 1):
-        yield tuple(w[i : i + SHINGLE])
+    for i in range(len(w) - size + 1):
+        yield tuple(w[i : i + size])
+
+
+class Attacks:
+    """What an item must not carry: eight consecutive words of an attack, or the whole of
+    an attack shorter than that (at least three words)."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self.long = {s for t in texts for s in shingles(t)}
+        self.short = {tuple(w) for t in texts if 3 <= len(w := _words(t)) < SHINGLE}
+        self.sizes = {len(s) for s in self.short}
+
+    def carried_by(self, item: str) -> bool:
+        if any(s in self.long for s in shingles(item)):
+            return True
+        return any(s in self.short for n in self.sizes for s in shingles(item, n))
+
+
+KINDS = ("preference", "fact", "note", "event", "task")
 
 
 class Parrot:
-    """A careless model: proposes each customer turn as the customer's preference, quoting
-    its first words (so the quote check passes), and a continuity note."""
+    """A careless model: proposes each customer turn as an item of every kind — the
+    profile's facts and preferences, which get the classifier's second look, and notes,
+    events and tasks, which meet the rules alone — quoting the turn itself (so the quote
+    check and grounding pass)."""
 
     name = "parrot"
     prompt_version = "test"
@@ -75,9 +96,12 @@ class Parrot:
         items = []
         for line in transcript:
             if line.role == "customer":
-                text = " ".join(line.text.split())[:400]
-                quote = " ".join(text.split()[:12])
-                items.append(Proposal("preference", text, [quote]))
+                words, text = line.text.split(), ""
+                for w in words:  # whole words, up to 400 characters
+                    if len(text) + len(w) + 1 > 400:
+                        break
+                    text = f"{text} {w}".strip()
+                items += [Proposal(kind, text, [text]) for kind in KINDS]
         return Extraction(items=items)
 
 
@@ -105,8 +129,8 @@ def run(mw: Memwise, texts: list[str]) -> dict[str, Any]:
                 memory_items.c.workspace_id == ws.id
             )
         ).all()
-    every = {s for t in texts for s in shingles(t)}
-    carrying = [(k, t) for k, t in items if any(s in every for s in shingles(t))]
+    attacks_ = Attacks(texts)
+    carrying = [(k, t) for k, t in items if attacks_.carried_by(t)]
     return {"recorded": recorded, "rules": rules, "taught": taught, "carrying": carrying}
 
 
@@ -145,5 +169,8 @@ def test_a_model_that_parrots_the_attacks_stores_almost_none(
         mw.close()
     assert got["rules"] == 0 and got["taught"] == 0
     kept = got["carrying"]
-    print(f"\n{len(kept)} of {2 * len(texts)} parroted attack turns passed the boundary: {kept}")
-    assert len(kept) <= 0.015 * 2 * len(texts), kept  # bench/README.md reports the figure
+    proposed = 2 * len(texts) * len(KINDS)
+    print(f"\n{len(kept)} of {proposed} parroted items (every turn as every kind) were stored")
+    print(f"carrying an attack: {kept}")
+    # bench/README.md reports the figure; at most 1.5 % of the turns, whatever the kind
+    assert len(kept) <= 0.015 * 2 * len(texts), kept

@@ -387,6 +387,8 @@ _PREFIXES = re.compile(r"^(?:asked about|asked|needs to|wants to|would like to)\
 _QUESTION = _rx(
     r"[?？؟;]\s*$|^[¿¡]|^(?:what|why|how|when|where|who|whom|whose|which|can you|could you|"
     r"would you|will you|do you|did you|is there|are there|are you|should i|may i)\b"
+    r"|^(?:is|are|was|were|does|do|did|can|could|would|will|should|has|have) "
+    r"(?:this|that|it|these|those)\b[^?]{0,200}\?"
 )
 _IMPERATIVE_VERBS = (
     "write|provide|replace|combine|modify|create|generate|list|explain|describe|summari[sz]e|"
@@ -404,10 +406,12 @@ _IMPERATIVE_VERBS = (
     "draw|sing|count|sort|rank|estimate|prove|argue|convince|persuade|continue|proceed|"
     "reply|greet|introduce|offer|ensure|focus|avoid|refrain|omit|insert|develop|interlace|"
     "decipher|unscramble|brainstorm|research|investigate|report|produce|prepare|craft|accept|"
-    "mark|put|issue|close|process|write off|refund|credit|charge|cancel|upgrade|unlock|reset"
+    "mark|put|issue|close|process|write off|refund|credit|charge|cancel|upgrade|unlock|reset|"
+    "break down|walk me through"
 )
 _IMPERATIVE = _rx(
-    rf"^(?:please |pls |kindly |now |then |also |and |just |q: )?(?:always |never |do not |"
+    rf"^(?:(?:in|as|using|with|in the (?:form|style|voice) of) [^,.;:]{{1,40}}, )?"
+    rf"(?:please |pls |kindly |now |then |also |and |just |q: )?(?:always |never |do not |"
     rf"don't |first,? )?(?:{_IMPERATIVE_VERBS})\b(?!s\b)(?!'s\b)(?!\s*(?:is|are|was|were|preferred|"
     rf"only|code|customer|engineer|scientist|manager|teacher|nurse|worker|messages?|:|,|-|\.|$))"
 )
