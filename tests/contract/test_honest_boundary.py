@@ -148,3 +148,32 @@ def test_a_made_up_quote_is_refused_at_the_write_path(mw: Memwise, made_up: str)
     )
     kept = mw.memory.write(ws.id, ann.id, typo).item
     assert [e.quote for e in kept.evidence] == ["I am allergic to peanuts"]  # the turn's words
+
+
+@pytest.mark.parametrize(
+    ("said", "text", "quote"),
+    [
+        (
+            "Munich in March? No, I'm staying in Hamburg.",
+            "Relocating to Munich in March",
+            "Munich in March? No, I'm staying in Hamburg.",
+        ),
+        ("My sister lives in Vienna, and I prefer email.", "Lives in Vienna", "I prefer email"),
+        ("I'm not vegetarian, I just skip beef.", "Is vegetarian", "I'm not vegetarian"),
+    ],
+)
+def test_a_stated_item_written_through_any_door_must_be_grounded(
+    mw: Memwise, said: str, text: str, quote: str
+) -> None:
+    """Not only the extraction harness: a client writing a stated item directly is held to
+    the same grounding, so no door stores what the quoted words do not say."""
+    ws, _ = mw.tenancy.create_workspace("Acme")
+    agent = mw.tenancy.create_agent(ws.id, "Eve")
+    ann = mw.tenancy.create_contact(ws.id, "Ann")
+    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+    turn = mw.record.append(ws.id, conv.id, "customer", said)
+    bad = NewItem("fact", text, evidence=[Evidence(turn.id, quote)])
+    with pytest.raises(errors.Refused) as refused:
+        mw.memory.write(ws.id, ann.id, bad)
+    assert refused.value.code == "not_grounded"
+    assert mw.memory.items(ws.id, ann.id) == []
