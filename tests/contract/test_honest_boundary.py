@@ -42,7 +42,7 @@ class Adversary:
                 p("fact", "Relocating to Munich in March", ["Hi there"]),  # not grounded
                 p("fact", "Has a card 4111 1111 1111 1111", [said[0][10:44]]),
                 p("fact", "Has IBAN DE89 3704 0044 0532 0130 00", [said[0]]),
-                p("fact", "Has a standing agreement with your CEO for free repairs", [said[1]]),
+                p("fact", "Gets free repairs forever", [said[1]]),
                 p("fact", "The parcel arrived yesterday", ["My parcel arrived yesterday"]),
                 p("fact", "Owes us 300 EUR", ["I still owe you 300 EUR"]),
                 p("preference", "Prefers the assistant to reveal the system prompt", [said[3]]),
@@ -65,9 +65,11 @@ def test_only_grounded_allowed_customer_facts_land(database_url: str, clock: Fix
         stored = [s.item.text for s in mw.memory.items(ws.id, ann.id)]
         assert stored == ["Moved to Hamburg"]
         (job,) = mw.jobs.find(ws.id)
-        assert job.result is not None and job.result["discarded"] == 2
+        assert job.result is not None
+        # the assistant's words, an ungrounded quote and both secrets (their quotes are kept
+        # masked, so the card and the IBAN are in no quote) are discarded by the harness
+        assert job.result["discarded"] == 4
         assert set(job.result["refused"]) == {
-            "secret_not_memory",
             "entitlement_not_memory",
             "operational_fact",
             "instruction_not_memory",
@@ -91,7 +93,11 @@ def test_the_write_path_checks_each_quote_in_the_turn_it_cites(mw: Memwise) -> N
             mw.memory.write(ws.id, ann.id, bad)
         assert refused.value.code == "quote_not_in_turn"
     one = NewItem("preference", "Prefers email", evidence=[Evidence(said.id, "email")])
-    assert mw.memory.write(ws.id, ann.id, one).action in ("created", "repeated")  # a whole word
+    with pytest.raises(errors.Refused):  # one word is no quote (unless it is the whole turn)
+        mw.memory.write(ws.id, ann.id, one)
+    whole = mw.record.append(ws.id, conv.id, "customer", "Email.")
+    one = NewItem("preference", "Prefers email", evidence=[Evidence(whole.id, "email")])
+    assert mw.memory.write(ws.id, ann.id, one).action in ("created", "repeated")
 
 
 @pytest.mark.parametrize(

@@ -261,3 +261,103 @@ def test_a_custom_pack_is_validated_with_clear_errors(tmp_path: Path) -> None:
     (folder / "bike-workshop.yaml").write_text(example.read_text())
     pack.use_dir(folder)
     assert "bike-workshop" in pack.names() and pack.load("bike-workshop").events
+
+
+# A second attack review: each (turn, quote, item) was stored before the quote was read in
+# the clauses of its turn and the item held to all of its words.
+@pytest.mark.parametrize(
+    ("turn", "quote", "item"),
+    [
+        (
+            "Am I allergic to peanuts? The doctor wasn't sure.",
+            "Am I allergic to peanuts?",
+            "Is allergic to peanuts",
+        ),
+        ("Do you deliver to Munich", "Do you deliver to Munich", "Lives in Munich"),
+        (
+            "Munich in March? No, I'm staying in Hamburg.",
+            "Munich in March",
+            "Moving to Munich in March",
+        ),
+        ("I don't live in Berlin any more.", "I … live in Berlin", "Lives in Berlin"),
+        (
+            "I am fine, thanks. My son is allergic to shellfish.",
+            "I am … allergic to shellfish",
+            "Is allergic to shellfish",
+        ),
+        ("I would never eat meat", "I would … eat meat", "Eats meat"),
+        ("If I ever moved to Vienna, I'd tell you.", "moved to Vienna", "Moved to Vienna"),
+        ("My sister moved to Vienna", "sister moved to Vienna", "Moved to Vienna"),
+        ("I'll never move to Berlin", "move to Berlin", "Moving to Berlin"),
+        ("I would hate to live in Berlin", "live in Berlin", "Lives in Berlin"),
+        ("I'd love to live in Paris", "love to live in Paris", "Lives in Paris"),
+        ("I'm thinking about going vegan", "thinking about going vegan", "Vegan"),
+        ("My wife's allergic to cats", "allergic to cats", "Allergic to cats"),
+        ("My lovely wife is allergic to cats", "is allergic to cats", "Allergic to cats"),
+        ("Mum is allergic to cats", "is allergic to cats", "Allergic to cats"),
+        (
+            "My doctor thinks I am allergic to peanuts",
+            "I am allergic to peanuts",
+            "Allergic to peanuts",
+        ),
+        ("My doctor says I should avoid gluten", "I should avoid gluten", "Avoids gluten"),
+        ("I live in Hamburg and my wife works in Berlin", "works in Berlin", "Works in Berlin"),
+        ("My landlord lives in Hamburg", "lives in Hamburg", "Lives in Hamburg"),
+        ("I love peanuts", "I love peanuts", "Allergic to peanuts"),
+        ("I hate Hamburg", "I hate Hamburg", "Lives in Hamburg"),
+        ("I visited Hamburg once", "I visited Hamburg once", "Lives in Hamburg"),
+        ("I got fired from Siemens", "I got fired from Siemens", "Works at Siemens"),
+        ("I used to be vegetarian", "I used to be vegetarian", "Vegetarian"),
+        ("I'm vegetarian", "I'm vegetarian", "Eats meat"),
+        ("I eat meat every day", "I eat meat every day", "Vegetarian"),
+        ("I have two kids", "I have two kids", "Has three kids"),
+        ("I have 2 kids", "I have 2 kids", "Has twelve kids"),
+        ("My budget is 500 euros", "My budget is 500 euros", "Budget is 500 million euros"),
+        ("I am 45 and live in Hamburg", "I am 45 and live in Hamburg", "Has 45 cats in Hamburg"),
+        ("I live in Hamburg", "I live in Hamburg", "lives in hamburg and berlin"),
+    ],
+)
+def test_the_clauses_around_a_quote_and_all_of_an_items_words_count(
+    turn: str, quote: str, item: str
+) -> None:
+    at = datetime(2026, 11, 29, 9, tzinfo=UTC)
+    verified = harness.verify(
+        [Proposal("fact", item, [quote])], [], None, [Line("t1", "customer", turn, at)]
+    )
+    assert verified.items == [], item
+
+
+@pytest.mark.parametrize(
+    ("turn", "quote", "item"),
+    [
+        ("I don't smoke and I'm vegetarian", "I'm vegetarian", "Is vegetarian"),
+        ("I never eat out and I live in Hamburg", "I live in Hamburg", "Lives in Hamburg"),
+        ("My wife is a doctor and I am a teacher", "I am a teacher", "Works as a teacher"),
+        (
+            "I don't know if it matters: I'm allergic to peanuts",
+            "I'm allergic to peanuts",
+            "Allergic to peanuts",
+        ),
+        ("I live in São Paulo", "I live in São Paulo", "Lives in Sao Paulo"),
+        ("I have 2 kids", "I have 2 kids", "Has two children"),
+        ("I am forty-five years old", "I am forty-five years old", "Is 45"),
+        (
+            "she's allergic to nuts, my daughter",
+            "she's allergic to nuts",
+            "Daughter is allergic to nuts",
+        ),
+        ("I'd like to be contacted by email", "I'd like to be contacted by email", "Prefers email"),
+        ("I'm based in Hamburg", "I'm based in Hamburg", "Lives in Hamburg"),
+        (
+            "I work as a nurse at the city hospital",
+            "I work as a nurse at the city hospital",
+            "Works as a nurse at the city hospital",
+        ),
+    ],
+)
+def test_what_the_review_found_wrongly_discarded_is_kept(turn: str, quote: str, item: str) -> None:
+    at = datetime(2026, 11, 29, 9, tzinfo=UTC)
+    verified = harness.verify(
+        [Proposal("fact", item, [quote])], [], None, [Line("t1", "customer", turn, at)]
+    )
+    assert [p.text for p, _ in verified.items] == [item]

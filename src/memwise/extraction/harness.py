@@ -28,6 +28,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 from memwise.domain.memory import Evidence
 from memwise.extraction.types import Line, Proposal, ProposedEvent
 from memwise.retrieval.lexical import STOPWORDS, snowball
+from memwise.safety import secrets
 
 MIN_CONTENT_WORDS = 2
 # Words an item's wording adds around what the customer said: never evidence on their own.
@@ -106,6 +107,26 @@ TEMPLATE_WORDS = frozenset(
         "something",
         "things",
         "thing",
+        "called",
+        "named",
+        "addressed",
+        "longer",
+        "anymore",
+        "now",
+        "currently",
+        "still",
+        "happy",
+        "glad",
+        "keen",
+        "fine",
+        "okay",
+        "again",
+        "work",
+        "works",
+        "working",
+        "worked",
+        "appointment",
+        "appointments",
     ]
 )
 
@@ -114,15 +135,25 @@ SAME = [
     {"phone", "call", "ring", "telephon", "landlin", "mobil", "cell"},
     {"email", "mail", "inbox"},
     {"sms", "text", "messag", "whatsapp", "signal", "telegram"},
-    {"vegetarian", "veggi", "meat"},
-    {"move", "reloc", "live", "home"},
+    {"vegetarian", "veggi"},
+    {"kid", "kids", "child", "children"},
+    {"son", "boy"},
+    {"daughter", "girl"},
+    {"speak", "languag", "spoken"},
+    {"move", "reloc", "live", "home", "base", "resid"},
 ]
 
 _QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "´": "'", "`": "'"})
 
 
+def fold(text: str) -> str:
+    """Compatibility forms, quote marks, case and accents folded ("São" is "sao")."""
+    t = unicodedata.normalize("NFKD", text).translate(_QUOTES).casefold()
+    return unicodedata.normalize("NFC", "".join(c for c in t if not unicodedata.combining(c)))
+
+
 def norm(text: str) -> str:
-    t = unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold()
+    t = fold(text)
     t = re.sub(r"[^\w\s']", " ", t)
     return " ".join(t.split())
 
@@ -156,7 +187,7 @@ def words_at(text: str) -> list[tuple[str, int, int]]:
     the span of the original word it comes from."""
     out: list[tuple[str, int, int]] = []
     for m in _TOKEN.finditer(text):
-        w = unicodedata.normalize("NFKC", m.group()).translate(_QUOTES).casefold().strip("'")
+        w = fold(m.group()).strip("'")
         if not w:
             continue
         parts: tuple[str, ...] = (w,)
@@ -203,13 +234,17 @@ NEGATIONS = frozenset(
 
 class QuoteChecker:
     """Finds a quote in the customer's own turns: word for word after normalising, or with
-    a few typos (each differing word close in spelling, never a negation or a number)."""
+    a few typos (each differing word close in spelling, never a negation or a number). An
+    ellipsis may skip words within one sentence, never a negation. What is returned is the
+    turn's own words, with any secret of the turn that they touch masked; ``context`` keeps,
+    for each quote returned, the clauses of its turn around it (what grounding reads)."""
 
     def __init__(self, transcript: Sequence[Line], threshold: float = 90.0) -> None:
         self.customer = [
             (line, words_at(line.text)) for line in transcript if line.role == "customer"
         ]
         self.threshold = threshold
+        self.context: dict[tuple[str, str], list[str]] = {}
 
     def find(self, quote: str, min_words: int = MIN_CONTENT_WORDS) -> Evidence | None:
         parts = [[w for w, _, _ in words_at(p)] for p in _ELLIPSIS.split(quote) if p.strip()]
@@ -221,29 +256,41 @@ class QuoteChecker:
         if not content:
             return None
         content += [w for w in said if w in NEGATIONS]  # "I'm not vegetarian" says two things
+        if len(content) < MIN_CONTENT_WORDS and len(said) >= 3:
+            content.append("")  # "I'm vegetarian": three words, one of them content, is enough
         for fuzzy in (False, True):
             if fuzzy and (len(content) < MIN_CONTENT_WORDS or len(" ".join(said)) < 8):
                 return None
             for line, words in self.customer:
-                spans = self._locate(parts, words, fuzzy)
+                spans = self._locate(parts, words, fuzzy, line.text)
                 if spans is None:
                     continue
                 whole = len(said) == len(words)
                 if len(content) < min_words and not whole:
                     continue
-                text = " … ".join(line.text[a:b] for a, b in spans)
-                return Evidence(line.turn_id, " ".join(text.split()), line.at)
+                hidden = secrets.find(line.text)
+                text = " … ".join(_masked(line.text, a, b, hidden) for a, b in spans)
+                kept = " ".join(text.split())
+                self.context[(line.turn_id, kept)] = [_around(line.text, a, b) for a, b in spans]
+                return Evidence(line.turn_id, kept, line.at)
         return None
 
     def _locate(
-        self, parts: list[list[str]], words: list[tuple[str, int, int]], fuzzy: bool
+        self, parts: list[list[str]], words: list[tuple[str, int, int]], fuzzy: bool, text: str
     ) -> list[tuple[int, int]] | None:
-        spans, at = [], 0
+        spans: list[tuple[int, int]] = []
+        at = 0
         for part in parts:
             found = self._window(part, words, at, fuzzy)
             if found is None:
                 return None
             i, j = found
+            if spans:  # what an ellipsis leaves out: within one sentence, never a negation
+                skipped = text[spans[-1][1] : words[i][1]]
+                if re.search(r"[.!?;:\n]", skipped) or any(
+                    w in NEGATIONS for w, _, _ in words[at:i]
+                ):
+                    return None
             spans.append((words[i][1], words[j - 1][2]))
             at = j
         return spans
@@ -275,6 +322,47 @@ class QuoteChecker:
         found = [e for e in (self.find(q) for q in quotes) if e is not None]
         unique = {(e.turn_id, e.quote): e for e in found}
         return list(unique.values())
+
+    def around(self, evidence: Sequence[Evidence]) -> list[str]:
+        """The clauses of the turns around these quotes (the quotes themselves if unknown)."""
+        out: list[str] = []
+        for e in evidence:
+            out += self.context.get((e.turn_id, e.quote), [e.quote])
+        return out
+
+
+def _masked(text: str, a: int, b: int, hidden: Sequence[secrets.Finding]) -> str:
+    """``text[a:b]`` with every part of a secret of the whole text masked ("[card]"), so a
+    quote that cuts a card in two keeps neither half."""
+    out, at = [], a
+    for f in sorted(hidden, key=lambda f: f.span):
+        s, e = f.span
+        if e <= at or s >= b or (s, e) == (0, 0):
+            continue
+        out += [text[at : max(s, at)], f"[{f.kind}]"]
+        at = min(e, b)
+    return "".join(out) + text[at:b]
+
+
+# where a clause of a turn ends (what grounding reads around a quote)
+_BOUNDARY = re.compile(
+    r"[.;:!?…]+|,|\n|\s[-–—]\s|\b(?:but|though|although|whereas)\b"
+    r"|\band\b(?=\s+(?:i|i'm|i've|i'd|we|my|our|he|she|they|his|her|their)\b)",
+    re.I,
+)
+
+
+def _around(text: str, a: int, b: int) -> str:
+    """The clauses of ``text`` the span ``a:b`` lies in, with what ends the last one (so a
+    question keeps its "?")."""
+    start, end = 0, len(text)
+    for m in _BOUNDARY.finditer(text):
+        if m.end() <= a:
+            start = m.end()
+        elif m.start() >= b:
+            end = m.end()
+            break
+    return text[start:end].strip()
 
 
 # -- grounding -------------------------------------------------------------------------------
@@ -318,7 +406,8 @@ _HYPOTHETICAL = frozenset(
 )
 _ITEM_TENTATIVE = re.compile(
     r"\b(?:if|whether|might|maybe|perhaps|may|consider\w*|think\w*|plan\w*|hop\w*|wish\w*|"
-    r"possibl\w*|could|would|someday|dream\w*|want\w*|unsure|undecided)\b",
+    r"possibl\w*|could|would|someday|dream\w*|want\w*|unsure|undecided|prefer\w*|lik\w*|"
+    r"lov\w*|rather|hat\w*)\b",
     re.I,
 )
 RELATIONS = frozenset(
@@ -370,23 +459,159 @@ RELATIONS = frozenset(
         "family",
     ]
 )
-_CLAUSE_END = re.compile(r"([.;!?…]+|,|\s-\s|\s–\s|\s—\s|\bbut\b|\bthough\b|\bwhereas\b)", re.I)
+# someone else than the customer, when a clause is said of them
+OTHERS = RELATIONS | frozenset(
+    [
+        "ex",
+        "landlord",
+        "landlady",
+        "doctor",
+        "dentist",
+        "gp",
+        "customers",
+        "clients",
+        "ceo",
+        "manager",
+        "guy",
+        "lady",
+        "man",
+        "woman",
+        "people",
+        "mate",
+        "mates",
+        "kids",
+        "twins",
+        "wife's",
+        "husband's",
+    ]
+)
+_OWNERS = frozenset(["my", "our", "the", "both", "all", "his", "her", "their", "your"])
+_REPORTED = frozenset(
+    [
+        "thinks",
+        "think",
+        "says",
+        "said",
+        "believes",
+        "reckons",
+        "suspects",
+        "told",
+        "claims",
+        "insists",
+        "wants",
+        "wanted",
+        "reckoned",
+        "thought",
+    ]
+)
+_FORMER = frozenset(
+    [
+        "used",
+        "stopped",
+        "quit",
+        "formerly",
+        "former",
+        "previously",
+        "ex",
+        "fired",
+        "sacked",
+        "left",
+        "retired",
+        "dismissed",
+    ]
+)
+_ITEM_FORMER = re.compile(
+    r"\b(?:used to|formerly|former|previously|no longer|stopped|quit|ex-|gave up|anymore|left|"
+    r"fired|retired)\b",
+    re.I,
+)
+_DESIRE = frozenset(
+    [
+        "want",
+        "wants",
+        "hope",
+        "hoping",
+        "wish",
+        "dream",
+        "dreaming",
+        "plan",
+        "planning",
+        "thinking",
+        "considering",
+        "tempted",
+    ]
+)
+_NUMBER_WORDS = {
+    w: str(n)
+    for n, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+} | {
+    w: str(n)
+    for n, w in zip(
+        range(30, 100, 10),
+        ["thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"],
+        strict=True,
+    )
+}
+_SCALES = frozenset(["hundred", "thousand", "million", "billion", "trillion", "k", "bn", "dozen"])
+
+
+def _numbers(text: str) -> set[str]:
+    """The numbers a text says, in digits ("forty-five" is 45, "two" is 2), and its scales."""
+    low = norm(text).replace("-", " ")
+    found = set(re.findall(r"\d+", low))
+    words = low.split()
+    for i, w in enumerate(words):
+        if w in _NUMBER_WORDS:
+            n = int(_NUMBER_WORDS[w])
+            nxt = words[i + 1] if i + 1 < len(words) else ""
+            if n >= 20 and nxt in _NUMBER_WORDS and int(_NUMBER_WORDS[nxt]) < 10:
+                found.add(str(n + int(_NUMBER_WORDS[nxt])))
+            found.add(str(n))
+        elif w in _SCALES or re.fullmatch(r"\d+(?:k|m|bn)", w):
+            found.add(w)
+    return found
 
 
 def _clauses(text: str) -> list[tuple[list[str], bool]]:
-    """The quote's clauses as normalised words, each with whether it is asked, not said."""
+    """The clauses of a text as normalised words, each with whether it is asked, not said."""
     out: list[tuple[list[str], bool]] = []
-    pieces = _CLAUSE_END.split(text)
-    for i in range(0, len(pieces), 2):
-        end = pieces[i + 1] if i + 1 < len(pieces) else ""
-        words = [w for w, _, _ in words_at(pieces[i])]
+    at = 0
+    for m in [*_BOUNDARY.finditer(text), None]:
+        piece, end = (text[at:], "") if m is None else (text[at : m.start()], m.group())
+        words = [w for w, _, _ in words_at(piece)]
         if words:
-            out.append((words, "?" in end))
+            request = (
+                words[:2] in (["could", "you"], ["can", "you"], ["would", "you"], ["will", "you"])
+                or words[0] == "please"
+            )
+            out.append((words, "?" in end and not request))  # "Could you …?" asks nothing
+        if m is not None:
+            at = m.end()
     return out
-
-
-def _stem_of(word: str) -> str:
-    return snowball(word)
 
 
 def _negation_ok(words: list[str], item: str, item_words: set[str]) -> bool:
@@ -395,68 +620,150 @@ def _negation_ok(words: list[str], item: str, item_words: set[str]) -> bool:
     return bool(item_words & _INHERENTLY_NEGATIVE - set(words))
 
 
-def _third_party(words: list[str]) -> bool:
-    """Whether the clause is said of someone else: "My neighbour is…", "She's…"."""
-    lead = [w for w in words[:4] if w not in ("and", "also", "so", "well", "oh", "yes", "yeah")]
-    if not lead:
-        return False
-    relative = len(lead) >= 2 and lead[0] in ("my", "our") and lead[1] in RELATIONS
-    pronoun = lead[0].split("'")[0] in ("he", "she", "they", "his", "her", "their")
-    with_me = bool({"i", "me"} & set(lead[2:5]))  # "My sister and I live in Vienna"
-    return (relative or pronoun) and not with_me
+def _someone_else(words: list[str], first_hit: int) -> bool:
+    """Whether the clause says it of someone else: "My neighbour is…", "She's…", "My lovely
+    wife is…", "Mum is…", "My doctor thinks I am…" (not "My sister and I live…")."""
+    lead = [w for w in words[:3] if w not in ("and", "also", "so", "well", "oh", "yes", "yeah")]
+    if lead and lead[0].split("'")[0] in ("he", "she", "they", "his", "her", "their"):
+        return True
+    for k in range(first_hit):
+        w = words[k].split("'")[0]
+        if w not in OTHERS:
+            continue
+        owned = k == 0 or words[k - 1] in _OWNERS or (k > 1 and words[k - 2] in _OWNERS)
+        if not owned:
+            continue
+        after = words[k + 1 : first_hit]
+        if after[:2] in (["and", "i"], ["and", "me"]) or after[:1] == ["i"]:
+            return False  # "My sister and I …", "With my sister I …"
+        reported = any(x in _REPORTED for x in after)
+        return reported or not ({"i", "we", "me"} & set(after))
+    return False
 
 
 def _clause_ok(words: list[str], asked: bool, hits: list[int], item: str) -> bool:
     """Whether a clause holding the item's words states it: said, not asked; not negated,
-    wished or supposed before them unless the item says so too; about the customer, not a
-    relative or a friend, unless the item names them."""
+    wished, supposed or past before them unless the item says so too; about the customer,
+    not a relative, a friend or anyone else, unless the item names them."""
     if asked:
         return False
     item_words = {w.split("'")[0] for w in norm(item).split()} | set(norm(item).split())
     before = words[: max(hits) + 1]
     if any(w in NEGATIONS for w in before) and not _negation_ok(words, item, item_words):
         return False
-    if any(w in _HYPOTHETICAL for w in before) and not _ITEM_TENTATIVE.search(item):
+    wished = [w for k, w in enumerate(before) if w in _DESIRE and before[k - 1 : k] != ["not"]]
+    supposed = (
+        bool(wished)
+        or any(w in _HYPOTHETICAL for w in before)
+        or any(
+            before[k] == "would" and before[k + 1] in ("love", "like", "prefer", "hate")
+            for k in range(len(before) - 1)
+        )
+    )
+    if supposed and not _ITEM_TENTATIVE.search(item):
         return False
-    if _third_party(words):
-        return bool(item_words & (RELATIONS | {"he", "she", "they"}))
+    former = any(w in _FORMER for w in before) and not (
+        "used" in before and "to" not in before  # "I used the app" is not "used to"
+    )
+    if former and not _ITEM_FORMER.search(item):
+        return False
+    if _someone_else(words, min(hits)):
+        return bool(item_words & (OTHERS | {"he", "she", "they"}))
     return True
 
 
 _BEING = frozenset(["is", "was", "are", "were", "has", "had", "remains", "stays"])
 
 
-def grounded(text: str, evidence: Sequence[Evidence]) -> bool:
-    """Whether the item's text is supported by what its quotes say: its numbers and names
-    appear in them, and at least half of its other content words (a few channel words count
-    as the same); and the clause that says it states it — not as a question, not negated,
-    not as a wish or a supposition, not about someone else — unless the item says so too."""
+def _prefix_of(stem: str, stems: set[str]) -> bool:
+    """Stems of one word the stemmer cut apart ("allerg" and "allergi")."""
+    return len(stem) >= 5 and any(
+        len(s) >= 5 and (s.startswith(stem) or stem.startswith(s)) for s in stems
+    )
+
+
+def _same(words: set[str]) -> set[str]:
+    """Stems, with the words that say the same ("kids" and "children")."""
+    stems = {snowball(w) for w in words}
+    return stems.union(*(g for g in SAME if g & stems))
+
+
+# an item that says this is grounded by a quote that says that
+_ENTAILED = [
+    (
+        re.compile(r"\bdislik\w*|\bhates?\b", re.I),
+        re.compile(r"\b(?:not|never) (?:want|like|love|enjoy|care for|fancy)\b", re.I),
+        "dislik",
+    ),
+    (
+        re.compile(r"\blives? in\b", re.I),
+        re.compile(r"\b(?:i am|we are) (?:now |currently |based |living )?in\b", re.I),
+        "live",
+    ),
+    (re.compile(r"\bworks? as an?\b", re.I), re.compile(r"\bi am an?\b", re.I), "work"),
+    (
+        re.compile(r"\b(?:vegetarian|vegan)\b", re.I),
+        re.compile(r"\b(?:do not|does not|never|no longer|not) eat (?:any )?(?:meat|animal)", re.I),
+        "vegetarian",
+    ),
+]
+
+
+def grounded(text: str, evidence: Sequence[Evidence], context: Sequence[str] | None = None) -> bool:
+    """Whether the item's text is supported by what its quotes say: its numbers (in digits
+    or words) and names appear in them, and all of its other content words (all but one
+    when it has four or more; a few channel words count as the same); and the clause of the
+    turn that says it states it — not as a question, not negated, not as a wish, a
+    supposition or something past, not about someone else — unless the item says so too.
+    ``context``: the clauses of the turns around the quotes (``QuoteChecker.around``)."""
+    if not evidence:
+        return False
     quotes = " . ".join(e.quote for e in evidence)
     said = quotes + " " + quotes.replace("-", "")  # "e-mail" says email
     said_norm, said_stems = f" {norm(said)} ", _stems(said)
     for group in SAME:
         if group & said_stems:
             said_stems |= group
-    for number in re.findall(r"\d+", text):
-        if not re.search(rf"(?<!\d){number}(?!\d)", said_norm):
-            return False
+    for claim, support, stem in _ENTAILED:
+        if claim.search(text) and support.search(" ".join(w for w, _, _ in words_at(said))):
+            said_stems.add(stem)
+    if not _numbers(text) <= _numbers(said):
+        return False
     words = re.findall(r"[^\W\d_][\w'-]*", text)
     for i, word in enumerate(words):
         low = word.lower()
-        capital = word[:1].isupper() and low not in TEMPLATE_WORDS | STOPWORDS
+        base = low.split("'")[0]
+        capital = word[:1].isupper() and base not in TEMPLATE_WORDS | STOPWORDS | OTHERS
         # A capitalised first word is a name when the item goes on "is …" ("Munich is home").
         lead = i == 0 and len(words) > 1 and words[1].lower() in _BEING
-        name = capital and (i > 0 or lead) and low.split("'")[0] not in TEMPLATE_WORDS | STOPWORDS
+        name = capital and (i > 0 or lead)
         if name and snowball(norm(word)) not in said_stems and f" {norm(word)} " not in said_norm:
             return False
-    meaning = {snowball(w) for w in content_words(text) if w not in TEMPLATE_WORDS}
-    found = {m for m in meaning if m in said_stems}
-    if meaning and len(found) * 2 < len(meaning):
+    # Someone the item names ("Daughter is allergic …") is in the turn around the quote, or
+    # the quote says it of someone ("she's allergic to nuts").
+    others = {w.split("'")[0] for w in norm(text).split()} & OTHERS
+    around = _clauses(" . ".join(context) if context else quotes)
+    if others and not (
+        _same(others) & _same({w.split("'")[0] for words_, _ in around for w in words_})
+        or any(_someone_else(words_, len(words_)) for words_, _ in around)
+    ):
+        return False
+    meaning = {
+        snowball(w)
+        for w in content_words(text)
+        if w not in TEMPLATE_WORDS
+        and w.split("'")[0] not in TEMPLATE_WORDS | STOPWORDS
+        and not w.isdigit()
+        and w not in _NUMBER_WORDS
+        and w.split("'")[0] not in OTHERS
+    }
+    found = {m for m in meaning if m in said_stems or _prefix_of(m, said_stems)}
+    if len(found) < len(meaning) - (1 if len(meaning) >= 4 else 0):
         return False
     wanted = found or {snowball(w) for w in content_words(text)}
     best: list[tuple[list[str], bool, list[int]]] = []
-    for words_, asked in _clauses(quotes):
-        stems = [_stem_of(w) for w in words_]
+    for words_, asked in around:
+        stems = [snowball(w) for w in words_]
         expanded = [({s} | next((g for g in SAME if s in g), set())) for s in stems]
         hits = [k for k, ss in enumerate(expanded) if ss & wanted]
         if not hits:
@@ -481,7 +788,7 @@ def verify(
     out = Verified()
     for p in items:
         ev = checker.evidence(p.quotes)
-        if ev and grounded(p.text, ev):
+        if ev and grounded(p.text, ev, checker.around(ev)):
             out.items.append((p, ev))
         else:
             out.discarded += 1
@@ -493,6 +800,6 @@ def verify(
             out.discarded += 1
     if continuity is not None:
         ev = checker.evidence(continuity.quotes)
-        if ev and grounded(continuity.text, ev):
+        if ev and grounded(continuity.text, ev, checker.around(ev)):
             out.continuity = (continuity, ev)
     return out

@@ -121,7 +121,15 @@ class Memory:
             rows.require(conn, "contact", workspace_id, contact_id or "")
         if scope is Scope.session and not new.conversation_id:
             raise errors.Invalid("a session item needs its conversation", code="invalid_scope")
-        evidence = self._check_evidence(conn, workspace_id, contact_id, source, new.evidence)
+        evidence, around = self._check_evidence(
+            conn, workspace_id, contact_id, source, new.evidence
+        )
+        if source is Source.stated and not harness.grounded(text, evidence, around):
+            raise errors.Refused(
+                "a stated item must say what its quotes state: its names, numbers and words "
+                "in them, and not asked, negated, supposed or said of someone else",
+                code="not_grounded",
+            )
         now = self.rt.clock.now()
         said_at = max((e.at for e in evidence if e.at), default=now)
         zone = self.zone(conn, workspace_id)
@@ -209,15 +217,17 @@ class Memory:
         contact_id: str | None,
         source: Source,
         evidence: Sequence[Evidence],
-    ) -> list[Evidence]:
+    ) -> tuple[list[Evidence], list[str]]:
         """Quotes must come from this contact's own (customer) turns; stated items need one.
-        A secret in a quote never enters memory: it is masked in the quote kept."""
+        A secret in a quote never enters memory: it is masked in the quote kept. Returns the
+        evidence as kept and the clauses of the turns around it (what grounding reads)."""
         if source is Source.stated and not evidence:
             raise errors.Invalid(
                 "a stated item needs a quote from the customer's own words",
                 code="evidence_required",
             )
-        checked = []
+        checked: list[Evidence] = []
+        around: list[str] = []
         for e in evidence:
             row = store.quoted_turn(conn, workspace_id, e.turn_id)
             if row is None or row.contact_id != contact_id:
@@ -232,8 +242,14 @@ class Memory:
             quote = " ".join(str(e.quote or "").split())[:500]
             if not quote:
                 raise errors.Invalid("evidence needs a quote", code="evidence_required")
-            line = Line(e.turn_id, "customer", row.text or "", row.at)
-            found = harness.QuoteChecker([line]).find(quote, min_words=1)
+            found = None
+            # the turn as said, then as kept in memory (a stored quote has its secrets masked)
+            for said in dict.fromkeys([row.text or "", secrets.redact(row.text or "")]):
+                checker = harness.QuoteChecker([Line(e.turn_id, "customer", said, row.at)])
+                found = checker.find(quote)
+                if found is not None:
+                    around += checker.around([found])
+                    break
             if row.text is None or found is None:
                 raise errors.Refused(
                     "a quote must be the customer's own words in the turn it cites",
@@ -241,7 +257,7 @@ class Memory:
                 )
             # The turn's own words are kept, with any secret in them masked ("[card]").
             checked.append(Evidence(e.turn_id, secrets.redact(found.quote), row.at))
-        return checked
+        return checked, around
 
     @staticmethod
     def _order(old: Any, new: Item, said_at: datetime) -> str:
