@@ -78,15 +78,17 @@ def check(conn: Connection, workspace_id: str, text: str, where: str = "knowledg
 
 def redact(conn: Connection | None, workspace_id: str | None, text: str) -> str:
     """``text`` with every detail replaced by a placeholder such as [email] or [contact_name]."""
-    spans = sorted(
-        (f for f in find(conn, workspace_id, text) if f.span != (0, 0)), key=lambda f: f.span[0]
-    )
-    out, last = [], 0
+    spans: list[Found] = []
+    for f in sorted(
+        (f for f in find(conn, workspace_id, text) if f.span != (0, 0)), key=lambda f: f.span
+    ):
+        if spans and f.span[0] < spans[-1].span[1]:  # overlapping: one placeholder for both
+            last = spans[-1]
+            spans[-1] = Found(last.kind, (last.span[0], max(last.span[1], f.span[1])))
+        else:
+            spans.append(f)
+    out, last_end = [], 0
     for f in spans:
-        if f.span[0] < last:
-            continue
-        out.append(text[last : f.span[0]])
-        out.append(f"[{f.kind}]")
-        last = f.span[1]
-    out.append(text[last:])
-    return "".join(out)
+        out += [text[last_end : f.span[0]], f"[{f.kind}]"]
+        last_end = f.span[1]
+    return "".join(out) + text[last_end:]

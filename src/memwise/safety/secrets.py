@@ -33,7 +33,10 @@ def _mask(value: str) -> str:
 # Digit groups with what people put between them (spaces, dots, dashes, slashes); any script's
 # digits ("４１１１" is 4111). The card is found among the groups: "Ref 12 4111 1111 1111 1111
 # 12/28" holds one.
-_DIGIT_RUN = re.compile(r"(?<![\w.,])\d+(?:[ \t.\-/_\u2010-\u2015]{1,3}\d+)*")
+# Spaces, line breaks, dots, commas, dashes, slashes, brackets, soft hyphens and invisible
+# characters between the groups; never after a "+" (a phone number).
+_SEPARATORS = r"\s.,\-/_()\u00ad\u200b-\u200d\u2060\ufeff\u2010-\u2015"
+_DIGIT_RUN = re.compile(rf"(?<![\w.,+])\d+(?:[{_SEPARATORS}]{{1,4}}\d+)*")
 _GROUP = re.compile(r"\d+")
 
 
@@ -98,7 +101,10 @@ def _cards(text: str) -> list[Finding]:
 # -- IBANs -----------------------------------------------------------------------------------
 # A known country, its check digits, then groups; any case, spaces or dashes between
 # ("de89-3704-0044-0532-0130-00", "DE 89 3704 …"). The mod-97 check decides.
-_IBAN = re.compile(r"(?<![\w])([A-Za-z]{2}[ \-]?\d{2}(?:[ \-]?[A-Za-z0-9]+){1,12})")
+_IBAN_SEP = r"[\s.\-/_\u00ad\u200b-\u200d\u2060]?"
+_IBAN = re.compile(
+    rf"(?<![\w])([A-Za-z]{_IBAN_SEP}[A-Za-z]{_IBAN_SEP}\d{_IBAN_SEP}\d(?:{_IBAN_SEP}[A-Za-z0-9]+){{1,34}})"
+)
 _IBAN_LENGTHS = {
     "AD": 24,
     "AT": 20,
@@ -183,7 +189,7 @@ _IBAN_LENGTHS = {
 
 
 def iban_ok(candidate: str) -> bool:
-    s = re.sub(r"[\s-]", "", candidate).upper()
+    s = re.sub(r"[^A-Za-z0-9]", "", candidate).upper()
     expected = _IBAN_LENGTHS.get(s[:2])
     if expected is None or len(s) != expected or not s[2:4].isdigit():
         return False
@@ -195,7 +201,7 @@ def iban_ok(candidate: str) -> bool:
 def _ibans(text: str) -> list[Finding]:
     out = []
     for m in _IBAN.finditer(text):
-        if m.group(1)[:2].upper() not in _IBAN_LENGTHS:
+        if re.sub(r"[^A-Za-z]", "", m.group(1)[:3])[:2].upper() not in _IBAN_LENGTHS:
             continue
         chunks = list(re.finditer(r"[A-Za-z0-9]+", m.group(1)))
         while chunks:  # a trailing word may have been swallowed: try shorter ones
@@ -211,12 +217,27 @@ def _ibans(text: str) -> list[Finding]:
 # -- passwords stated in prose ---------------------------------------------------------------
 _PW_WORD = (
     r"(?:password|passwort|passwd|pwd|pw|passcode|passphrase|pass\s?word|pin(?:\s?code)?"
-    r"|login\s+code|one-time\s+code|otp)"
+    r"|login\s+code|one-time\s+code|otp|mot de passe|contrase[ñn]a|senha|kennwort|wachtwoord"
+    r"|lösenord|hasło|pass(?=\s*[:=]))"
 )
+# "password is x", "password's x", "password: x", "password - x", "password, x" ...
 _PW_VALUE = re.compile(
     rf"\b{_PW_WORD}\b(?:\s+(?:for|to|of|on|at|für|zum|zur)(?:\s+[\w.@-]+){{1,4}}?)?"
-    r"\s*(?:is|was|ist|lautet|=|:|->|will be|should be|would be)\s*"
+    r"(?:['’]s\b|\s*(?:(?:is|was|ist|lautet|will be|should be|would be)\b|=|:|->|-|–|,)"
+    r"(?:\s*(?:is|=|:|-))?)\s*"
     r"[\"'`“‘]?([^\s\"'`”’]{3,})",
+    re.I,
+)
+# words between the word and its value ("the password I use is x", "the password for my
+# account at your shop is x"): only a value that looks like one
+_PW_LATER = re.compile(
+    rf"\b{_PW_WORD}\b(?:\s+[\w.@'-]+){{1,8}}?\s+(?:is|was|=|:)\s*[\"'`“‘]?([^\s\"'`”’]{{4,}})",
+    re.I,
+)
+# a value in quotes right after the word: 'password "Tulip77"', or "pw Tulip77"
+_PW_QUOTED = re.compile(
+    rf"\b{_PW_WORD}\s*[\"'`“‘]([^\s\"'`”’]{{3,}})[\"'`”’]"
+    r"|\b(?:pw|pwd|passwd|pass|password|passcode)\s+([^\s\"'`”’]{4,})",
     re.I,
 )
 _PW_USE_AS = re.compile(
@@ -229,14 +250,31 @@ _LOGIN_PAIR = re.compile(
 )
 # "my password hunter2x": no verb, so the value must look like one (a digit or a sign in it).
 _PW_BARE = re.compile(
-    rf"\b(?:my|the|our)\s+(?:new\s+|old\s+|current\s+)?{_PW_WORD}\s+"
+    rf"\b(?:my|our)\s+(?:new\s+|old\s+|current\s+)?{_PW_WORD}\s+"
     r"(?!is\b|was\b|for\b|to\b|of\b|on\b)([^\s\"'`”’]{4,})",
     re.I,
 )
 # The code on the back of a card, or a PIN, given as a number.
+_DIGITS_SAID = (
+    r"(?:\d(?:[\s-]?\d){2,7}|(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
+    r"(?:[\s,-]+|\b)){3,8})"
+)
+_CODE_WORD = (
+    r"(?:pin(?:\s?code)?|(?:card\s+)?(?:security|verification|confirmation|sms|login|one[- ]time|"
+    r"2fa|two-factor|auth(?:entication)?|access|door|gate|alarm|entry|keypad|key ?safe|lockbox)"
+    r"\s+code)"
+)
 _CARD_CODE = re.compile(
-    r"\b(?:cvv2?|cvc2?|csc|cid|(?:card\s+)?(?:security|verification)\s+code|pin(?:\s?code)?)"
-    r"\s*(?:number\s*)?(?:is|was|:|#|=|-)?\s*[\"'`“‘]?(\d{3,6})\b",
+    # the code on the back of a card, however given
+    r"\b(?:cvv2?|cvc2?|csc|cid|code on the back(?: of (?:my|the) card)?)"
+    r"(?:['’]s)?\s*(?:number\s*)?(?:is|was|:|#|=|-)?\s*[\"'`“‘]?"
+    rf"({_DIGITS_SAID})(?!\w)"
+    # a PIN or a code with a verb ("my PIN is 12 34", "the code you sent is 482913")
+    rf"|\b{_CODE_WORD}(?:\s+(?:you|they|i|we)\s+(?:sent|got|received|gave|use)(?:\s+me)?)?"
+    r"(?:['’]s\b|\s*(?:is|was|:|#|=)\s*)"
+    rf"[\"'`“‘]?({_DIGITS_SAID})(?!\w)"
+    # or owned, or leading, with no verb ("my PIN 4821", "PIN 1 2 3 4"; not "the pin 2024 model")
+    rf"|(?:^|\b(?:my|your|our|card)\s+){_CODE_WORD}\s+[\"'`“‘]?({_DIGITS_SAID})(?!\w)",
     re.I,
 )
 _NOT_A_VALUE = {
@@ -307,6 +345,19 @@ _NOT_A_VALUE = {
     "strong",
     "long",
     "short",
+    "blocked",
+    "changing",
+    "forgotten",
+    "forgot",
+    "lost",
+    "stolen",
+    "compromised",
+    "working",
+    "broken",
+    "resetting",
+    "expiring",
+    "please",
+    "required.",
 }
 
 
@@ -321,14 +372,26 @@ def _passwords(text: str) -> list[Finding]:
     out = []
     for rx in (_PW_VALUE, _PW_USE_AS, _LOGIN_PAIR):
         for m in rx.finditer(text):
+            loose = rx is _PW_VALUE and not re.search(
+                r"is|was|ist|lautet|be|=|:|>|['’]s", m.group()
+            )
+            if loose and not re.search(r"[\d\W_]", m.group(1).rstrip(".,;!?)")):
+                continue  # "password, x" or "PIN - x": only a value that looks like one
             if _plausible_value(m.group(1)):
                 out.append(Finding("password", "password " + _mask(m.group(1)), m.span(1)))
+    for rx in (_PW_LATER, _PW_QUOTED):
+        for m in rx.finditer(text):
+            group = 1 if m.group(1) is not None else 2
+            value = m.group(group).rstrip(".,;!?)")
+            if _plausible_value(value) and re.search(r"[\d\W_]|[a-z][A-Z]", value):
+                out.append(Finding("password", "password " + _mask(value), m.span(group)))
     for m in _PW_BARE.finditer(text):
         value = m.group(1).rstrip(".,;!?)")
         if _plausible_value(value) and re.search(r"[\d\W_]", value):
             out.append(Finding("password", "password " + _mask(value), m.span(1)))
     for m in _CARD_CODE.finditer(text):
-        out.append(Finding("password", "a card code or PIN", m.span(1)))
+        group = next(g for g in (1, 2, 3) if m.group(g) is not None)
+        out.append(Finding("password", "a card code, PIN or access code", m.span(group)))
     return out
 
 
@@ -397,12 +460,22 @@ def find(text: str) -> list[Finding]:
     return _cards(text) + _ibans(text) + _passwords(text) + _api_keys(text)
 
 
+def merged(found: list[Finding]) -> list[Finding]:
+    """Findings whose spans overlap, as one (the first one's kind, the spans' union)."""
+    out: list[Finding] = []
+    for f in sorted((f for f in found if f.span != (0, 0)), key=lambda f: f.span):
+        if out and f.span[0] < out[-1].span[1]:
+            last = out[-1]
+            out[-1] = Finding(last.kind, last.excerpt, (last.span[0], max(last.span[1], f.span[1])))
+        else:
+            out.append(f)
+    return out
+
+
 def redact(text: str) -> str:
     """``text`` with each secret replaced by its kind in brackets ("[card]", "[iban]")."""
     out, last = [], 0
-    for f in sorted(find(text), key=lambda f: f.span):
-        if f.span[0] < last or f.span == (0, 0):
-            continue
+    for f in merged(find(text)):
         out += [text[last : f.span[0]], f"[{f.kind}]"]
         last = f.span[1]
     return "".join(out) + text[last:]
