@@ -24,6 +24,7 @@ from memwise.extraction.rules import RuleExtractor
 from memwise.extraction.types import Existing, Extractor, Line, Proposal
 from memwise.extraction.verify import ItemVerifier
 from memwise.ids import new_id
+from memwise.safety import instructions, secrets
 from memwise.services.memory import gates
 from memwise.services.memory.memory import Memory, NewItem
 from memwise.services.platform.jobs import Jobs
@@ -227,7 +228,7 @@ class ExtractionRunner:
                     contact_id,
                     conv_id,
                     event.type,
-                    event.labels,
+                    said_labels(event.labels),
                     ev.at or self.rt.clock.now(),
                     "extraction",
                     self.rt.clock.now(),
@@ -282,12 +283,17 @@ class ExtractionRunner:
         key: str | None = None,
     ) -> None:
         occurs_on = None
-        if p.occurs_phrase and evidence:
-            said = evidence[0]
-            found = dates.resolve(
-                p.occurs_phrase, said.at or self.rt.clock.now(), zone, sentence=said.quote
-            )
+        # A date and the entities an extractor names are kept only when the quotes say them:
+        # "tomorrow" beside a quote that says "in March" is dropped, and so is "Munich" beside
+        # "I'm moving to Hamburg".
+        phrase, said = None, None
+        if p.occurs_phrase:
+            said = next((e for e in evidence if _says(e.quote, p.occurs_phrase)), None)
+            phrase = p.occurs_phrase if said is not None else None
+        if phrase and said is not None:
+            found = dates.resolve(phrase, said.at or self.rt.clock.now(), zone, sentence=said.quote)
             occurs_on = found.value if found else None
+        entities = [x for x in p.entities if any(_says(e.quote, x) for e in evidence)]
         try:
             written = self.memory.write(
                 ws_id,
@@ -298,9 +304,9 @@ class ExtractionRunner:
                     key=key or p.key,
                     evidence=list(evidence),
                     occurs_on=occurs_on,
-                    occurs_phrase=p.occurs_phrase,
+                    occurs_phrase=phrase,
                     conversation_id=conv_id,
-                    entities=list(p.entities),
+                    entities=entities,
                     extractor=self.extractor.name,
                     prompt_version=self.extractor.prompt_version,
                 ),
@@ -309,6 +315,21 @@ class ExtractionRunner:
             outcome.refused[exc.code] = outcome.refused.get(exc.code, 0) + 1
             return
         outcome.written[written.action] = outcome.written.get(written.action, 0) + 1
+
+
+def _says(quote: str, words: str) -> bool:
+    """Whether ``words`` occur, whole, in ``quote`` (case, accents and punctuation aside)."""
+    wanted = harness.norm(words)
+    return bool(wanted) and f" {wanted} " in f" {harness.norm(quote)} "
+
+
+def said_labels(labels: dict[str, str]) -> dict[str, str]:
+    """An extracted event's labels without a value that holds a secret or an instruction."""
+    return {
+        k: v
+        for k, v in labels.items()
+        if not secrets.find(str(v)) and not instructions.scan(str(v))
+    }
 
 
 def record_event_in(
