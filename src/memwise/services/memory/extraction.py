@@ -7,6 +7,7 @@ events, the metered interaction and the job's "done" mark in one transaction.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -288,7 +289,7 @@ class ExtractionRunner:
         # "I'm moving to Hamburg".
         phrase, said = None, None
         if p.occurs_phrase:
-            said = next((e for e in evidence if _says(e.quote, p.occurs_phrase)), None)
+            said = next((e for e in evidence if _dated(e.quote, p.occurs_phrase)), None)
             phrase = p.occurs_phrase if said is not None else None
         if phrase and said is not None:
             found = dates.resolve(phrase, said.at or self.rt.clock.now(), zone, sentence=said.quote)
@@ -319,8 +320,18 @@ class ExtractionRunner:
 
 def _says(quote: str, words: str) -> bool:
     """Whether ``words`` occur, whole, in ``quote`` (case, accents and punctuation aside)."""
-    wanted = harness.norm(words)
+    wanted = re.sub(r"^(?:(?:on|at|in|by|for|from|until|the)\s+)+", "", harness.norm(words))
     return bool(wanted) and f" {wanted} " in f" {harness.norm(quote)} "
+
+
+_GLUE = frozenset(["on", "at", "in", "by", "for", "from", "until", "the", "of", "a", "an"])
+
+
+def _dated(quote: str, phrase: str) -> bool:
+    """Whether a date phrase is the quote's: each of its words is in it ("on in two weeks"
+    for "… in two weeks")."""
+    wanted = set(harness.norm(phrase).split()) - _GLUE
+    return bool(wanted) and wanted <= set(harness.norm(quote).split())
 
 
 def said_labels(labels: dict[str, str]) -> dict[str, str]:
