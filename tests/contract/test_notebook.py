@@ -170,3 +170,83 @@ def test_working_rules_that_mention_names_or_orders_are_kept(mw: Memwise) -> Non
         "Sign emails with my first name only",
     ):
         assert not mw.notebook.add(ws.id, dana.id, rule).duplicate, rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ann really prefers email",
+        "Ann (Kiel) is vegan",
+        "Ann - vegan",
+        "Ann from Kiel is vegan",
+        "Ann picks up on Friday",
+        "Remember: Ann vegan",
+        "Vegan customer: Ann",
+        "ann is allergic to peanuts",
+        "ANN is vegan",
+        "Ann\u200b is vegan",  # an invisible character
+        "\u0410nn is vegan",  # a Cyrillic A
+        "Ann_Lee is vegan",
+        "Robert S. prefers email",
+        "Mrs. L. is vegan",
+        "The Smiths are vegan",
+        "Lee household prefers email",
+        "Always greet Ann warmly",
+        "rob.smith @ example.com is vegan",
+        "rob.smith[at]example[.]com is vegan",
+        "The customer on 176 12345678 is vegan",
+        "Account ACC 55123 is vegan",
+        "acc55123 gets the blue catalogue",
+        "The guy from Kiel with the red car is allergic to peanuts",
+    ],
+)
+def test_a_second_reviews_customer_facts_are_refused(mw: Memwise, text: str) -> None:
+    from memwise import errors
+
+    ws, _ = mw.tenancy.create_workspace("Acme")
+    dana = mw.tenancy.create_user(ws.id, "Dana", "operator")
+    mw.tenancy.create_contact(ws.id, "Ann Lee")
+    mw.tenancy.create_contact(
+        ws.id,
+        "Robert Smith",
+        emails=["rob.smith@example.com"],
+        phones=["+49 176 12345678"],
+        account_refs=["ACC-55123"],
+    )
+    with pytest.raises(errors.Refused) as refused:
+        mw.notebook.add(ws.id, dana.id, text)
+    assert refused.value.code == "customer_fact_in_notebook", text
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("Parcel arrived yesterday", "operational_fact_in_notebook"),
+        ("The big blue parcel arrived yesterday", "operational_fact_in_notebook"),
+        ("The refund for the blender was approved", "operational_fact_in_notebook"),
+        ("Refund approved for the blender", "operational_fact_in_notebook"),
+        ("The March invoice remains unpaid", "operational_fact_in_notebook"),
+        ("Order four four one one has shipped", "operational_fact_in_notebook"),
+        ("The card on file expired", "operational_fact_in_notebook"),
+        ("Kiel customer owes 300", "operational_fact_in_notebook"),
+        ("The order is paid before it ships.", None),
+        ("The refund is processed within 14 days.", None),
+        ("The account is frozen after three failed logins.", None),
+        ("Orders to Paris ship from the Lyon warehouse.", None),
+        ("In April we run the spring sale.", None),
+        ("Use Brown boxes for returns.", None),
+    ],
+)
+def test_states_and_procedures_and_place_names(mw: Memwise, text: str, code: str | None) -> None:
+    from memwise import errors
+
+    ws, _ = mw.tenancy.create_workspace("Acme")
+    dana = mw.tenancy.create_user(ws.id, "Dana", "operator")
+    for name in ("Paris Hilton", "April Jones", "Chelsea Brown"):
+        mw.tenancy.create_contact(ws.id, name)
+    if code is None:
+        assert not mw.notebook.add(ws.id, dana.id, text).duplicate
+        return
+    with pytest.raises(errors.Refused) as refused:
+        mw.notebook.add(ws.id, dana.id, text)
+    assert refused.value.code == code, text

@@ -69,7 +69,8 @@ _PERSON_VERB = (
     r"moved|moves|works|worked|wants|wanted|needs|owes|owed|paid|pays|ordered|bought|returned|"
     r"cancelled|canceled|speaks|uses|used|can't|cannot|can|doesn't|does|won't|will|got|gets|"
     r"asked|complained|called|said|told|mentioned|booked|eats|drinks|drives|goes|went|came|"
-    r"just|never|always|still|already|also)"
+    r"just|never|always|still|already|also|picks|collects|visits|calls|comes|shops|orders|"
+    r"books|phones|emails|texts|rings|prefer|like|want|need|live)"
 )
 _NOT_A_NAME = frozenset(
     [
@@ -155,7 +156,11 @@ _NOT_A_NAME = frozenset(
     ]
 )
 _NAME = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
-_TITLED = re.compile(rf"\b{_TITLE}\s+{_NAME}\b")
+_ACT_ON = (
+    r"(?:greet|call|ring|phone|email|e-mail|text|ask|tell|remind|send|give|offer|thank|address|"
+    r"treat|help|contact|warn|invite|serve|charge|refund|upgrade|prioriti[sz]e|trust)"
+)
+_TITLED = re.compile(rf"\b{_TITLE}\s+(?:{_NAME}\b|[A-Z]\.)")
 _POSSESSIVE = re.compile(
     rf"\b({_NAME})['’]s\s+(?:\w+\s+)?(?:parcel|package|order|refund|account|invoice|payment|"
     r"delivery|shipment|subscription|card|balance|booking|appointment|address|email|phone|number|"
@@ -172,8 +177,64 @@ _NAMED_STATEMENT = re.compile(
     rf"(?:^|[.;!?]\s+)({_NAME})(?:\s+{_NAME})?\s+(?:also\s+|still\s+|now\s+)?{_PERSONAL_VERB}\b"
 )
 _LISTING = re.compile(rf"^\s*({_NAME}),\s*{_NAME}\s*:")  # "Lee, Ann: vegan, lives in Kiel"
+# what a person is, said right after a name ("Ann vegan", "Ann - vegan") or before it ("Vegan
+# customer: Ann")
+_ATTRIBUTE = (
+    r"(?:vegan|vegetarian|allergic|allergy|diabetic|pregnant|deaf|blind|coeliac|celiac|"
+    r"halal|kosher|gluten|lactose|wheelchair|disabled|elderly|widow(?:er)?|divorced|married|"
+    r"vip|difficult|rude|angry|lovely|regular)"
+)
+_ATTRIBUTE_FIRST = re.compile(rf"\b{_ATTRIBUTE}(?:\s+\w+)?\s*:\s*{_NAME}\b", re.I)
+# someone described instead of named: "The guy from Kiel with the red car is allergic …"
+_DESCRIBED = re.compile(
+    r"\b(?:the|that|this)\s+(?:guy|man|woman|lady|gentleman|customer|client|caller|chap|girl|"
+    r"boy|couple|family|gent|bloke|person)\s+(?:from|with|in|at|who|on|that)\b[^.;]{0,80}?\b"
+    r"(?:is|are|was|has|prefers|likes|lives|owes|wants|needs|hates|can't|cannot|doesn't)\b",
+    re.I,
+)
+# the lookalike letters a name can hide behind, and what hides between them
+_LOOKALIKE = str.maketrans(
+    {
+        "а": "a",
+        "е": "e",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "х": "x",
+        "у": "y",
+        "і": "i",
+        "А": "A",
+        "В": "B",
+        "Е": "E",
+        "К": "K",
+        "М": "M",
+        "Н": "H",
+        "О": "O",
+        "Р": "P",
+        "С": "C",
+        "Т": "T",
+        "Х": "X",
+        "І": "I",
+        "\u200b": None,
+        "\u200c": None,
+        "\u200d": None,
+        "\u2060": None,
+        "\ufeff": None,
+        "\u00ad": None,
+    }
+)
+
+
+def plain(text: str) -> str:
+    """The text as a reader sees it: compatibility forms folded, lookalike letters made
+    Latin, invisible characters gone, names run together with _ / - or / spelled apart."""
+    t = unicodedata.normalize("NFKC", text).translate(_LOOKALIKE)
+    return re.sub(r"(?<=\w)[_/](?=\w)", " ", t)
+
+
 _OBFUSCATED_EMAIL = re.compile(
-    r"\b[\w.+-]+\s*(?:\(at\)|\[at\]|\{at\}|\sat\s)\s*[\w-]+\s*(?:\(dot\)|\[dot\]|\.|\sdot\s)\s*"
+    r"\b[\w.+-]+\s*(?:\s@\s|\s@|@\s|\(at\)|\[at\]|\{at\}|\sat\s)\s*[\w-]+\s*"
+    r"(?:\(dot\)|\[dot\]|\[\.\]|\(\.\)|\.|\sdot\s)\s*"
     r"[a-z]{2,}\b",
     re.I,
 )
@@ -183,22 +244,43 @@ def names_a_person(text: str, names: Sequence[str] = ()) -> str | None:
     """Why this line reads as a fact about one person (or ``None``): a contact's name or a
     part of it said as a name ("Ann is…", "Ms Lee…", "AnnLee…"), a title and a name, a name
     with a possessive of their things or people, or an email address written around."""
+    text = plain(text)
     if _OBFUSCATED_EMAIL.search(text):
         return "an email address"
+    if _DESCRIBED.search(text) or _ATTRIBUTE_FIRST.search(text):
+        return "a person described"
     squashed = re.sub(r"[^\w]", "", text).casefold()
     for name in names:
         parts = [p for p in re.findall(r"[^\W\d_]+", name) if len(p) >= 2]
         if len(parts) >= 2 and "".join(parts).casefold() in squashed:
             return "a contact's name"
         for part in parts:
-            for m in re.finditer(rf"\b{re.escape(part)}\b", text):
+            for m in re.finditer(rf"\b{re.escape(part)}\b", text, re.I):
+                after = text[m.end() :].replace("-", " ")
+                said_of = re.match(
+                    rf"(?:\s+(?:{_NAME}|[A-Z]\.))?"  # a surname or an initial
+                    r"(?:\s*\([^)]{1,30}\))?"  # "(Kiel)"
+                    rf"(?:\s+(?:from|in|at|of)\s+{_NAME})?"  # "from Kiel"
+                    r"(?:\s+(?:really|definitely|usually|always|never|also|still|now|just|"
+                    r"only|often|mostly|\w+ly))?"
+                    rf"(?:['’]s\b|s?\s+(?:family|household|couple|kids)\b|\s*[,:–-]|"
+                    rf"\s+{_PERSON_VERB}\b|\s+{_ATTRIBUTE}\b)",
+                    after,
+                )
+                if said_of:  # said of them, in any case ("ann is allergic", "ANN vegan")
+                    return "a contact's name"
                 if not m.group()[:1].isupper() or m.group() in _NOT_A_NAME:
                     continue
-                sentence_start = m.start() == 0 or re.search(r"[.;!?:]\s*$", text[: m.start()])
-                after = text[m.end() :]
-                said_of = re.match(rf"(?:\s+{_NAME})?(?:['’]s\b|,|:|\s+{_PERSON_VERB}\b)", after)
-                if not sentence_start or said_of:
+                # "Always greet Ann warmly", "Call Ann back": an action on that person
+                if re.search(rf"\b{_ACT_ON}\s+$", text[: m.start()], re.I):
                     return "a contact's name"
+            if re.search(
+                rf"\bthe\s+{re.escape(part)}(?:s|es)\b|\b{re.escape(part)}\s+(?:family|"
+                r"household)\b",
+                text,
+                re.I,
+            ):
+                return "a contact's name"  # "The Smiths are vegan", "Lee household …"
     if _TITLED.search(text) or _LISTING.search(text):
         return "a person's name"
     for rx in (_POSSESSIVE, _NAMED_STATEMENT):
@@ -211,19 +293,22 @@ def names_a_person(text: str, names: Sequence[str] = ()) -> str | None:
 # One transaction's state, without a number to give it away ("The parcel arrived yesterday",
 # "Bob's account is frozen", "Ann owes us three hundred euros"): the account record's.
 _ONE_TRANSACTION = re.compile(
-    r"\b(?:the|her|his|their|its|this|that|[A-Z][a-z]+['’]s)\s+(?:\w+\s+)?"
+    r"(?:^|\b(?:the|her|his|their|its|this|that|our|[A-Z][a-z]+['’]s)\s+)(?:[\w-]+\s+){0,3}?"
     r"(?:parcel|package|order|refund|payment|account|invoice|delivery|shipment|subscription|"
-    r"card|transfer|booking|return|repair|replacement)(?:\s+(?:on|in|for|from|of|to)\s+\w+)?\s+"
-    r"(?:(?:has|have|had|was|were|is|got|finally|just|still|already|been|never|not)\s+)*"
+    r"card|transfer|booking|return|repair|replacement)"
+    r"(?:\s+(?:(?:on|in|for|from|of|to)\s+(?:the\s+|a\s+)?[\w-]+(?:\s+customer)?|[\w-]+)){0,4}?\s+"
+    r"(?:(?:has|have|had|was|were|is|got|finally|just|still|already|been|never|not|remains?)\s+)*"
     r"(?:arrived|went through|gone through|frozen|declined|shipped|bounced|overdue|refunded|"
     r"came back|come back|blocked|suspended|lost|late|delayed|cancell?ed|canceled|paid|unpaid|"
     r"delivered|returned|stuck|missing|closed|reopened|on hold|processed|failed|rejected|"
-    r"approved|dispatched|turned up|showed up)\b",
+    r"approved|dispatched|turned up|showed up|open|renewed|reactivated|expired|received|"
+    r"outstanding)\b",
     re.I,
 )
 _OWES = re.compile(
     r"\bow(?:es|ed|e)\s+(?:us\s+|you\s+|me\s+)?(?:[\w,.-]+\s+){0,4}?"
-    r"(?:euros?|dollars?|pounds?|francs?|EUR|USD|GBP|CHF|bucks|quid)\b|\bow(?:es|ed)\s+(?:us|you)\b",
+    r"(?:euros?|dollars?|pounds?|francs?|EUR|USD|GBP|CHF|bucks|quid)\b|\bow(?:es|ed)\s+(?:us|you)\b"
+    r"|\bow(?:es|ed)\s+[$€£]?\d",
     re.I,
 )
 
@@ -233,13 +318,23 @@ _CONDITION = re.compile(
     r"confirm|verify|ask|see if)\b",
     re.I,
 )
+# what makes a state a procedure wherever it stands: "… within 14 days", "… after three
+# failed logins", "… at the end of the month", "… on public holidays"
+_GENERAL = re.compile(
+    r"\b(?:within|after|before|if|when|whenever|unless|until|once|always|usually|normally|"
+    r"typically|automatically|by default|every|each|at the end of|on (?:public )?holidays|"
+    r"on weekends|per|as a rule)\b",
+    re.I,
+)
 
 
 def one_transaction(text: str) -> bool:
     """Whether the line states one transaction's or account's state (not a procedure)."""
     for rx in (_ONE_TRANSACTION, _OWES):
         for m in rx.finditer(text):
-            if not _CONDITION.search(text[: m.start()]):  # "If the payment failed, …" is a rule
+            before, after = text[: m.end()], text[m.end() :]
+            # "If the payment failed, …", "The refund is processed within 14 days": rules
+            if not _CONDITION.search(before) and not _GENERAL.search(after):
                 return True
     return False
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from sqlalchemy.engine import Connection
@@ -46,14 +47,27 @@ def check_not_customer_data(conn: Connection, workspace_id: str, text: str) -> N
     found = sorted(
         {f.kind for f in pii.find(conn, workspace_id, text) if f.kind.startswith("contact_")}
     )
+    # an account reference however written ("ACC 55123", "acc55123", "55123")
+    squashed = re.sub(r"[\W_]", "", text).casefold()
+    numbers = set(re.findall(r"\d{4,}", re.sub(r"(?<=\d)[\s.-](?=\d)", "", text)))
+    for _, ref in account_refs(conn, workspace_id):
+        plain_ref = re.sub(r"[\W_]", "", ref).casefold()
+        digits = re.sub(r"\D", "", ref)
+        if (len(plain_ref) >= 4 and plain_ref in squashed) or (
+            len(digits) >= 4 and digits in numbers
+        ):
+            found.append("contact_account")
+            break
+    names, identities = contact_details(conn, workspace_id)
+    if "contact_phone" not in found:  # a phone number however written ("176 12345678")
+        phones = {n[-8:] for kind, n in identities if kind == "phone" and len(n) >= 7}
+        runs = [re.sub(r"\D", "", m) for m in re.findall(r"\+?\d[\d\s./()-]{5,}\d", text)]
+        if any(len(r) >= 7 and r[-8:] in phones for r in runs):
+            found.append("contact_phone")
     if not found:
-        names, _ = contact_details(conn, workspace_id)
         why = names_a_person(text, names)
         if why:
             found.append(why)
-    refs = [ref for _, ref in account_refs(conn, workspace_id)]
-    if any(len(r) >= 4 and r.lower() in text.lower() for r in refs):
-        found.append("contact_account")
     if found:
         raise errors.Refused(
             "a notebook keeps working rules, not facts about one customer: those belong in "
