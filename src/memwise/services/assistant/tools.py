@@ -279,15 +279,15 @@ def search_knowledge(c: Call, a: SearchArgs) -> Result:
             source=h.source_url,
             version=h.version,
         )
+        titled = blocks.data_block("title", h.title or "")  # a title is retrieved text too
         found.append(
             {
                 "id": h.id,
                 "part": h.part,
-                "title": h.title,
                 "source_url": h.source_url,
                 "score": h.score,
                 "block": block.text,
-                "flags": block.flags,
+                "flags": sorted(set(block.flags) | set(titled.flags)),
             }
         )
     return Result(
@@ -329,12 +329,14 @@ def list_rules(c: Call, a: UserArgs) -> Result:
 def lookup_account(c: Call, a: LookupArgs) -> Result:
     answer = c.mw.accounts.lookup(c.workspace_id, a.conversation_id, a.kind, a.id, actor=c.actor)
     r = answer.result
+    block = blocks.data_block("live_record", answer.sentence, kind=a.kind, id=a.id)
     return Result(
         {
             "status": r.status,
-            "data": r.data,
+            "data": r.data,  # the account system's fields, as it returned them
             "read_at": r.read_at.isoformat() if r.read_at else None,
-            "sentence": answer.sentence,
+            "block": block.text,  # the sentence a model reads, as data
+            "flags": block.flags,
         },
         answer.sentence,
         [{"part": "live_record", "id": a.id, "title": a.kind, "source_url": None}],
@@ -614,7 +616,9 @@ def execute(
         outcome = result.outcome
         return result
     except errors.MemwiseError as exc:
-        refused = isinstance(exc, errors.Invalid | errors.Forbidden | errors.LimitExceeded)
+        refused = isinstance(
+            exc, errors.Invalid | errors.Forbidden | errors.LimitExceeded | errors.NotFound
+        )
         status = Status.refused if refused else Status.failed
         outcome = f"{exc.code}: {exc.message}"
         raise
