@@ -645,7 +645,7 @@ def _clause_ok(words: list[str], asked: bool, hits: list[int], item: str) -> boo
     """Whether a clause holding the item's words states it: said, not asked; not negated,
     wished, supposed or past before them unless the item says so too; about the customer,
     not a relative, a friend or anyone else, unless the item names them."""
-    if asked:
+    if asked and not _ITEM_ASKED.search(item):  # "Asked about: the Alpine 2" may quote a question
         return False
     item_words = {w.split("'")[0] for w in norm(item).split()} | set(norm(item).split())
     before = words[: max(hits) + 1]
@@ -673,6 +673,10 @@ def _clause_ok(words: list[str], asked: bool, hits: list[int], item: str) -> boo
 
 
 _BEING = frozenset(["is", "was", "are", "were", "has", "had", "remains", "stays"])
+_ITEM_ASKED = re.compile(
+    r"\b(?:asked|asks|asking|enquir\w*|inquir\w*|questions?|wants? to know|wondered|wonders)\b",
+    re.I,
+)
 
 
 def _prefix_of(stem: str, stems: set[str]) -> bool:
@@ -692,7 +696,11 @@ def _same(words: set[str]) -> set[str]:
 _ENTAILED = [
     (
         re.compile(r"\bdislik\w*|\bhates?\b", re.I),
-        re.compile(r"\b(?:not|never) (?:want|like|love|enjoy|care for|fancy)\b", re.I),
+        re.compile(
+            r"\b(?:(?:not|never) (?:want|like|love|enjoy|care for|fancy)|hate|hates|detest|"
+            r"can not stand)\b",
+            re.I,
+        ),
         "dislik",
     ),
     (
