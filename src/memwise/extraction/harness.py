@@ -177,7 +177,44 @@ def _stems(text: str) -> set[str]:
 # -- words with their places in the text ------------------------------------------------------
 _TOKEN = re.compile(r"[\w'’‘`´]+")
 _SUFFIXES = (("n't", "not"), ("'m", "am"), ("'re", "are"), ("'ve", "have"), ("'ll", "will"))
-_IRREGULAR = {"can't": ("can", "not"), "won't": ("will", "not"), "cannot": ("can", "not")}
+_IRREGULAR = {
+    "can't": ("can", "not"),
+    "won't": ("will", "not"),
+    "cannot": ("can", "not"),
+    # written without the apostrophe ("im allergic", "dont call")
+    "im": ("i", "am"),
+    "ive": ("i", "have"),
+    "dont": ("do", "not"),
+    "doesnt": ("does", "not"),
+    "didnt": ("did", "not"),
+    "cant": ("can", "not"),
+    "wont": ("will", "not"),
+    "isnt": ("is", "not"),
+    "arent": ("are", "not"),
+    "wasnt": ("was", "not"),
+    "werent": ("were", "not"),
+    "havent": ("have", "not"),
+    "hasnt": ("has", "not"),
+    "hadnt": ("had", "not"),
+    "couldnt": ("could", "not"),
+    "wouldnt": ("would", "not"),
+    "shouldnt": ("should", "not"),
+    "shes": ("she", "is"),
+    "hes": ("he", "is"),
+    "theres": ("there", "is"),
+    "thats": ("that", "is"),
+    "whats": ("what", "is"),
+    "youre": ("you", "are"),
+    "theyre": ("they", "are"),
+    "weve": ("we", "have"),
+    "theyve": ("they", "have"),
+    "youve": ("you", "have"),
+    "she's": ("she", "is"),
+    "he's": ("he", "is"),
+    "there's": ("there", "is"),
+    "that's": ("that", "is"),
+    "it's": ("it", "is"),
+}
 # An ellipsis in a quote leaves words out: each part must be found, in order, in one turn.
 _ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\.\.|…)\s*\]|\.\.\.+|…)\s*")
 
@@ -596,8 +633,43 @@ def _numbers(text: str) -> set[str]:
     return found
 
 
+_ASKING = frozenset(
+    [
+        "would",
+        "does",
+        "do",
+        "did",
+        "is",
+        "are",
+        "was",
+        "were",
+        "can",
+        "could",
+        "will",
+        "should",
+        "shall",
+        "may",
+        "have",
+        "has",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "where",
+        "when",
+        "why",
+        "how",
+        "am",
+    ]
+)
+
+
 def _clauses(text: str) -> list[tuple[list[str], bool]]:
-    """The clauses of a text as normalised words, each with whether it is asked, not said."""
+    """The clauses of a text as normalised words, each with whether it is asked, not said:
+    the clause before a "?", or one that opens as a question in a sentence ending with one
+    ("Would a vegan meal be available, or …?"); a polite request ("Could you …?") asks
+    nothing."""
     out: list[tuple[list[str], bool]] = []
     at = 0
     for m in [*_BOUNDARY.finditer(text), None]:
@@ -608,7 +680,9 @@ def _clauses(text: str) -> list[tuple[list[str], bool]]:
                 words[:2] in (["could", "you"], ["can", "you"], ["would", "you"], ["will", "you"])
                 or words[0] == "please"
             )
-            out.append((words, "?" in end and not request))  # "Could you …?" asks nothing
+            sentence_end = re.search(r"[.!?…]", text[m.start() if m else len(text) :])
+            opens = words[0] in _ASKING and sentence_end is not None and "?" in sentence_end.group()
+            out.append((words, ("?" in end or opens) and not request))
         if m is not None:
             at = m.end()
     return out
@@ -641,10 +715,57 @@ def _someone_else(words: list[str], first_hit: int) -> bool:
     return False
 
 
-def _clause_ok(words: list[str], asked: bool, hits: list[int], item: str) -> bool:
+# verbs of a state that has ended; not "moved", "married", "retired", which start one
+_GONE = frozenset(
+    [
+        "was",
+        "were",
+        "had",
+        "worked",
+        "lived",
+        "owned",
+        "studied",
+        "smoked",
+        "drank",
+        "played",
+        "rented",
+        "stayed",
+        "kept",
+        "ran",
+        "drove",
+        "used",
+        "attended",
+        "belonged",
+        "taught",
+    ]
+)
+
+
+def _past(before: list[str]) -> bool:
+    """Whether the customer says it of a time gone: "I was a smoker", "We had a dog", "I
+    worked as a nurse" (not "I've had this phone for years", not "I'm interested")."""
+    for k in range(1, len(before)):
+        if before[k - 1] in ("i", "we") and before[k] in _GONE:
+            return before[k - 2 : k - 1] not in (["have"], ["has"])
+    return False
+
+
+def _reported(before: list[str]) -> bool:
+    """Whether someone other than the customer says it: "the letter says I'm…", "according
+    to your system…", "people tell me I'm…" (not "As I said, I prefer email")."""
+    for k, w in enumerate(before):
+        if w == "according" or (w in _REPORTED and before[k - 1 : k] != ["i"]):
+            return before[k - 2 : k] != ["as", "i"]
+    return False
+
+
+def _clause_ok(
+    words: list[str], asked: bool, hits: list[int], item: str, kind: str | None = None
+) -> bool:
     """Whether a clause holding the item's words states it: said, not asked; not negated,
-    wished, supposed or past before them unless the item says so too; about the customer,
-    not a relative, a friend or anyone else, unless the item names them."""
+    wished, supposed, reported or (for a lasting fact or preference) past before them unless
+    the item says so too; about the customer, not a relative, a friend or anyone else,
+    unless the item names them."""
     if asked and not _ITEM_ASKED.search(item):  # "Asked about: the Alpine 2" may quote a question
         return False
     item_words = {w.split("'")[0] for w in norm(item).split()} | set(norm(item).split())
@@ -667,12 +788,25 @@ def _clause_ok(words: list[str], asked: bool, hits: list[int], item: str) -> boo
     )
     if former and not _ITEM_FORMER.search(item):
         return False
+    lasting = kind in ("fact", "preference")
+    if lasting and _past(before) and not _ITEM_PAST.search(item):
+        return False
+    if _reported(words[: min(hits)]) and not _ITEM_REPORTED.search(item):
+        return False
     if _someone_else(words, min(hits)):
         return bool(item_words & (OTHERS | {"he", "she", "they"}))
     return True
 
 
 _BEING = frozenset(["is", "was", "are", "were", "has", "had", "remains", "stays"])
+_ITEM_PAST = re.compile(
+    r"\b(?:was|were|had|used to|formerly|former|previously|no longer|until|since|ago|"
+    r"last|\w+ed)\b",
+    re.I,
+)
+_ITEM_REPORTED = re.compile(
+    r"\b(?:says?|said|according|told|tells|thinks|believes|claims|reportedly|disputes?)\b", re.I
+)
 _ITEM_ASKED = re.compile(
     r"\b(?:asked|asks|asking|enquir\w*|inquir\w*|questions?|wants? to know|wondered|wonders)\b",
     re.I,
@@ -717,7 +851,12 @@ _ENTAILED = [
 ]
 
 
-def grounded(text: str, evidence: Sequence[Evidence], context: Sequence[str] | None = None) -> bool:
+def grounded(
+    text: str,
+    evidence: Sequence[Evidence],
+    context: Sequence[str] | None = None,
+    kind: str | None = None,
+) -> bool:
     """Whether the item's text is supported by what its quotes say: its numbers (in digits
     or words) and names appear in them, and all of its other content words (all but one
     when it has four or more; a few channel words count as the same); and the clause of the
@@ -782,7 +921,7 @@ def grounded(text: str, evidence: Sequence[Evidence], context: Sequence[str] | N
             best.append((words_, asked, hits))
     if not best:
         return True
-    return any(_clause_ok(w, asked, hits, text) for w, asked, hits in best)
+    return any(_clause_ok(w, asked, hits, text, kind) for w, asked, hits in best)
 
 
 def verify(
@@ -796,7 +935,7 @@ def verify(
     out = Verified()
     for p in items:
         ev = checker.evidence(p.quotes)
-        if ev and grounded(p.text, ev, checker.around(ev)):
+        if ev and grounded(p.text, ev, checker.around(ev), p.kind):
             out.items.append((p, ev))
         else:
             out.discarded += 1
@@ -808,6 +947,6 @@ def verify(
             out.discarded += 1
     if continuity is not None:
         ev = checker.evidence(continuity.quotes)
-        if ev and grounded(continuity.text, ev, checker.around(ev)):
+        if ev and grounded(continuity.text, ev, checker.around(ev), continuity.kind):
             out.continuity = (continuity, ev)
     return out

@@ -124,7 +124,7 @@ class Memory:
         evidence, around = self._check_evidence(
             conn, workspace_id, contact_id, source, new.evidence
         )
-        if source is Source.stated and not harness.grounded(text, evidence, around):
+        if source is Source.stated and not harness.grounded(text, evidence, around, kind.value):
             raise errors.Refused(
                 "a stated item must say what its quotes state: its names, numbers and words "
                 "in them, and not asked, negated, supposed or said of someone else",
