@@ -78,7 +78,7 @@ def test_openai_extractor_output_goes_through_quote_verification(
     assert set(items) == {"Prefers email", "Dentist appointment"}  # the assistant's guess is gone
     assert items["Dentist appointment"].occurs_on == "2026-11-30T11:00:00+01:00"
     assert items["Prefers email"].extractor == "openai:small-model"
-    assert items["Prefers email"].prompt_version == "extract-1"
+    assert items["Prefers email"].prompt_version == "extract-2"
     request = server.requests[0]["body"]
     assert request["response_format"]["json_schema"]["strict"] is True
     assert "Business domain: retail" in request["messages"][0]["content"]
