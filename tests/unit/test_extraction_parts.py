@@ -403,5 +403,5 @@ def test_the_harness_on_its_labelled_tuning_set() -> None:
         )
         right[c["label"]] += kept == (c["label"] == "keep")
     total = {label: sum(c["label"] == label for c in cases) for label in right}
-    assert right["keep"] / total["keep"] >= 0.80, right
+    assert right["keep"] / total["keep"] >= 0.84, right
     assert right["discard"] / total["discard"] >= 0.94, right

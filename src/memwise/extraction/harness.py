@@ -127,6 +127,12 @@ TEMPLATE_WORDS = frozenset(
         "worked",
         "appointment",
         "appointments",
+        "using",
+        "years",
+        "year",
+        "old",
+        "aged",
+        "age",
     ]
 )
 
@@ -323,7 +329,7 @@ class QuoteChecker:
                 return None
             i, j = found
             if spans:  # what an ellipsis leaves out: within one sentence, never a negation
-                skipped = text[spans[-1][1] : words[i][1]]
+                skipped = _ELLIPSIS.sub(" ", text[spans[-1][1] : words[i][1]])
                 if re.search(r"[.!?;:\n]", skipped) or any(
                     w in NEGATIONS for w, _, _ in words[at:i]
                 ):
@@ -438,7 +444,6 @@ _HYPOTHETICAL = frozenset(
         "perhaps",
         "might",
         "someday",
-        "ever",
     ]
 )
 _ITEM_TENTATIVE = re.compile(
@@ -571,7 +576,6 @@ _DESIRE = frozenset(
         "wish",
         "dream",
         "dreaming",
-        "plan",
         "planning",
         "thinking",
         "considering",
@@ -900,7 +904,7 @@ def grounded(
         for w in content_words(text)
         if w not in TEMPLATE_WORDS
         and w.split("'")[0] not in TEMPLATE_WORDS | STOPWORDS
-        and not w.isdigit()
+        and not any(ch.isdigit() for ch in w)
         and w not in _NUMBER_WORDS
         and w.split("'")[0] not in OTHERS
     }
