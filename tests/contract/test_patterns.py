@@ -76,7 +76,13 @@ def test_promotion_keeps_the_arithmetic(mw: Memwise) -> None:
     shop = Shop(mw)
     for hotel in ("Marina Bay Sands", "Marina Bay Sands", "Raffles", "Marina Bay Sands"):
         shop.book(hotel)
-    assert shop.promote() == {"promoted": 1, "updated": 0, "kept_wording": 0, "skipped": 0}
+    assert shop.promote() == {
+        "promoted": 1,
+        "updated": 0,
+        "kept_wording": 0,
+        "skipped": 0,
+        "refused": 0,
+    }
     assert shop.inferred() == ["Repeatedly chooses Marina Bay Sands for hotel (3 of 4 bookings)."]
     served = shop.mw.memory.items(shop.ws, shop.contact)[0]
     assert served.trust == "unverified" and served.item.source == "inferred"

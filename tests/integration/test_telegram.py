@@ -219,3 +219,18 @@ def test_an_unreachable_model_gets_a_short_apology(sqlite_url: str) -> None:
         assert [t.text for t in mw.record.turns(ws.id, conv.id)] == ["Is my bike ready?"]
     finally:
         mw.close()
+
+
+def test_memory_never_quotes_an_operators_note_to_the_customer(
+    setup: tuple[Memwise, str, str], clock: FixedClock
+) -> None:
+    from memwise.services.memory.memory import NewItem
+
+    mw, ws, agent = setup
+    door = TelegramDoor(mw, ws, agent)
+    said(door, clock, CUSTOMER, "hello there")
+    (contact,) = mw.tenancy.find_contacts(ws, "telegram", str(CUSTOMER))
+    note = NewItem("note", "Was rude to staff on the phone", source="operator")
+    mw.memory.write(ws, contact, note)
+    reply = door.memory(Incoming(CUSTOMER, CUSTOMER, "Jo Lee", "/memory", clock.now()))
+    assert "rude" not in reply

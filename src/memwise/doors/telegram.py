@@ -153,7 +153,13 @@ class TelegramDoor:
             if not entries:
                 return "Your notebook is empty. Say “remember …” to add a working rule."
             return "Your rules:\n" + "\n".join(f"{n}. {e.text}" for n, e in enumerate(entries, 1))
-        items = self.mw.memory.items(self.workspace_id, who.id)
+        # what the customer said or what was learned from it; an operator's notes are staff
+        # context, never quoted to the customer
+        items = [
+            s
+            for s in self.mw.memory.items(self.workspace_id, who.id)
+            if s.item.source.value != "operator"
+        ]
         if not items:
             return "I don't keep anything about you yet."
         lines = [f"• {s.item.text}" for s in items[:20]]

@@ -237,7 +237,8 @@ _PW_LATER = re.compile(
 # a value in quotes right after the word: 'password "Tulip77"', or "pw Tulip77"
 _PW_QUOTED = re.compile(
     rf"\b{_PW_WORD}\s*[\"'`“‘]([^\s\"'`”’]{{3,}})[\"'`”’]"
-    r"|\b(?:pw|pwd|passwd|pass|password|passcode)\s+([^\s\"'`”’]{4,})",
+    r"|\b(?:pw|pwd|passwd|pass|password|passcode|passwort|kennwort|wachtwoord|senha|"
+    r"contrase[ñn]a)\s+([^\s\"'`”’]{4,})",
     re.I,
 )
 _PW_USE_AS = re.compile(
@@ -246,7 +247,8 @@ _PW_USE_AS = re.compile(
     re.I,
 )
 _LOGIN_PAIR = re.compile(
-    r"\b(?:login|log-in|username|user|credentials)\s*(?:is|are|:|=)\s*[^\s/]+\s*/\s*(\S{4,})", re.I
+    r"\b(?:login|log-in|username|user|credentials)\s*(?:is|are|:|=)?\s*[\w.@+-]+\s*/\s*(\S{4,})",
+    re.I,
 )
 # "my password hunter2x": no verb, so the value must look like one (a digit or a sign in it).
 _PW_BARE = re.compile(
@@ -261,8 +263,8 @@ _DIGITS_SAID = (
 )
 _CODE_WORD = (
     r"(?:pin(?:\s?code)?|(?:card\s+)?(?:security|verification|confirmation|sms|login|one[- ]time|"
-    r"2fa|two-factor|auth(?:entication)?|access|door|gate|alarm|entry|keypad|key ?safe|lockbox)"
-    r"\s+code)"
+    r"2fa|two-factor|auth(?:entication)?|access|door|gate|alarm|entry|keypad|key ?safe|lockbox|"
+    r"card|safe|vault|till)\s+code(?=['’\s:=#])|(?:safe\s+|vault\s+|lock\s+|padlock\s+)?combination)"
 )
 _CARD_CODE = re.compile(
     # the code on the back of a card, however given
@@ -271,10 +273,14 @@ _CARD_CODE = re.compile(
     rf"({_DIGITS_SAID})(?!\w)"
     # a PIN or a code with a verb ("my PIN is 12 34", "the code you sent is 482913")
     rf"|\b{_CODE_WORD}(?:\s+(?:you|they|i|we)\s+(?:sent|got|received|gave|use)(?:\s+me)?)?"
-    r"(?:['’]s\b|\s*(?:is|was|:|#|=)\s*)"
+    r"(?:\s+(?:for|of|to|at|on)\s+(?:the\s+|my\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?)?"
+    r"(?:['’]s\b\s*|\s*(?:is|was|:|#|=)\s*)"
     rf"[\"'`“‘]?({_DIGITS_SAID})(?!\w)"
     # or owned, or leading, with no verb ("my PIN 4821", "PIN 1 2 3 4"; not "the pin 2024 model")
-    rf"|(?:^|\b(?:my|your|our|card)\s+){_CODE_WORD}\s+[\"'`“‘]?({_DIGITS_SAID})(?!\w)",
+    rf"|(?:^|\b(?:my|your|our|card)\s+){_CODE_WORD}\s+[\"'`“‘]?({_DIGITS_SAID})(?!\w)"
+    # or with no verb, where nothing follows that makes the number a model or a year
+    rf"|\b{_CODE_WORD}\s+[\"'`“‘]?({_DIGITS_SAID})(?=\s*$|\s*[.,;!)]|\s+(?:for|to|opens?|"
+    r"tomorrow|today|and|is|please|thanks)\b)",
     re.I,
 )
 _NOT_A_VALUE = {
@@ -372,9 +378,9 @@ def _passwords(text: str) -> list[Finding]:
     out = []
     for rx in (_PW_VALUE, _PW_USE_AS, _LOGIN_PAIR):
         for m in rx.finditer(text):
-            loose = rx is _PW_VALUE and not re.search(
-                r"is|was|ist|lautet|be|=|:|>|['’]s", m.group()
-            )
+            loose = (
+                rx is _PW_VALUE and not re.search(r"is|was|ist|lautet|be|=|:|>|['’]s", m.group())
+            ) or (rx is _LOGIN_PAIR and not re.search(r"\b(?:is|are)\b|[:=]", m.group()))
             if loose and not re.search(r"[\d\W_]", m.group(1).rstrip(".,;!?)")):
                 continue  # "password, x" or "PIN - x": only a value that looks like one
             if _plausible_value(m.group(1)):
@@ -390,7 +396,7 @@ def _passwords(text: str) -> list[Finding]:
         if _plausible_value(value) and re.search(r"[\d\W_]", value):
             out.append(Finding("password", "password " + _mask(value), m.span(1)))
     for m in _CARD_CODE.finditer(text):
-        group = next(g for g in (1, 2, 3) if m.group(g) is not None)
+        group = next(g for g in (1, 2, 3, 4) if m.group(g) is not None)
         out.append(Finding("password", "a card code, PIN or access code", m.span(group)))
     return out
 
@@ -409,6 +415,7 @@ _KNOWN_KEYS = re.compile(
 )
 _PRIVATE_KEY = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")
 _TOKENISH = re.compile(r"[A-Za-z0-9_\-+/=]{20,}")
+_TOKENISH_NEAR = re.compile(r"[A-Za-z0-9_\-+/=]{16,}")  # beside "api key", "token" …
 _SECRET_WORDS = re.compile(
     r"\b(?:api[ _-]?key|token|secret|bearer|access[ _-]?key|client[ _-]?secret|auth)\b", re.I
 )
@@ -445,7 +452,7 @@ def _api_keys(text: str) -> list[Finding]:
     if out:
         return out
     near = bool(_SECRET_WORDS.search(text))
-    for m in _TOKENISH.finditer(text):
+    for m in (_TOKENISH_NEAR if near else _TOKENISH).finditer(text):
         tok = m.group().strip("-_=/+")
         if "/" in tok and not near:
             continue

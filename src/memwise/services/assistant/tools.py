@@ -709,7 +709,7 @@ def audited(args: dict[str, Any], tool: Tool | None) -> dict[str, Any]:
             v = len(v)
         elif not isinstance(v, str | int | float | bool | type(None)):
             v = str(v)[:AUDIT_CHARS]
-        kept[k[:64]] = v
+        kept[audit.scrubbed(k)[:64]] = v  # a name can hold a secret as well as a value
     if len(args) > AUDIT_KEYS:
         kept["more_arguments"] = len(args) - AUDIT_KEYS
     if tool is not None and tool.name == "record_turn":

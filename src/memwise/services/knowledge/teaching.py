@@ -30,7 +30,7 @@ from memwise.domain.tenancy import Role
 from memwise.ids import new_id
 from memwise.policies.notebook import normalize
 from memwise.retrieval import lexical
-from memwise.safety import pii
+from memwise.safety import pii, secrets
 from memwise.services.knowledge.knowledge import Knowledge
 from memwise.services.platform import audit, events, rows
 from memwise.services.platform.runtime import Runtime
@@ -273,7 +273,9 @@ class Teaching:
     ) -> tuple[Unanswered, bool]:
         """A question knowledge could not answer: counted onto an open item asking the same,
         or a new item. Returns (item, created)."""
-        text = _text(question, "question", QUESTION_CHARS)
+        # a secret in the question is masked before anything keeps it (the item, its ticket,
+        # the events sent out, the console's teach queue)
+        text = secrets.redact(_text(question, "question", QUESTION_CHARS))
         now = self.rt.clock.now()
         with self.rt.db.write() as conn:
             check_refs(conn, workspace_id, contact_id=contact_id, conversation_id=conversation_id)
@@ -456,7 +458,7 @@ class Tickets:
         question: asking again returns the open one (no ticket spam)."""
         now = self.rt.clock.now()
         ticket_id = new_id("tkt")
-        subject_text = _text(subject, "subject", 300)
+        subject_text = secrets.redact(_text(subject, "subject", 300))
         with self.rt.db.write() as conn:
             check_refs(
                 conn,
@@ -486,7 +488,7 @@ class Tickets:
                 conversation_id=conversation_id,
                 unanswered_id=unanswered_id,
                 subject=subject_text,
-                body=_text(body, "body", 20000),
+                body=secrets.redact(_text(body, "body", 20000)),
                 status="pending",
                 adapter=adapter.name,
                 created_at=now,
@@ -515,7 +517,7 @@ class Tickets:
                 at=self.rt.clock.now(),
                 actor=actor,
                 tool="create_ticket",
-                args={"subject": subject[:100], "unanswered_id": unanswered_id},
+                args={"subject": subject_text[:100], "unanswered_id": unanswered_id},
                 status="executed" if status == "accepted" else "failed",
                 result=f"{status}" + (f": {error}" if error else ""),
                 contact_id=contact_id,

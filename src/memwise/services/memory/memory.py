@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -35,7 +36,7 @@ from memwise.ids import new_id
 from memwise.policies.notebook import normalize
 from memwise.retrieval import embedders
 from memwise.retrieval.embedders import Embedder
-from memwise.safety import guards, secrets
+from memwise.safety import guards, instructions, secrets
 from memwise.services.platform import events, rows
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import memory_items as store
@@ -77,6 +78,16 @@ def check_text(
     return cleaned
 
 
+def check_labels(key: str | None, entities: Sequence[str]) -> None:
+    """An item's key names a kind of fact and its entities name things: neither holds a
+    secret ("card.4111111111111111") or an instruction."""
+    for label in [*([key.replace(".", " ")] if key else []), *entities]:
+        if secrets.find(str(label)) or re.search(r"\d{8,}", str(label)):
+            raise errors.Refused(guards.MESSAGES["secret"], code=guards.CODES["secret"])
+        if instructions.scan(str(label)):
+            raise errors.Refused(guards.MESSAGES["instruction"], code=guards.CODES["instruction"])
+
+
 class Memory:
     def __init__(self, rt: Runtime, embedder: Embedder | None = None) -> None:
         self.rt = rt
@@ -110,6 +121,7 @@ class Memory:
         scope = rows.enum_value(Scope, new.scope, "scope")
         source = rows.enum_value(Source, new.source, "source")
         key = check_key(new.key)
+        check_labels(key, new.entities)
         text = check_text(
             new.text, key, by_staff=new.source == Source.operator.value, kind=kind.value
         )
@@ -368,7 +380,9 @@ class Memory:
         occurs_on: Any = ...,
         actor: str = "operator",
     ) -> Served:
-        """Change the text and/or occurs_on (None clears it); marks the item edited."""
+        """Change the text and/or occurs_on (None clears it); marks the item edited. A text
+        the customer's quotes do not say makes a stated item the operator's: it is never
+        served as "the customer said" again."""
         with self.rt.db.write() as conn:
             row = self._row(conn, workspace_id, item_id)
             if row.lifecycle != Lifecycle.active.value:
@@ -378,6 +392,12 @@ class Memory:
                 cleaned = check_text(text, row.key, by_staff=True)
                 values.update(text=cleaned, normalized=normalize(cleaned))
                 self._embed(conn, item_id, cleaned)
+                quotes = store.item_from_row(row).evidence
+                if row.source == Source.stated.value and not harness.grounded(
+                    cleaned, quotes, None, row.kind
+                ):
+                    # words the customer's quotes do not say are the operator's, not theirs
+                    values["source"] = Source.operator.value
             if occurs_on is not ...:
                 iso = check_occurs_on(occurs_on)
                 zone = self.zone(conn, workspace_id)

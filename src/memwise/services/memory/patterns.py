@@ -22,6 +22,7 @@ from memwise import errors
 from memwise.domain.record import client_time
 from memwise.domain.tenancy import Plan
 from memwise.policies.notebook import normalize
+from memwise.safety import secrets
 from memwise.services.memory.extraction import record_event_in
 from memwise.services.memory.memory import Memory, NewItem
 from memwise.services.platform import rows
@@ -71,6 +72,13 @@ class Patterns:
         """Record one structured event (a booking, an order …) for a contact."""
         if not type_ or not type_.replace("_", "").isalnum() or len(type_) > 60:
             raise errors.Invalid("an event type is one word, e.g. 'booking'", code="invalid_type")
+        for label, value in labels.items():
+            if secrets.find(f"{label} {value}"):
+                raise errors.Refused(
+                    f"the label {str(label)[:60]!r} holds a secret: events are counted into "
+                    "memory, which never keeps one",
+                    code="secret_in_label",
+                )
         with self.rt.db.write() as conn:
             rows.require(conn, "contact", workspace_id, contact_id)
             if conversation_id is not None:
@@ -127,7 +135,7 @@ class Patterns:
     def _promote(self, conn: Connection, workspace_id: str) -> dict[str, int]:
         """Promote what qualifies in one workspace, inside the caller's transaction."""
         limits = self.rt.limits.patterns
-        counts = {"promoted": 0, "updated": 0, "kept_wording": 0, "skipped": 0}
+        counts = {"promoted": 0, "updated": 0, "kept_wording": 0, "skipped": 0, "refused": 0}
         if workspace_id not in self.eligible(conn):
             return counts  # memory off (plan or agent): no pattern is ever gained
         found = store.label_counts(conn, workspace_id, None, limits.promoted_at)
@@ -204,20 +212,23 @@ class Patterns:
             return "updated" if not live.edited else "kept_wording"
         if any(r.lifecycle == "superseded" for r in mine):
             return "skipped"  # the customer stated it since: the stated item took over
-        written = self.memory.write(
-            ws,
-            contact_id,
-            NewItem(
-                kind="pattern",
-                text=sentence(p),
-                key=key,
-                source="inferred",
-                labels={"pattern": numbers},
-                entities=[p.value],
-                extractor="patterns",
-                prompt_version="count-1",
-            ),
-        )
+        try:
+            written = self.memory.write(
+                ws,
+                contact_id,
+                NewItem(
+                    kind="pattern",
+                    text=sentence(p),
+                    key=key,
+                    source="inferred",
+                    labels={"pattern": numbers},
+                    entities=[p.value],
+                    extractor="patterns",
+                    prompt_version="count-1",
+                ),
+            )
+        except errors.Invalid:  # refused at the write boundary: counted; the others go on
+            return "refused"
         return "promoted" if written.action != "skipped" else "skipped"
 
 

@@ -78,7 +78,7 @@ def scrubbed(value: Any) -> Any:
     if isinstance(value, str):
         return f"[redacted: {len(value)} chars]" if secrets.find(value) else value
     if isinstance(value, dict):
-        return {k: scrubbed(v) for k, v in value.items()}
+        return {scrubbed(k) if isinstance(k, str) else k: scrubbed(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [scrubbed(v) for v in value]
     return value
