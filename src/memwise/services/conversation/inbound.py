@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets as pysecrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -189,12 +190,59 @@ class Inbound:
         return str(made.contact_id)
 
 
+# a reply's quoted history: "> …" lines, and everything from "On … wrote:" or an
+# "Original Message" header on
+_QUOTED_LINE = re.compile(r"^\s*>.*$", re.M)
+_HISTORY = re.compile(
+    r"^\s*(?:On\b.{0,200}\bwrote:|-{2,}\s*Original Message\s*-{2,}|From:\s.+\n\s*(?:Sent|Date):)",
+    re.M | re.I,
+)
+# who speaks in a transcript given as one string: "Agent: … Caller: …"
+_SPEAKER = re.compile(
+    r"(?:^|(?<=[\s.!?]))(customer|caller|client|agent|operator|assistant|bot|rep|representative|"
+    r"advisor|adviser|support|staff)\s*:\s*",
+    re.I,
+)
+_SPOKEN = {"client": "customer", "bot": "assistant"}
+
+
+def new_words(text: str) -> str:
+    """A message without the history it quotes (what a reply repeats is not the customer's)."""
+    cut = _HISTORY.search(text)
+    kept = text[: cut.start()] if cut else text
+    return _QUOTED_LINE.sub("", kept).strip()
+
+
+def spoken(transcript: str) -> list[tuple[str, str]]:
+    """A transcript given as one string, split by its speaker labels: only the caller's or
+    the customer's lines are theirs. Without labels, it is the customer's."""
+    marks = list(_SPEAKER.finditer(transcript))
+    if not marks:
+        return [("customer", transcript)]
+    out = []
+    head = transcript[: marks[0].start()].strip()
+    if head:
+        out.append(("operator", head))  # words before any label: not shown to be the caller's
+    for m, nxt in zip(marks, [*marks[1:], None], strict=True):
+        said = transcript[m.end() : nxt.start() if nxt else len(transcript)].strip()
+        if said:
+            label = m.group(1).lower()
+            out.append((ROLES.get(_SPOKEN.get(label, label), "operator"), said))
+    return out
+
+
 def _lines(payload: dict[str, Any]) -> list[tuple[str, str]]:
     text, transcript = payload.get("text"), payload.get("transcript")
     if isinstance(text, str) and text.strip():
-        return [("customer", text)]
+        mine = new_words(text)
+        if not mine:
+            raise errors.Invalid(
+                "the message only quotes earlier messages: nothing new to record",
+                code="empty_message",
+            )
+        return [("customer", mine)]
     if isinstance(transcript, str) and transcript.strip():
-        return [("customer", transcript)]
+        return spoken(transcript)
     if isinstance(transcript, list) and transcript:
         out = []
         for seg in transcript:
