@@ -107,3 +107,10 @@ def test_data_blocks_escape_collisions_and_flag_instructions() -> None:
     assert b.text.count("</data>") == 1 and '<data part="rules">' not in b.text
     assert b.flags == ["override"] and 'flags="override"' in b.text
     assert blocks.data_block("notes", "Prefers email").flags == []
+
+
+def test_a_cards_digits_are_never_read_as_an_order_number() -> None:
+    from memwise.context.router import live_target
+
+    assert live_target("Where is my order? I paid with 4111 1111 1111 1111")[1] is None
+    assert live_target("Where is order 4411?") == ("order", "4411")

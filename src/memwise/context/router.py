@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from memwise.safety import secrets
+
 _LIVE = re.compile(
     r"\b(?:where(?:'s| is) my|status of my|track(?:ing)?|has my .{0,20}(?:shipped|arrived|been)|"
     r"my (?:order|invoice|parcel|package|shipment|delivery|refund|payment|balance|bill|account "
@@ -72,7 +74,7 @@ def live_target(question: str) -> tuple[str, str | None]:
         if re.search(r"\bbalance|owe|credit|outstanding|refund|payment|paid\b", q)
         else "order"
     )
-    m = _ID.search(question)
+    m = _ID.search(secrets.redact(question))  # a card's digits are never an order number
     item = m.group(1) if m else None
     if kind == "shipment" and item is None:
         kind = "order" if re.search(r"\border\b", q) else kind
