@@ -198,6 +198,7 @@ def test_working_rules_that_mention_names_or_orders_are_kept(mw: Memwise) -> Non
         "Account ACC 55123 is vegan",
         "acc55123 gets the blue catalogue",
         "The guy from Kiel with the red car is allergic to peanuts",
+        "Carla vegan",  # not a contact, but a person and what she is
     ],
 )
 def test_a_second_reviews_customer_facts_are_refused(mw: Memwise, text: str) -> None:
@@ -235,6 +236,7 @@ def test_a_second_reviews_customer_facts_are_refused(mw: Memwise, text: str) -> 
         ("Orders to Paris ship from the Lyon warehouse.", None),
         ("In April we run the spring sale.", None),
         ("Use Brown boxes for returns.", None),
+        ("Call Marco at the warehouse for stock questions.", None),  # a colleague
     ],
 )
 def test_states_and_procedures_and_place_names(mw: Memwise, text: str, code: str | None) -> None:

@@ -240,6 +240,12 @@ _OBFUSCATED_EMAIL = re.compile(
 )
 
 
+# a capitalised name with what a person is ("Carla vegan"), for people who are not contacts
+# yet (an action on a name is refused only for a contact: "Call Marco at the warehouse" may
+# name a colleague)
+_NAME_ATTRIBUTE = re.compile(rf"\b({_NAME})\s+(?:is\s+)?{_ATTRIBUTE}\b")
+
+
 def names_a_person(text: str, names: Sequence[str] = ()) -> str | None:
     """Why this line reads as a fact about one person (or ``None``): a contact's name or a
     part of it said as a name ("Ann is…", "Ms Lee…", "AnnLee…"), a title and a name, a name
@@ -283,7 +289,7 @@ def names_a_person(text: str, names: Sequence[str] = ()) -> str | None:
                 return "a contact's name"  # "The Smiths are vegan", "Lee household …"
     if _TITLED.search(text) or _LISTING.search(text):
         return "a person's name"
-    for rx in (_POSSESSIVE, _NAMED_STATEMENT):
+    for rx in (_POSSESSIVE, _NAMED_STATEMENT, _NAME_ATTRIBUTE):
         for m in rx.finditer(text):
             if m.group(1) not in _NOT_A_NAME:
                 return "a person's name"
