@@ -334,6 +334,8 @@ def test_a_custom_pack_is_validated_with_clear_errors(tmp_path: Path) -> None:
             "a halal menu offered",
             "Eats halal",
         ),
+        # said in other words, and of someone else
+        ("My son doesn't eat meat at all.", "My son doesn't eat meat at all", "Vegetarian"),
     ],
 )
 def test_the_clauses_around_a_quote_and_all_of_an_items_words_count(

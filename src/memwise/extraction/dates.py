@@ -89,6 +89,9 @@ _ORD = [
     "nineteenth",
 ]
 NUMBER_WORDS = {w: n + 1 for n, w in enumerate(_UNITS)} | {"twenty": 20, "thirty": 30}
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+# every number word a text may give a count or an age in (dates need only up to thirty)
+CARDINALS = NUMBER_WORDS | {"zero": 0} | {w: 20 + 10 * n for n, w in enumerate(_TENS)}
 _ORDINAL_WORDS = {w: n + 1 for n, w in enumerate(_ORD)} | {"twentieth": 20, "thirtieth": 30}
 _SUFFIX = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}
 

@@ -26,6 +26,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import DamerauLevenshtein
 
 from memwise.domain.memory import Evidence
+from memwise.extraction.dates import CARDINALS
 from memwise.extraction.types import Line, Proposal, ProposedEvent
 from memwise.retrieval.lexical import STOPWORDS, snowball
 from memwise.safety import secrets
@@ -288,6 +289,7 @@ class QuoteChecker:
         ]
         self.threshold = threshold
         self.context: dict[tuple[str, str], list[str]] = {}
+        self._hidden: dict[str, list[secrets.Finding]] = {}  # each turn's secrets, found once
 
     def find(self, quote: str, min_words: int = MIN_CONTENT_WORDS) -> Evidence | None:
         parts = [[w for w, _, _ in words_at(p)] for p in _ELLIPSIS.split(quote) if p.strip()]
@@ -311,7 +313,9 @@ class QuoteChecker:
                 whole = len(said) == len(words)
                 if len(content) < min_words and not whole:
                     continue
-                hidden = secrets.find(line.text)
+                if line.turn_id not in self._hidden:
+                    self._hidden[line.turn_id] = secrets.find(line.text)
+                hidden = self._hidden[line.turn_id]
                 text = " … ".join(_masked(line.text, a, b, hidden) for a, b in spans)
                 kept = " ".join(text.split())
                 self.context[(line.turn_id, kept)] = [_around(line.text, a, b) for a, b in spans]
@@ -582,41 +586,7 @@ _DESIRE = frozenset(
         "tempted",
     ]
 )
-_NUMBER_WORDS = {
-    w: str(n)
-    for n, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ]
-    )
-} | {
-    w: str(n)
-    for n, w in zip(
-        range(30, 100, 10),
-        ["thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"],
-        strict=True,
-    )
-}
+_NUMBER_WORDS = {w: str(n) for w, n in CARDINALS.items()}
 _SCALES = frozenset(["hundred", "thousand", "million", "billion", "trillion", "k", "bn", "dozen"])
 
 
@@ -875,8 +845,9 @@ def grounded(
     for group in SAME:
         if group & said_stems:
             said_stems |= group
+    spelled = " ".join(w for w, _, _ in words_at(said))  # contractions spelled out
     for claim, support, stem in _ENTAILED:
-        if claim.search(text) and support.search(" ".join(w for w, _, _ in words_at(said))):
+        if claim.search(text) and support.search(spelled):
             said_stems.add(stem)
     if not _numbers(text) <= _numbers(said):
         return False
@@ -916,15 +887,15 @@ def grounded(
     for words_, asked in around:
         stems = [snowball(w) for w in words_]
         expanded = [({s} | next((g for g in SAME if s in g), set())) for s in stems]
-        hits = [k for k, ss in enumerate(expanded) if ss & wanted]
+        hits = [k for k, ss in enumerate(expanded) if ss & wanted or _prefix_of(stems[k], wanted)]
         if not hits:
             continue
         if not best or len(hits) > len(best[0][2]):
             best = [(words_, asked, hits)]
         elif len(hits) == len(best[0][2]):
             best.append((words_, asked, hits))
-    if not best:
-        return True
+    if not best:  # said in other words ("I don't eat meat" for "Vegetarian"): every clause
+        best = [(w, asked, [len(w) - 1]) for w, asked in around]
     return any(_clause_ok(w, asked, hits, text, kind) for w, asked, hits in best)
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memwise import errors
+from memwise.policies import rulebook
 from memwise.policies.limits import NotebookLimits
 from memwise.safety import secrets
 
@@ -192,44 +193,12 @@ _DESCRIBED = re.compile(
     r"(?:is|are|was|has|prefers|likes|lives|owes|wants|needs|hates|can't|cannot|doesn't)\b",
     re.I,
 )
-# the lookalike letters a name can hide behind, and what hides between them
-_LOOKALIKE = str.maketrans(
-    {
-        "а": "a",
-        "е": "e",
-        "о": "o",
-        "р": "p",
-        "с": "c",
-        "х": "x",
-        "у": "y",
-        "і": "i",
-        "А": "A",
-        "В": "B",
-        "Е": "E",
-        "К": "K",
-        "М": "M",
-        "Н": "H",
-        "О": "O",
-        "Р": "P",
-        "С": "C",
-        "Т": "T",
-        "Х": "X",
-        "І": "I",
-        "\u200b": None,
-        "\u200c": None,
-        "\u200d": None,
-        "\u2060": None,
-        "\ufeff": None,
-        "\u00ad": None,
-    }
-)
 
 
 def plain(text: str) -> str:
-    """The text as a reader sees it: compatibility forms folded, lookalike letters made
-    Latin, invisible characters gone, names run together with _ / - or / spelled apart."""
-    t = unicodedata.normalize("NFKC", text).translate(_LOOKALIKE)
-    return re.sub(r"(?<=\w)[_/](?=\w)", " ", t)
+    """The text as a reader sees it (``rulebook.plain``: compatibility forms, invisible
+    characters and lookalike letters folded), with names run together by _ or / apart."""
+    return re.sub(r"(?<=\w)[_/](?=\w)", " ", rulebook.plain(text))
 
 
 _OBFUSCATED_EMAIL = re.compile(

@@ -253,14 +253,16 @@ class Memory:
             quote = " ".join(str(e.quote or "").split())[:500]
             if not quote:
                 raise errors.Invalid("evidence needs a quote", code="evidence_required")
-            found = None
-            # the turn as said, then as kept in memory (a stored quote has its secrets masked)
-            for said in dict.fromkeys([row.text or "", secrets.redact(row.text or "")]):
-                checker = harness.QuoteChecker([Line(e.turn_id, "customer", said, row.at)])
+            # the turn as said, then (only for a quote that masks one) as kept in memory
+            said = row.text or ""
+            checker = harness.QuoteChecker([Line(e.turn_id, "customer", said, row.at)])
+            found = checker.find(quote)
+            if found is None and "[" in quote:
+                masked = Line(e.turn_id, "customer", secrets.redact(said), row.at)
+                checker = harness.QuoteChecker([masked])
                 found = checker.find(quote)
-                if found is not None:
-                    around += checker.around([found])
-                    break
+            if found is not None:
+                around += checker.around([found])
             if row.text is None or found is None:
                 raise errors.Refused(
                     "a quote must be the customer's own words in the turn it cites",
