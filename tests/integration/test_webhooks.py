@@ -149,3 +149,26 @@ def test_a_thread_on_a_closed_door_is_not_joined_through_another_agent(api: Api)
         assert r.status_code == 409 and r.json()["error"]["code"] == "door_off", r.text
     turns = api.call("GET", f"/v1/conversations/{conv}/turns", key).json()["items"]
     assert [t["text"] for t in turns] == ["hello"]
+
+
+def test_a_replys_quoted_history_and_an_agents_lines_are_kept_but_never_the_customers(
+    api: Api,
+) -> None:
+    ws, key = api.workspace()
+    api.call("POST", "/v1/agents", key, json={"name": "Eve"})
+    secret = api.call("POST", "/v1/webhook-secret", key).json()["secret"]
+    reply = "Thanks, Friday works.\n\nOn Mon, 3 Nov 2026, Acme wrote:\n> I live in Munich."
+    mail = _post(api, ws, "email", {"from": "ann@example.com", "text": reply}, secret).json()
+    turns = api.call("GET", f"/v1/conversations/{mail['conversation_id']}/turns", key).json()
+    roles = [(t["role"], t["text"]) for t in turns["items"]]
+    assert roles[0] == ("customer", "Thanks, Friday works.")
+    assert roles[1][0] == "tool" and "I live in Munich" in roles[1][1]  # kept, not theirs
+    call = _post(
+        api,
+        ws,
+        "voice",
+        {"from": "+4930123456", "transcript": "Agent: I live in Berlin myself. Caller: OK, bye."},
+        secret,
+    ).json()
+    turns = api.call("GET", f"/v1/conversations/{call['conversation_id']}/turns", key).json()
+    assert [t["role"] for t in turns["items"]] == ["operator", "customer"]

@@ -28,6 +28,9 @@ def test_a_reply_keeps_only_its_new_words() -> None:
         "Thanks, Friday works.\n\nOn Mon, 3 Nov 2026 at 10:02, Acme <hi@acme.test> wrote:\n"
         "> Hi! My name is Eve. I work at Siemens and I live in Munich.\n> I'm vegetarian."
     )
-    assert new_words(reply) == "Thanks, Friday works."
-    assert "vegetarian" not in new_words("Sounds good\n> I'm vegetarian\nsee you")
-    assert new_words("> only what you wrote") == ""
+    mine, quoted = new_words(reply)
+    assert mine == "Thanks, Friday works."
+    assert "I live in Munich" in quoted  # kept in the record, as quoted material
+    mine, quoted = new_words("Sounds good\n> I'm vegetarian\nsee you")
+    assert "vegetarian" not in mine and "vegetarian" in quoted
+    assert new_words("> only what you wrote") == ("", "> only what you wrote")

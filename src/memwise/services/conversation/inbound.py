@@ -206,11 +206,14 @@ _SPEAKER = re.compile(
 _SPOKEN = {"client": "customer", "bot": "assistant"}
 
 
-def new_words(text: str) -> str:
-    """A message without the history it quotes (what a reply repeats is not the customer's)."""
+def new_words(text: str) -> tuple[str, str]:
+    """A message's new words and the history it quotes: what a reply repeats is not the
+    customer's own, but it is kept in the record (as quoted material, never evidence)."""
     cut = _HISTORY.search(text)
-    kept = text[: cut.start()] if cut else text
-    return _QUOTED_LINE.sub("", kept).strip()
+    kept, history = (text[: cut.start()], text[cut.start() :]) if cut else (text, "")
+    quoted = "\n".join(m.group().strip() for m in _QUOTED_LINE.finditer(kept))
+    mine = _QUOTED_LINE.sub("", kept).strip()
+    return mine, "\n".join(x for x in (quoted, history.strip()) if x)
 
 
 def spoken(transcript: str) -> list[tuple[str, str]]:
@@ -234,13 +237,8 @@ def spoken(transcript: str) -> list[tuple[str, str]]:
 def _lines(payload: dict[str, Any]) -> list[tuple[str, str]]:
     text, transcript = payload.get("text"), payload.get("transcript")
     if isinstance(text, str) and text.strip():
-        mine = new_words(text)
-        if not mine:
-            raise errors.Invalid(
-                "the message only quotes earlier messages: nothing new to record",
-                code="empty_message",
-            )
-        return [("customer", mine)]
+        mine, quoted = new_words(text)
+        return [("customer", mine)] * bool(mine) + [("tool", quoted)] * bool(quoted)
     if isinstance(transcript, str) and transcript.strip():
         return spoken(transcript)
     if isinstance(transcript, list) and transcript:
