@@ -46,6 +46,14 @@ def test_no_date_no_resolution() -> None:
     assert dates.find_phrase("call me back at 9 tomorrow please") == "at 9 tomorrow"
 
 
+def _one(turn: str, quote: str, item: str) -> harness.Verified:
+    """One customer turn, one quote of it and the fact proposed from it, through the harness."""
+    at = datetime(2026, 11, 29, 9, tzinfo=UTC)
+    return harness.verify(
+        [Proposal("fact", item, [quote])], [], None, [Line("t1", "customer", turn, at)]
+    )
+
+
 def _lines() -> list[Line]:
     at = datetime(2026, 11, 29, 9, tzinfo=UTC)
     return [
@@ -142,9 +150,7 @@ def test_an_ellipsis_leaves_words_out_but_each_part_is_found_in_order() -> None:
     ],
 )
 def test_an_item_must_be_stated_by_the_clause_it_quotes(turn: str, item: str, quote: str) -> None:
-    at = datetime(2026, 11, 29, 9, tzinfo=UTC)
-    lines = [Line("t1", "customer", turn, at)]
-    verified = harness.verify([Proposal("fact", item, [quote])], [], None, lines)
+    verified = _one(turn, quote, item)
     assert verified.items == [] and verified.discarded == 1
 
 
@@ -176,9 +182,7 @@ def test_an_item_must_be_stated_by_the_clause_it_quotes(turn: str, item: str, qu
     ],
 )
 def test_what_the_customer_states_is_still_grounded(turn: str, item: str, quote: str) -> None:
-    at = datetime(2026, 11, 29, 9, tzinfo=UTC)
-    lines = [Line("t1", "customer", turn, at)]
-    verified = harness.verify([Proposal("fact", item, [quote])], [], None, lines)
+    verified = _one(turn, quote, item)
     assert [p.text for p, _ in verified.items] == [item]
 
 
@@ -341,10 +345,7 @@ def test_a_custom_pack_is_validated_with_clear_errors(tmp_path: Path) -> None:
 def test_the_clauses_around_a_quote_and_all_of_an_items_words_count(
     turn: str, quote: str, item: str
 ) -> None:
-    at = datetime(2026, 11, 29, 9, tzinfo=UTC)
-    verified = harness.verify(
-        [Proposal("fact", item, [quote])], [], None, [Line("t1", "customer", turn, at)]
-    )
+    verified = _one(turn, quote, item)
     assert verified.items == [], item
 
 
@@ -382,10 +383,7 @@ def test_the_clauses_around_a_quote_and_all_of_an_items_words_count(
     ],
 )
 def test_what_the_review_found_wrongly_discarded_is_kept(turn: str, quote: str, item: str) -> None:
-    at = datetime(2026, 11, 29, 9, tzinfo=UTC)
-    verified = harness.verify(
-        [Proposal("fact", item, [quote])], [], None, [Line("t1", "customer", turn, at)]
-    )
+    verified = _one(turn, quote, item)
     assert [p.text for p, _ in verified.items] == [item]
 
 
@@ -396,13 +394,9 @@ def test_the_harness_on_its_labelled_tuning_set() -> None:
 
     data = Path(__file__).parents[1] / "data" / "harness_set_1.json"
     cases = json.loads(data.read_text())["cases"]
-    at = datetime(2026, 11, 29, 9, tzinfo=UTC)
     right = {"keep": 0, "discard": 0}
     for c in cases:
-        turn = [Line("t1", "customer", c["turn"], at)]
-        kept = bool(
-            harness.verify([Proposal("fact", c["item"], [c["quote"]])], [], None, turn).items
-        )
+        kept = bool(_one(c["turn"], c["quote"], c["item"]).items)
         right[c["label"]] += kept == (c["label"] == "keep")
     total = {label: sum(c["label"] == label for c in cases) for label in right}
     assert right["keep"] / total["keep"] >= 0.84, right
