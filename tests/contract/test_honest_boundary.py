@@ -25,6 +25,15 @@ TURNS = [
 ]
 
 
+def _said(mw: Memwise, text: str) -> tuple[Any, Any, Any, Any]:
+    """A workspace, its contact Ann, her conversation and one turn of hers saying ``text``."""
+    ws, _ = mw.tenancy.create_workspace("Acme")
+    agent = mw.tenancy.create_agent(ws.id, "Eve")
+    ann = mw.tenancy.create_contact(ws.id, "Ann")
+    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+    return ws, ann, conv, mw.record.append(ws.id, conv.id, "customer", text)
+
+
 class Adversary:
     """Proposes every kind of item a model must not get into memory, and one that belongs."""
 
@@ -80,11 +89,7 @@ def test_only_grounded_allowed_customer_facts_land(database_url: str, clock: Fix
 
 
 def test_the_write_path_checks_each_quote_in_the_turn_it_cites(mw: Memwise) -> None:
-    ws, _ = mw.tenancy.create_workspace("Acme")
-    agent = mw.tenancy.create_agent(ws.id, "Eve")
-    ann = mw.tenancy.create_contact(ws.id, "Ann")
-    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
-    said = mw.record.append(ws.id, conv.id, "customer", "I prefer email over phone calls.")
+    ws, ann, conv, said = _said(mw, "I prefer email over phone calls.")
     ok = NewItem("preference", "Prefers email", evidence=[Evidence(said.id, "I prefer email")])
     assert mw.memory.write(ws.id, ann.id, ok).action == "created"
     for quote in ("I love opera", "the", "mail", "prefer e"):  # not there, or not whole words
@@ -140,11 +145,7 @@ def test_a_secret_in_the_customers_words_never_reaches_memory(
     ["I am not allergic to peanuts", "I am allergic to walnuts", "allergic to peanuts and eggs"],
 )
 def test_a_made_up_quote_is_refused_at_the_write_path(mw: Memwise, made_up: str) -> None:
-    ws, _ = mw.tenancy.create_workspace("Acme")
-    agent = mw.tenancy.create_agent(ws.id, "Eve")
-    ann = mw.tenancy.create_contact(ws.id, "Ann")
-    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
-    said = mw.record.append(ws.id, conv.id, "customer", "I am allergic to peanuts, sadly.")
+    ws, ann, _, said = _said(mw, "I am allergic to peanuts, sadly.")
     bad = NewItem("fact", "Is not allergic to peanuts", evidence=[Evidence(said.id, made_up)])
     with pytest.raises(errors.Refused) as refused:
         mw.memory.write(ws.id, ann.id, bad)
@@ -173,11 +174,7 @@ def test_a_stated_item_written_through_any_door_must_be_grounded(
 ) -> None:
     """Not only the extraction harness: a client writing a stated item directly is held to
     the same grounding, so no door stores what the quoted words do not say."""
-    ws, _ = mw.tenancy.create_workspace("Acme")
-    agent = mw.tenancy.create_agent(ws.id, "Eve")
-    ann = mw.tenancy.create_contact(ws.id, "Ann")
-    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
-    turn = mw.record.append(ws.id, conv.id, "customer", said)
+    ws, ann, _, turn = _said(mw, said)
     bad = NewItem("fact", text, evidence=[Evidence(turn.id, quote)])
     with pytest.raises(errors.Refused) as refused:
         mw.memory.write(ws.id, ann.id, bad)
