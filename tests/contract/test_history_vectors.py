@@ -9,6 +9,7 @@ import numpy as np
 
 from memwise import FixedClock, Memwise
 from memwise.retrieval import embedders, lexical
+from memwise.retrieval.late import TokenVectors
 
 
 class CountingEmbedder:
@@ -169,3 +170,76 @@ def test_staff_conversations_are_not_embedded(database_url: str, clock: FixedClo
         assert mw.jobs.by_key(ws.id, f"embed_turns:{conv.id}") is None
     finally:
         mw.close()
+
+
+class PieceEmbedder(CountingEmbedder):
+    """CountingEmbedder that also gives a vector per word (late interaction), counting the
+    texts it is asked for word pieces of."""
+
+    gives_tokens = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.piece_texts = 0
+
+    def embed_tokens(self, texts: Sequence[str]) -> tuple[np.ndarray, list[TokenVectors]]:
+        self.piece_texts += len(texts)
+        out = []
+        for t in texts:
+            words = [w.lower() for w in lexical._WORD.findall(t)]
+            vectors = np.zeros((len(words), 64), dtype=np.float32)
+            for i, w in enumerate(words):
+                vectors[i, hash(w) % 64] = 1.0
+            ids = [hash(w) % 30000 for w in words]
+            out.append(TokenVectors.quantise(ids, vectors, words if len(texts) == 1 else ()))
+        self.texts -= len(texts)  # the sentence vectors below are this call's, not embed's
+        return self.embed(texts), out
+
+
+class SamePlainEmbedder(CountingEmbedder):
+    """PieceEmbedder's name without word pieces: vectors kept before late interaction."""
+
+    id = PieceEmbedder.id
+
+
+def test_word_piece_vectors_are_made_by_the_worker_and_kept(
+    database_url: str, clock: FixedClock
+) -> None:
+    pieces = PieceEmbedder()
+    mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=pieces)
+    try:
+        ws, ann, conv = _customer_with_history(mw)
+        mw.record.end(ws, conv)
+        mw.worker().run_once()
+        assert (pieces.piece_texts, pieces.texts) == (2, 0)  # both turns, in one pass each
+    finally:
+        mw.close()
+    for _ in range(2):  # fresh processes: only the question is embedded, its pieces too
+        other = Memwise.open(database_url, clock=clock, migrate=False, embedder=pieces)
+        try:
+            before = (pieces.piece_texts, pieces.texts)
+            hits = other.history.recall(ws, ann, "which bike cracked?")
+            assert hits and "Trek" in hits[0].text
+            assert (pieces.piece_texts, pieces.texts) == (before[0] + 1, before[1] + 1)
+        finally:
+            other.close()
+
+
+def test_vectors_kept_without_word_pieces_gain_them_once(
+    database_url: str, clock: FixedClock
+) -> None:
+    plain = Memwise.open(database_url, clock=clock, migrate=False, embedder=SamePlainEmbedder())
+    try:
+        ws, ann, conv = _customer_with_history(plain)
+        plain.record.end(ws, conv)
+        plain.worker().run_once()  # vectors kept, no word pieces
+    finally:
+        plain.close()
+    pieces = PieceEmbedder()
+    for n in range(2):  # the first recall makes the turns' pieces and keeps them
+        mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=pieces)
+        try:
+            assert mw.history.recall(ws, ann, "warranty check")
+        finally:
+            mw.close()
+        assert pieces.piece_texts == (3 if n == 0 else 4)

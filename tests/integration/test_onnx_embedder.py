@@ -81,3 +81,19 @@ def test_a_model_folder_without_its_files_is_a_clear_error(tmp_path: Path) -> No
     assert caught.value.code == "model_files_missing"
     with pytest.raises(errors.Invalid):
         MiniLMEmbedder("cuda")
+
+
+def test_word_piece_vectors_come_from_the_same_pass(embedder: object) -> None:
+    texts = ["We flew to Tampa with the kids.", "The tent is waterproof"]
+    pooled, pieces = embedder.embed_tokens(texts)  # type: ignore[attr-defined]
+    assert np.abs(pooled - embedder.embed(texts)).max() < 1e-5  # type: ignore[attr-defined]
+    assert [len(p) for p in pieces] == [8, 5]  # word pieces, without [CLS] and [SEP]
+    assert pieces[0].pieces == ()  # a batch of turns keeps ids only
+    _, (question,) = embedder.embed_tokens(["Did they visit Florida?"])  # type: ignore[attr-defined]
+    assert question.pieces == ("did", "they", "visit", "florida", "?")
+    unit = question.unit()
+    assert np.allclose(np.linalg.norm(unit, axis=1), 1.0, atol=1e-5)
+    # in context, "florida" is nearer the turn's "tampa" than any piece of the tent's turn
+    florida = unit[3]
+    tampa = pieces[0].unit()[3]
+    assert florida @ tampa > max(float(florida @ v) for v in pieces[1].unit())

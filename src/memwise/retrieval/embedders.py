@@ -12,6 +12,7 @@ import numpy as np
 
 from memwise import errors
 from memwise.providers.sdk import sdk_client
+from memwise.retrieval.late import TokenVectors
 
 
 class Embedder(Protocol):
@@ -20,6 +21,23 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One L2-normalised float32 row per text."""
         ...
+
+
+class TokenEmbedder(Embedder, Protocol):
+    """An embedder that also gives a vector per word piece, read in context (late
+    interaction in record recall)."""
+
+    def embed_tokens(self, texts: Sequence[str]) -> tuple[np.ndarray, list[TokenVectors]]:
+        """From one pass: ``embed(texts)``, and per text its pieces' vectors (with the
+        pieces' text when one text is asked for: a question)."""
+        ...
+
+
+def token_embedder(embedder: Embedder | None) -> TokenEmbedder | None:
+    """``embedder`` when it gives word-piece vectors, else None."""
+    if embedder is not None and getattr(embedder, "gives_tokens", False):
+        return embedder  # type: ignore[return-value]
+    return None
 
 
 def normalise(vectors: np.ndarray) -> np.ndarray:
@@ -94,12 +112,33 @@ class MiniLMEmbedder:
         path = minilm_onnx.model_dir(model_dir)
         self.model = SentenceTransformer(str(path), device="cpu")
 
+    @property
+    def gives_tokens(self) -> bool:
+        """Word-piece vectors come from the ONNX Runtime graph only."""
+        return self.runtime == "onnx"
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         if self.runtime == "onnx":
             return normalise(self._onnx.encode(texts, batch_size=64))
         return normalise(self.model.encode(list(texts), batch_size=64, normalize_embeddings=True))
+
+    def embed_tokens(self, texts: Sequence[str]) -> tuple[np.ndarray, list[TokenVectors]]:
+        if not self.gives_tokens:
+            raise errors.Unavailable(
+                "word-piece vectors need the ONNX Runtime embedder (memwise[onnx])",
+                code="extra_not_installed",
+            )
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32), []
+        found = self._onnx.encode_tokens(texts, batch_size=64)
+        keep_text = len(texts) == 1
+        pieces = [
+            TokenVectors.quantise(ids, states, text if keep_text else ())
+            for _, ids, states, text in found
+        ]
+        return normalise(np.stack([pooled for pooled, *_ in found])), pieces
 
 
 def _installed(*modules: str) -> bool:
@@ -116,6 +155,7 @@ class Remembering:
     def __init__(self, inner: Embedder, size: int = 256) -> None:
         self.inner = inner
         self.id = inner.id
+        self.gives_tokens = token_embedder(inner) is not None
         self.size = size
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
@@ -135,6 +175,12 @@ class Remembering:
             while len(self._recent) > self.size:
                 self._recent.popitem(last=False)
         return found
+
+    def embed_tokens(self, texts: Sequence[str]) -> tuple[np.ndarray, list[TokenVectors]]:
+        tokens = token_embedder(self.inner)
+        if tokens is None:
+            raise errors.Unavailable("this embedder gives no word-piece vectors")
+        return tokens.embed_tokens(texts)
 
 
 def remembering(embedder: Embedder | None) -> Embedder | None:

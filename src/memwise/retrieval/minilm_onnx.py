@@ -94,7 +94,8 @@ class _Graph:
 def build_model(path: Path) -> bytes:
     """The serialised ONNX model of the sentence encoder whose files are in ``path``:
     inputs ``input_ids`` and ``attention_mask`` (int64, batch × tokens), output
-    ``embedding`` (batch × hidden), the mean of the real tokens' last hidden states."""
+    ``embedding`` (batch × hidden), the mean of the real tokens' last hidden states, and
+    ``tokens`` (batch × tokens × hidden), those states themselves (for late interaction)."""
     try:
         from onnx import TensorProto
         from safetensors.numpy import load_file
@@ -167,6 +168,7 @@ def build_model(path: Path) -> bytes:
         out = g.linear(inner, f"{p}.output.dense")
         x = g.layer_norm(g.op("Add", [out, x]), f"{p}.output.LayerNorm", eps)
 
+    g.nodes.append(h.make_node("Identity", [x], ["tokens"]))
     # mean pooling over the real tokens
     weights3 = g.op("Unsqueeze", [maskf, g.const(np.array([2], np.int64))])
     total = g.op(
@@ -183,7 +185,10 @@ def build_model(path: Path) -> bytes:
             h.make_tensor_value_info(ids, TensorProto.INT64, ["batch", "tokens"]),
             h.make_tensor_value_info(mask, TensorProto.INT64, ["batch", "tokens"]),
         ],
-        [h.make_tensor_value_info("embedding", TensorProto.FLOAT, ["batch", hidden])],
+        [
+            h.make_tensor_value_info("embedding", TensorProto.FLOAT, ["batch", hidden]),
+            h.make_tensor_value_info("tokens", TensorProto.FLOAT, ["batch", "tokens", hidden]),
+        ],
         g.inits,
     )
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", OPSET)])
@@ -217,10 +222,30 @@ class OnnxSentenceEncoder:
         )
 
     def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+        rows = [pooled for pooled, _, _ in self._run(texts, batch_size, tokens=False)]
+        if not rows:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack(rows)
+
+    def encode_tokens(
+        self, texts: Sequence[str], batch_size: int = 64
+    ) -> list[tuple[np.ndarray, list[int], np.ndarray, list[str]]]:
+        """Per text, from one pass: its pooled vector, its word-piece ids, their last hidden
+        states (pieces × hidden) and the pieces' text, [CLS] and [SEP] left out."""
+        out = []
+        for pooled, states, e in self._run(texts, batch_size, tokens=True):
+            inner = slice(1, len(e.ids) - 1)  # [CLS] … [SEP]
+            out.append((pooled, list(e.ids[inner]), states[inner], list(e.tokens[inner])))
+        return out
+
+    def _run(self, texts: Sequence[str], batch_size: int, *, tokens: bool) -> list[Any]:
+        """(pooled vector, last hidden states or None, the text's encoding) per text, in
+        order; texts of like length are batched together."""
         encoded = self.tokenizer.encode_batch(list(texts))
         order = sorted(range(len(encoded)), key=lambda i: len(encoded[i].ids))
-        rows: list[np.ndarray] = []
-        for start in range(0, len(order), batch_size):  # like lengths batched together
+        outputs = ["embedding", "tokens"] if tokens else ["embedding"]
+        result: list[Any] = [None] * len(encoded)
+        for start in range(0, len(order), batch_size):
             chunk = [encoded[i] for i in order[start : start + batch_size]]
             width = max(len(e.ids) for e in chunk)
             ids = np.zeros((len(chunk), width), dtype=np.int64)
@@ -228,11 +253,10 @@ class OnnxSentenceEncoder:
             for row, e in enumerate(chunk):
                 ids[row, : len(e.ids)] = e.ids
                 mask[row, : len(e.ids)] = 1
-            (found,) = self.session.run(["embedding"], {"input_ids": ids, "attention_mask": mask})
-            rows.append(np.asarray(found, dtype=np.float32))
-        if not rows:
-            return np.zeros((0, 0), dtype=np.float32)
-        pooled = np.concatenate(rows)
-        result = np.empty_like(pooled)
-        result[np.array(order)] = pooled
+            found = self.session.run(outputs, {"input_ids": ids, "attention_mask": mask})
+            pooled = np.asarray(found[0], dtype=np.float32)
+            states = np.asarray(found[1], dtype=np.float32) if tokens else None
+            for row, e in enumerate(chunk):
+                own = states[row, : len(e.ids)] if states is not None else None
+                result[order[start + row]] = (pooled[row], own, e)
         return result

@@ -38,7 +38,8 @@ from typing import Literal
 
 import numpy as np
 
-from memwise.retrieval import lexical, when
+from memwise.retrieval import late, lexical, when
+from memwise.retrieval.late import TokenVectors
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,9 @@ class TurnRecallConfig:
     # values each further turn of a conversation already ranked ×decay once more (1.0: off)
     dense_weight: float = 0.6  # meaning (cosine, normalised), when vectors are given
     dense_neighbour_weight: float = 0.5  # neighbours' vectors added at w / distance
+    late_weight: float = 0.5  # word-piece matching (late interaction, 0 to 1) added to the
+    # best turns' scores (each over the best one's), when word-piece vectors are given
+    late_depth: int = 100  # how many of the best turns late interaction reorders
     k1: float = 1.2
     b: float = 0.75
     stemmer: Literal["snowball", "light"] = "snowball"
@@ -146,8 +150,13 @@ class TurnIndex:
         docs: Sequence[TurnDoc],
         vectors: np.ndarray | None = None,
         config: TurnRecallConfig | None = None,
+        tokens: Sequence[TokenVectors | None] | None = None,
     ) -> None:
         self.docs = list(docs)
+        if tokens is not None and len(tokens) != len(self.docs):
+            raise ValueError("one word-piece vector set (or None) per turn is needed")
+        self.tokens = list(tokens) if tokens is not None else None
+        self.piece_df = late.piece_counts(self.tokens) if self.tokens is not None else None
         self.config = c = config or TurnRecallConfig()
         self.terms = lexical.full_terms if c.stemmer == "snowball" else lexical.terms
         own = [Counter(self.terms(d.text)) for d in self.docs]
@@ -179,6 +188,7 @@ class TurnIndex:
         self.customer = np.array([d.customer for d in self.docs], dtype=bool)
         self.speakers = {d.speaker for d in self.docs if d.speaker}
         self.speaker_terms = {s: set(self.terms(s)) for s in self.speakers}
+        self.name_words = {w for s in self.speakers for w in s.lower().split()}
         self.vectors = self._smooth(vectors, spans) if vectors is not None else None
         self.times = np.array(
             [d.at.timestamp() if d.at is not None else np.nan for d in self.docs], dtype=float
@@ -231,10 +241,12 @@ class TurnIndex:
         query_vector: np.ndarray | None = None,
         now: datetime | None = None,
         by_customer: bool = True,
+        query_tokens: TokenVectors | None = None,
     ) -> list[tuple[int, float]]:
         """The ``k`` best turns as (position in docs, score), best first; ``now`` is when the
         question is asked (for "last month", "three weeks ago"); ``by_customer``: whether the
-        customer asks (their "I" is the customer) or the staff (their "I" is the other side).
+        customer asks (their "I" is the customer) or the staff (their "I" is the other side);
+        ``query_tokens``: the question's word-piece vectors, for late interaction.
         """
         if not self.docs:
             return []
@@ -269,6 +281,8 @@ class TurnIndex:
             damp = np.minimum(1.0, self.long / np.maximum(self.lengths, 1.0))
             score = np.where(self.customer, score, score * damp)
         score = self._timed(score, question, now)
+        if query_tokens is not None and self.tokens is not None and c.late_weight:
+            score = self._late(score, query_tokens)
         k = max(1, min(k, len(self.docs)))
         if c.spread_decay < 1.0 and _GATHERS.search(question):
             return self._spread(score, k, c.spread_decay)
@@ -291,6 +305,23 @@ class TurnIndex:
                 late = np.where(known, (self.times - first) / (last - first), 0.0)
                 score = score * (1.0 + c.newest_boost * late)
         return score
+
+    def _late(self, score: np.ndarray, query: TokenVectors) -> np.ndarray:
+        """The best ``late_depth`` turns (of those scoring at all) gain late interaction's
+        score, spread over 0 to 1 among them, at ``late_weight`` of the best turn's score."""
+        assert self.tokens is not None and self.piece_df is not None
+        scoring = np.flatnonzero(score > 0)
+        if not scoring.size:  # nothing shares a word or meaning: every turn is a candidate
+            scoring = np.arange(len(self.docs))
+        depth = min(self.config.late_depth, scoring.size)
+        candidates = scoring[np.argpartition(-score[scoring], depth - 1)[:depth]]
+        found = late.scores(
+            query, self.tokens, candidates, self.piece_df, len(self.docs), self.name_words
+        )
+        top = float(score.max())
+        out = score / top if top > 0 else score.astype(float, copy=True)
+        out[candidates] += self.config.late_weight * _unit_range(found)
+        return out
 
     def _spread(self, score: np.ndarray, k: int, decay: float) -> list[tuple[int, float]]:
         """The best turns, each further turn of a conversation already taken worth ×decay

@@ -138,6 +138,9 @@ turns = sa.Table(
     # the conversation ends); NULL until then, or when no embedder is configured
     sa.Column("embedder", sa.String(100), nullable=True),
     sa.Column("embedding", sa.LargeBinary, nullable=True),
+    # its word pieces' vectors by the same embedder (late interaction), when it gives them:
+    # int8 rows with a scale each and the piece ids (memwise.retrieval.late.TokenVectors)
+    sa.Column("token_vectors", sa.LargeBinary, nullable=True),
     sa.Index("ix_turns_conversation", "conversation_id", "seq"),
 )
 

@@ -19,7 +19,8 @@ import numpy as np
 from sqlalchemy.engine import Connection
 
 from memwise import errors
-from memwise.retrieval.embedders import Embedder, from_bytes, to_bytes
+from memwise.retrieval.embedders import Embedder, from_bytes, to_bytes, token_embedder
+from memwise.retrieval.late import TokenVectors
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 from memwise.services.platform.cache import SizedLRU
 from memwise.services.platform.runtime import Runtime
@@ -77,6 +78,8 @@ class History:
         self.rt = rt
         self.embedder = embedder
         self.config = config or TurnRecallConfig()
+        # word-piece vectors (late interaction), when the embedder gives them and they count
+        self.pieces = token_embedder(embedder) if self.config.late_weight else None
         # indexes kept in memory, least recently used first out, bounded by their size
         self._cache: SizedLRU[_Built] = SizedLRU(rt.limits.memory.cache_mb << 20)
 
@@ -92,7 +95,7 @@ class History:
         """The ``k`` earlier turns of this contact that best answer ``question``, asked by
         the customer (their "I" is the customer: "what did I order?") or by staff (their "I"
         is the business: "what did I promise her?")."""
-        vector = None
+        vector, pieces = None, None
         if self.embedder is not None:
             try:
                 vector = self.embedder.embed([question])[0]
@@ -105,12 +108,18 @@ class History:
             vector is not None and built.index.vectors.shape[1] != len(vector)
         ):
             vector = None
+        if vector is not None and built.index.tokens is not None and self.pieces is not None:
+            try:
+                pieces = self.pieces.embed_tokens([question])[1][0]
+            except Exception as exc:
+                log.warning("record recall without word pieces: %s", type(exc).__name__)
         found = built.index.search(
             question,
             k=max(1, min(k, 200)),
             query_vector=vector,
             now=self.rt.clock.now(),
             by_customer=asked_by == "customer",
+            query_tokens=pieces,
         )
         return [
             HistoryHit(
@@ -161,21 +170,21 @@ class History:
             )
             for r in found
         ]
-        vectors, whole = None, True
+        vectors, pieces, whole = None, None, True
         if self.embedder is not None and docs:
             try:
-                vectors = self._vectors(workspace_id, docs, found, dim)
+                vectors, pieces = self._vectors(workspace_id, docs, found, dim)
             except Exception as exc:  # the embedder is down: rank by words, build again later
                 log.warning("record index without vectors: %s", type(exc).__name__)
                 whole = False
         built = _Built(
             version,
-            TurnIndex(docs, vectors, self.config),
+            TurnIndex(docs, vectors, self.config, tokens=pieces),
             [r.at for r in found],
             [r.role for r in found],
         )
         if whole:
-            self._cache.put((workspace_id, contact_id), built, _weight(docs, vectors))
+            self._cache.put((workspace_id, contact_id), built, _weight(docs, vectors, pieces))
         return built
 
     def embed_conversation(self, workspace_id: str, conversation_id: str) -> int:
@@ -185,7 +194,7 @@ class History:
             return 0
         with self.rt.db.read() as conn:
             missing = record_store.unembedded_turns(
-                conn, workspace_id, conversation_id, self.embedder.id
+                conn, workspace_id, conversation_id, self.embedder.id, self.pieces is not None
             )
             if not missing:
                 return 0
@@ -194,22 +203,24 @@ class History:
                 conn, workspace_id, missing[0].contact_id
             )
         who = contact.name if contact else "customer"
-        made = self._embed([_said(self._speaker(r, who, names), r.text) for r in missing])
+        made, pieces = self._embed([_said(self._speaker(r, who, names), r.text) for r in missing])
         with self.rt.db.write() as conn:
             record_store.set_turn_vectors(
                 conn,
                 workspace_id,
                 self.embedder.id,
                 {str(r.id): to_bytes(v) for r, v in zip(missing, made, strict=True)},
+                _packed([str(r.id) for r in missing], pieces),
             )
         return len(missing)
 
     def _vectors(
         self, workspace_id: str, docs: list[TurnDoc], rows: list[Any], dim: int | None
-    ) -> np.ndarray:
-        """One vector per turn: the record's own, and the missing ones embedded now and kept.
-        A kept vector of another size than the embedder's (the same name, another model)
-        counts as missing; without ``dim``, the size most kept vectors have is taken."""
+    ) -> tuple[np.ndarray, list[TokenVectors | None] | None]:
+        """One vector per turn — and its word pieces' vectors, when the embedder gives them —
+        the record's own, and the missing ones embedded now and kept. A kept vector of
+        another size than the embedder's (the same name, another model) counts as missing;
+        without ``dim``, the size most kept vectors have is taken."""
         assert self.embedder is not None
         eid = self.embedder.id
         kept: list[np.ndarray | None] = [
@@ -218,29 +229,42 @@ class History:
         sizes = Counter(len(v) for v in kept if v is not None)
         size = dim or (sizes.most_common(1)[0][0] if sizes else None)
         kept = [v if v is not None and len(v) == size else None for v in kept]
-        missing = [i for i, v in enumerate(kept) if v is None]
+        pieces: list[TokenVectors | None] | None = None
+        if self.pieces is not None:
+            pieces = [_unpacked(r) if kept[i] is not None else None for i, r in enumerate(rows)]
+        missing = [
+            i for i, v in enumerate(kept) if v is None or (pieces is not None and pieces[i] is None)
+        ]
         if missing:
-            made = self._embed([_said(docs[i].speaker, docs[i].text) for i in missing])
-            for i, v in zip(missing, made, strict=True):
-                kept[i] = v
+            made, new = self._embed([_said(docs[i].speaker, docs[i].text) for i in missing])
+            for n, i in enumerate(missing):
+                kept[i] = made[n]
+                if pieces is not None and new is not None:
+                    pieces[i] = new[n]
+            ids = [docs[i].id for i in missing]
             with self.rt.db.write() as conn:  # kept: the next build (any process) reads them
                 record_store.set_turn_vectors(
                     conn,
                     workspace_id,
                     eid,
-                    {docs[i].id: to_bytes(v) for i, v in zip(missing, made, strict=True)},
+                    {tid: to_bytes(v) for tid, v in zip(ids, made, strict=True)},
+                    _packed(ids, new),
                 )
-        return np.vstack([np.asarray(v, dtype=np.float32) for v in kept])
+        return np.vstack([np.asarray(v, dtype=np.float32) for v in kept]), pieces
 
-    def _embed(self, texts: list[str]) -> np.ndarray:
-        """Vectors of many texts, asked for in batches an embeddings API accepts."""
+    def _embed(self, texts: list[str]) -> tuple[np.ndarray, list[TokenVectors] | None]:
+        """Vectors of many texts (and their word pieces' vectors, when the embedder gives
+        them), asked for in batches an embeddings API accepts."""
         assert self.embedder is not None
-        return np.vstack(
-            [
-                self.embedder.embed(texts[i : i + EMBED_BATCH])
-                for i in range(0, len(texts), EMBED_BATCH)
-            ]
-        )
+        batches = [texts[i : i + EMBED_BATCH] for i in range(0, len(texts), EMBED_BATCH)]
+        if self.pieces is None:
+            return np.vstack([self.embedder.embed(b) for b in batches]), None
+        vectors, pieces = [], []
+        for batch in batches:
+            v, p = self.pieces.embed_tokens(batch)
+            vectors.append(v)
+            pieces += p
+        return np.vstack(vectors), pieces
 
     @staticmethod
     def _speaker(row: Any, contact: str, names: dict[str, str]) -> str:
@@ -258,16 +282,31 @@ def _said(speaker: str, text: str) -> str:
     return f"{speaker}: {text}"
 
 
+def _packed(ids: list[str], pieces: list[TokenVectors] | None) -> dict[str, bytes] | None:
+    return None if pieces is None else {t: p.to_bytes() for t, p in zip(ids, pieces, strict=True)}
+
+
+def _unpacked(row: Any) -> TokenVectors | None:
+    """A kept turn's word-piece vectors, or None (none kept, or unreadable: made again)."""
+    if not row.token_vectors:
+        return None
+    try:
+        return TokenVectors.from_bytes(bytes(row.token_vectors))
+    except errors.Invalid:
+        return None
+
+
 def _fits(built: _Built, dim: int | None) -> bool:
     """Whether a built index serves a question vector of ``dim`` (any, without one)."""
     vectors = built.index.vectors
     return dim is None or vectors is None or vectors.shape[1] == dim
 
 
-def _weight(docs: list[TurnDoc], vectors: Any) -> int:
+def _weight(docs: list[TurnDoc], vectors: Any, pieces: list[TokenVectors | None] | None) -> int:
     """About how many bytes a built index holds: a fixed part (its arrays and tables), then
     each turn's text, terms and postings, and its vector. Measured with tracemalloc (36 to
     3,600 synthetic turns, and three LoCoMo conversations): ~100 kB per index plus 2.5–4 kB
     per turn; this estimate errs high (1.0–1.5 times what was measured)."""
     size = 100_000 + sum(3100 + 9 * (len(d.text) + len(d.keys)) for d in docs)
+    size += sum(p.nbytes + 200 for p in pieces or () if p is not None)
     return size + (int(vectors.nbytes) if vectors is not None else 0)

@@ -31,7 +31,7 @@ def _plain(row: Any) -> dict[str, Any]:
     return {
         k: (v.isoformat() if hasattr(v, "isoformat") else v)
         for k, v in row._mapping.items()
-        if k not in ("embedding", "visitor_token_hash", "normalized")
+        if k not in ("embedding", "token_vectors", "visitor_token_hash", "normalized")
     }
 
 

@@ -386,6 +386,7 @@ def history_turns(conn: Connection, workspace_id: str, contact_id: str, limit: i
                 conversations.c.user_id,
                 turns.c.embedder,
                 turns.c.embedding,
+                turns.c.token_vectors,
             )
             .where(conversations.c.contact_id == contact_id)
             .order_by(turns.c.seq.desc())
@@ -397,10 +398,14 @@ def history_turns(conn: Connection, workspace_id: str, contact_id: str, limit: i
 
 
 def unembedded_turns(
-    conn: Connection, workspace_id: str, conversation_id: str, embedder: str
+    conn: Connection, workspace_id: str, conversation_id: str, embedder: str, tokens: bool = False
 ) -> list[Any]:
-    """The conversation's turns with text and no vector of ``embedder`` (id, text, role, and
-    the conversation's contact, agent and staff user), in order."""
+    """The conversation's turns with text and no vector of ``embedder`` — or, with
+    ``tokens``, no word-piece vectors either — (id, text, role, and the conversation's
+    contact, agent and staff user), in order."""
+    missing = sa.or_(turns.c.embedder.is_(None), turns.c.embedder != embedder)
+    if tokens:
+        missing = sa.or_(missing, turns.c.token_vectors.is_(None))
     return list(
         conn.execute(
             _said(
@@ -412,26 +417,32 @@ def unembedded_turns(
                 conversations.c.agent_id,
                 conversations.c.user_id,
             )
-            .where(
-                turns.c.conversation_id == conversation_id,
-                sa.or_(turns.c.embedder.is_(None), turns.c.embedder != embedder),
-            )
+            .where(turns.c.conversation_id == conversation_id, missing)
             .order_by(turns.c.seq)
         )
     )
 
 
 def set_turn_vectors(
-    conn: Connection, workspace_id: str, embedder: str, vectors: dict[str, bytes]
+    conn: Connection,
+    workspace_id: str,
+    embedder: str,
+    vectors: dict[str, bytes],
+    tokens: dict[str, bytes] | None = None,
 ) -> None:
-    """Keep each turn's vector (by turn id) with the embedder that made it."""
+    """Keep each turn's vector (by turn id) with the embedder that made it, and its word
+    pieces' vectors when ``tokens`` gives them (else none: they were another embedder's)."""
     if not vectors:
         return
     conn.execute(
         turns.update()
         .where(turns.c.id == sa.bindparam("tid"), turns.c.workspace_id == workspace_id)
-        .values(embedder=embedder, embedding=sa.bindparam("vec")),
-        [{"tid": tid, "vec": vec} for tid, vec in vectors.items()],
+        .values(
+            embedder=embedder,
+            embedding=sa.bindparam("vec"),
+            token_vectors=sa.bindparam("tok"),
+        ),
+        [{"tid": tid, "vec": vec, "tok": (tokens or {}).get(tid)} for tid, vec in vectors.items()],
     )
 
 
