@@ -64,7 +64,7 @@ def test_a_piece_meets_its_near_meaning_and_rare_pieces_count_more() -> None:
     query = pieces("the children love Tampa", keep_text=True)
     got = late.scores(query, docs, np.arange(3), df, len(docs))
     assert got[0] > got[2] and got[1] > got[2]  # "kids" answers "children"
-    assert 0.0 <= got.min() and got.max() <= 1.0
+    assert got.min() >= 0.0 and got.max() <= 1.0
     missing = late.scores(query, [None, *docs[1:]], np.arange(3), df, len(docs))
     assert missing[0] == 0.0  # a turn without vectors scores nothing, never below
 
@@ -78,7 +78,8 @@ def test_late_interaction_reorders_the_best_turns_only() -> None:
     tokens = [pieces(f"{d.speaker}: {d.text}") for d in docs]
     base = TurnRecallConfig(neighbour_weight=0, conversation_weight=0, late_weight=0.0)
     vectors = np.eye(3, dtype=np.float32)
-    question, qv = "Did Ann take the children to Florida?", np.array([0.5, 0.5, 0.0], dtype=np.float32)
+    question = "Did Ann take the children to Florida?"
+    qv = np.array([0.5, 0.5, 0.0], dtype=np.float32)
     qt = pieces(question, keep_text=True)
 
     plain = TurnIndex(docs, vectors, base, tokens=tokens)
