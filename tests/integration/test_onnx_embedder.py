@@ -97,3 +97,17 @@ def test_word_piece_vectors_come_from_the_same_pass(embedder: object) -> None:
     florida = unit[3]
     tampa = pieces[0].unit()[3]
     assert florida @ tampa > max(float(florida @ v) for v in pieces[1].unit())
+
+
+def test_word_pieces_can_be_switched_off() -> None:
+    _weights()
+    from memwise.config import Settings
+    from memwise.retrieval.embedders import remembering, token_embedder
+
+    off = Settings(embedder="local", embedder_runtime="onnx", recall_word_pieces=False)
+    embedder = off.make_embedder()
+    assert token_embedder(embedder) is None and token_embedder(remembering(embedder)) is None
+    with pytest.raises(errors.Unavailable):
+        embedder.embed_tokens(["hello"])  # type: ignore[union-attr]
+    on = Settings(embedder="local", embedder_runtime="onnx").make_embedder()
+    assert token_embedder(remembering(on)) is not None

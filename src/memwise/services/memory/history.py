@@ -95,12 +95,7 @@ class History:
         """The ``k`` earlier turns of this contact that best answer ``question``, asked by
         the customer (their "I" is the customer: "what did I order?") or by staff (their "I"
         is the business: "what did I promise her?")."""
-        vector, pieces = None, None
-        if self.embedder is not None:
-            try:
-                vector = self.embedder.embed([question])[0]
-            except Exception as exc:  # the embedder is down: the words still rank
-                log.warning("record recall without meaning: %s", type(exc).__name__)
+        vector, pieces = self._question(question)
         built = self.prepare(
             workspace_id, contact_id, dim=len(vector) if vector is not None else None
         )
@@ -108,11 +103,6 @@ class History:
             vector is not None and built.index.vectors.shape[1] != len(vector)
         ):
             vector = None
-        if vector is not None and built.index.tokens is not None and self.pieces is not None:
-            try:
-                pieces = self.pieces.embed_tokens([question])[1][0]
-            except Exception as exc:
-                log.warning("record recall without word pieces: %s", type(exc).__name__)
         found = built.index.search(
             question,
             k=max(1, min(k, 200)),
@@ -133,6 +123,23 @@ class History:
             )
             for i, score in found
         ]
+
+    def _question(self, question: str) -> tuple[np.ndarray | None, TokenVectors | None]:
+        """The question's vector and, when the embedder gives them, its word pieces' vectors
+        (one pass for both); None for what the embedder could not give."""
+        if self.embedder is None:
+            return None, None
+        if self.pieces is not None:
+            try:
+                vectors, (pieces,) = self.pieces.embed_tokens([question])
+                return vectors[0], pieces
+            except Exception as exc:
+                log.warning("record recall without word pieces: %s", type(exc).__name__)
+        try:
+            return self.embedder.embed([question])[0], None
+        except Exception as exc:  # the embedder is down: the words still rank
+            log.warning("record recall without meaning: %s", type(exc).__name__)
+            return None, None
 
     def forget(self, workspace_id: str, contact_id: str) -> None:
         """Drop the contact's index (after a data request deleted them)."""
@@ -184,7 +191,7 @@ class History:
             [r.role for r in found],
         )
         if whole:
-            self._cache.put((workspace_id, contact_id), built, _weight(docs, vectors, pieces))
+            self._cache.put((workspace_id, contact_id), built, _weight(docs, built.index))
         return built
 
     def embed_conversation(self, workspace_id: str, conversation_id: str) -> int:
@@ -302,11 +309,11 @@ def _fits(built: _Built, dim: int | None) -> bool:
     return dim is None or vectors is None or vectors.shape[1] == dim
 
 
-def _weight(docs: list[TurnDoc], vectors: Any, pieces: list[TokenVectors | None] | None) -> int:
+def _weight(docs: list[TurnDoc], index: TurnIndex) -> int:
     """About how many bytes a built index holds: a fixed part (its arrays and tables), then
     each turn's text, terms and postings, and its vector. Measured with tracemalloc (36 to
     3,600 synthetic turns, and three LoCoMo conversations): ~100 kB per index plus 2.5–4 kB
     per turn; this estimate errs high (1.0–1.5 times what was measured)."""
     size = 100_000 + sum(3100 + 9 * (len(d.text) + len(d.keys)) for d in docs)
-    size += sum(p.nbytes + 200 for p in pieces or () if p is not None)
-    return size + (int(vectors.nbytes) if vectors is not None else 0)
+    size += index.pieces.nbytes if index.pieces is not None else 0
+    return size + (int(index.vectors.nbytes) if index.vectors is not None else 0)

