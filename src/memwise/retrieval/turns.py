@@ -57,10 +57,12 @@ class TurnDoc:
 class TurnRecallConfig:
     """The ranking's settings. Eight of the defaults (neighbour weight, b, long ratio,
     conversation weight, voice, spread, period, newest) were chosen on half the public data
-    (LoCoMo conversations 0–4 with LongMemEval's even questions) out of 384 variants and are
-    reported on the other half (bench/recall_generalise.py, bench/README.md); the window,
-    speaker boost, k1 and stemmer come from an earlier round on all ten LoCoMo conversations;
-    key weight and the dense weights were not tuned here."""
+    (LoCoMo conversations 0–4 with LongMemEval's even questions) out of 384 variants, and the
+    embedder's three (dense weight, late weight, late depth) on the same half out of 21 on
+    top of them; all are reported on the other half (bench/recall_generalise.py,
+    bench/README.md). The window, speaker boost, k1 and stemmer come from an earlier round
+    on all ten LoCoMo conversations; the key weight and the dense neighbour weight were not
+    tuned here."""
 
     neighbour_weight: float = 0.5  # the neighbours' words, at weight w / distance
     window: int = 2  # neighbours on each side, inside the same conversation
@@ -75,7 +77,7 @@ class TurnRecallConfig:
     newest_boost: float = 0.5  # up to ×(1 + boost) for later turns, when the newest is wanted
     spread_decay: float = 0.5  # a question gathering across sessions ("how many", "in total")
     # values each further turn of a conversation already ranked ×decay once more (1.0: off)
-    dense_weight: float = 0.6  # meaning (cosine, normalised), when vectors are given
+    dense_weight: float = 1.0  # meaning (cosine, normalised), when vectors are given
     dense_neighbour_weight: float = 0.5  # neighbours' vectors added at w / distance
     late_weight: float = 0.5  # word-piece matching (late interaction, 0 to 1) added to the
     # best turns' scores (each over the best one's), when word-piece vectors are given
