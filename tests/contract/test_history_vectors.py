@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pytest
 
 from memwise import FixedClock, Memwise
 from memwise.retrieval import embedders, lexical
@@ -244,3 +245,30 @@ def test_vectors_kept_without_word_pieces_gain_them_once(
         finally:
             mw.close()
         assert pieces.piece_texts == (3 if n == 0 else 4)
+
+
+def test_an_index_holds_the_word_pieces_of_the_newest_turns_only(
+    database_url: str, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memwise.services.memory import history
+
+    monkeypatch.setattr(history, "PIECE_TURNS", 1)
+    plain = Memwise.open(database_url, clock=clock, migrate=False, embedder=SamePlainEmbedder())
+    try:
+        ws, ann, conv = _customer_with_history(plain)
+        plain.record.end(ws, conv)
+        plain.worker().run_once()
+    finally:
+        plain.close()
+    pieces = PieceEmbedder()
+    mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=pieces)
+    try:
+        assert mw.history.recall(ws, ann, "which bike cracked?")
+        assert pieces.piece_texts == 2  # the newest turn's pieces, then the question's
+        index = mw.history.prepare(ws, ann).index
+        assert index.pieces is not None and index.pieces.count.tolist() == [
+            0,
+            7,
+        ]  # "Eve: Sorry, we will…"
+    finally:
+        mw.close()

@@ -31,6 +31,8 @@ from memwise.storage.stores.jobs import insert_once
 
 log = logging.getLogger("memwise.history")
 MAX_TURNS = 20_000  # the newest turns of one contact that recall reads
+PIECE_TURNS = 2_000  # the newest turns whose word-piece vectors an index holds (at ~14 kB a
+# turn, ~30 MB at most; older turns still rank by words and sentence vectors)
 EMBED_TURNS = "embed_turns"  # the job that embeds an ended conversation's turns
 EMBED_BATCH = 256  # texts per embeddings request
 
@@ -237,16 +239,22 @@ class History:
         size = dim or (sizes.most_common(1)[0][0] if sizes else None)
         kept = [v if v is not None and len(v) == size else None for v in kept]
         pieces: list[TokenVectors | None] | None = None
+        first = max(0, len(rows) - PIECE_TURNS)  # rows run oldest to newest
         if self.pieces is not None:
-            pieces = [_unpacked(r) if kept[i] is not None else None for i, r in enumerate(rows)]
+            pieces = [
+                _unpacked(r) if i >= first and kept[i] is not None else None
+                for i, r in enumerate(rows)
+            ]
         missing = [
-            i for i, v in enumerate(kept) if v is None or (pieces is not None and pieces[i] is None)
+            i
+            for i, v in enumerate(kept)
+            if v is None or (pieces is not None and i >= first and pieces[i] is None)
         ]
         if missing:
             made, new = self._embed([_said(docs[i].speaker, docs[i].text) for i in missing])
             for n, i in enumerate(missing):
                 kept[i] = made[n]
-                if pieces is not None and new is not None:
+                if pieces is not None and new is not None and i >= first:
                     pieces[i] = new[n]
             ids = [docs[i].id for i in missing]
             with self.rt.db.write() as conn:  # kept: the next build (any process) reads them
