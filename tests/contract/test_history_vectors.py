@@ -266,9 +266,7 @@ def test_an_index_holds_the_word_pieces_of_the_newest_turns_only(
         assert mw.history.recall(ws, ann, "which bike cracked?")
         assert pieces.piece_texts == 2  # the newest turn's pieces, then the question's
         index = mw.history.prepare(ws, ann).index
-        assert index.pieces is not None and index.pieces.count.tolist() == [
-            0,
-            7,
-        ]  # "Eve: Sorry, we will…"
+        assert index.pieces is not None  # the older turn: none; "Eve: Sorry, we will …": 7
+        assert index.pieces.count.tolist() == [0, 7]
     finally:
         mw.close()
