@@ -160,3 +160,19 @@ def test_a_question_about_what_the_business_said_finds_its_long_reply() -> None:
     staff = index.search("which running shoes did I recommend?", by_customer=False)
     assert index.docs[staff[0][0]].id == "r1"
     assert index.docs[index.search("what did Eve recommend for my shoes?")[0][0]].id == "r1"
+
+
+def test_a_participant_is_named_by_a_first_name_only_they_have() -> None:
+    turns = [
+        TurnDoc("d1", "c1", "Dana Whitfield", "I picked up the Velora City 3 last weekend."),
+        TurnDoc("d2", "c1", "Rory", "Great choice. Name for the booking is Dana Whitfield?"),
+        TurnDoc("d3", "c2", "Dana Whitfield", "Yes, Dana Whitfield, please hold the purple one."),
+    ]
+    index = TurnIndex(turns)
+    assert index.named("Which hybrid did Dana buy?") == {"Dana Whitfield"}
+    assert index.named("which hybrid did dana buy?") == set()  # a capital makes it a name
+    assert index.named("What did Rory say?") == {"Rory"}
+    # the name leaves the query: the turns that only spell it out no longer come first
+    assert index.docs[index.search("Which bike did Dana pick up?")[0][0]].id == "d1"
+    two = TurnIndex([*turns, TurnDoc("x1", "c3", "Dana Lopez", "Hello")])
+    assert two.named("What did Dana buy?") == set()  # two Danas: no one is named

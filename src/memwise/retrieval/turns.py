@@ -120,6 +120,7 @@ class _BM25:
 
 
 _FIRST = re.compile(r"\b(i|me|my|mine|myself|we|our|us)\b|\bi'", re.IGNORECASE)
+_CAPITALISED = re.compile(r"\b[A-Z][^\W_]*")
 _SECOND = re.compile(r"\b(you|your|yours|yourself)\b", re.IGNORECASE)
 # a question that gathers what was said over several conversations
 _GATHERS = re.compile(
@@ -190,6 +191,9 @@ class TurnIndex:
         self.speakers = {d.speaker for d in self.docs if d.speaker}
         self.speaker_terms = {s: set(self.terms(s)) for s in self.speakers}
         self.name_words = {w for s in self.speakers for w in s.lower().split()}
+        firsts = {s: t[0] for s in self.speakers if len(t := self.terms(s)) > 1}
+        shared = Counter(firsts.values())
+        self.first_names = {s: f for s, f in firsts.items() if shared[f] == 1}
         self.vectors = self._smooth(vectors, spans) if vectors is not None else None
         self.times = np.array(
             [d.at.timestamp() if d.at is not None else np.nan for d in self.docs], dtype=float
@@ -231,9 +235,15 @@ class TurnIndex:
         return smoothed / np.where(norms == 0, 1, norms)
 
     def named(self, question: str) -> set[str]:
-        """The participants a question names (by every word of their name)."""
+        """The participants a question names: by every word of their name, or else by their
+        first name written with a capital ("What did Dana buy?" of Dana Whitfield) when no
+        other participant has it."""
         words = set(self.terms(question))
-        return {s for s, t in self.speaker_terms.items() if t and t <= words}
+        whole = {s for s, t in self.speaker_terms.items() if t and t <= words}
+        if whole:
+            return whole
+        capitals = {t for w in _CAPITALISED.findall(question) for t in self.terms(w)}
+        return {s for s, first in self.first_names.items() if first in capitals}
 
     def search(
         self,
