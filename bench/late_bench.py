@@ -45,11 +45,11 @@ def main(argv: list[str] | None = None) -> int:
         url = f"sqlite:///{tmp}/late.db"
         mw = Memwise.open(url, embedder=with_pieces)
         ws, _ = mw.tenancy.create_workspace("LoCoMo", "UTC", "enterprise")
-        contacts = []
+        contacts, texts = [], []
         for sample in data:
-            contact, _, _ = import_sample(mw, ws.id, sample)
+            contact, _, history = import_sample(mw, ws.id, sample)
             contacts.append((contact, sample))
-        texts = [line for _, s in contacts for line in _lines(s)]
+            texts += history.split("\n")  # every turn as the record embeds it: "speaker: text"
 
         rows = []
         for name, fn in (
@@ -101,22 +101,6 @@ def main(argv: list[str] | None = None) -> int:
         plain.close()
         mw.close()
     return 0
-
-
-def _lines(sample: dict) -> list[str]:
-    """Every turn as the record embeds it ("speaker: text")."""
-    conv = sample["conversation"]
-    out = []
-    n = 1
-    while f"session_{n}" in conv:
-        for t in conv[f"session_{n}"]:
-            text = t.get("text", "")
-            if t.get("blip_caption"):
-                text += f" [image: {t['blip_caption']}]"
-            if text:
-                out.append(f"{t['speaker']}: {text}")
-        n += 1
-    return out
 
 
 if __name__ == "__main__":

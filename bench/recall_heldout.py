@@ -23,28 +23,20 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from dataclasses import dataclass, replace
+import sys
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).parent))
+
 from memwise.retrieval.late import TokenVectors
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
+from recall_generalise import PLAIN  # every part of the ranking off: plain BM25
 
 DEFAULT = Path(__file__).parents[1] / "tests" / "data" / "recall_heldout_1.json"
-PLAIN = replace(
-    TurnRecallConfig(dense_weight=0.0),
-    neighbour_weight=0.0,
-    window=0,
-    conversation_weight=0.0,
-    speaker_boost=0.0,
-    voice_boost=0.0,
-    long_ratio=0.0,
-    spread_decay=1.0,
-    period_boost=0.0,
-    newest_boost=0.0,
-)
 KINDS = ("paraphrase", "lexical", "multi-session", "temporal")
 
 

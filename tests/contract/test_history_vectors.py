@@ -197,6 +197,20 @@ class PieceEmbedder(CountingEmbedder):
         return self.embed(texts), out
 
 
+def _ended(
+    database_url: str, clock: FixedClock, embedder: embedders.Embedder
+) -> tuple[str, str, str]:
+    """A contact's conversation, ended and worked by the worker of a process that then closes."""
+    mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=embedder)
+    try:
+        ws, ann, conv = _customer_with_history(mw)
+        mw.record.end(ws, conv)
+        mw.worker().run_once()
+        return ws, ann, conv
+    finally:
+        mw.close()
+
+
 class SamePlainEmbedder(CountingEmbedder):
     """PieceEmbedder's name without word pieces: vectors kept before late interaction."""
 
@@ -207,14 +221,8 @@ def test_word_piece_vectors_are_made_by_the_worker_and_kept(
     database_url: str, clock: FixedClock
 ) -> None:
     pieces = PieceEmbedder()
-    mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=pieces)
-    try:
-        ws, ann, conv = _customer_with_history(mw)
-        mw.record.end(ws, conv)
-        mw.worker().run_once()
-        assert (pieces.piece_texts, pieces.texts) == (2, 0)  # both turns, in one pass each
-    finally:
-        mw.close()
+    ws, ann, _ = _ended(database_url, clock, pieces)
+    assert (pieces.piece_texts, pieces.texts) == (2, 0)  # both turns, in one pass each
     for _ in range(2):  # fresh processes: only the question is embedded, its pieces too
         other = Memwise.open(database_url, clock=clock, migrate=False, embedder=pieces)
         try:
@@ -230,13 +238,7 @@ def test_word_piece_vectors_are_made_by_the_worker_and_kept(
 def test_vectors_kept_without_word_pieces_gain_them_once(
     database_url: str, clock: FixedClock
 ) -> None:
-    plain = Memwise.open(database_url, clock=clock, migrate=False, embedder=SamePlainEmbedder())
-    try:
-        ws, ann, conv = _customer_with_history(plain)
-        plain.record.end(ws, conv)
-        plain.worker().run_once()  # vectors kept, no word pieces
-    finally:
-        plain.close()
+    ws, ann, _ = _ended(database_url, clock, SamePlainEmbedder())  # vectors, no word pieces
     pieces = PieceEmbedder()
     for n in range(2):  # the first recall makes the turns' pieces and keeps them
         mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=pieces)
@@ -253,13 +255,7 @@ def test_an_index_holds_the_word_pieces_of_the_newest_turns_only(
     from memwise.services.memory import history
 
     monkeypatch.setattr(history, "PIECE_TURNS", 1)
-    plain = Memwise.open(database_url, clock=clock, migrate=False, embedder=SamePlainEmbedder())
-    try:
-        ws, ann, conv = _customer_with_history(plain)
-        plain.record.end(ws, conv)
-        plain.worker().run_once()
-    finally:
-        plain.close()
+    ws, ann, _ = _ended(database_url, clock, SamePlainEmbedder())
     pieces = PieceEmbedder()
     mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=pieces)
     try:
