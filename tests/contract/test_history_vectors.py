@@ -266,3 +266,33 @@ def test_an_index_holds_the_word_pieces_of_the_newest_turns_only(
         assert index.pieces.count.tolist() == [0, 7]
     finally:
         mw.close()
+
+
+def test_unreadable_word_pieces_are_made_again(database_url: str, clock: FixedClock) -> None:
+    import sqlalchemy as sa
+
+    from memwise.storage.schema import turns
+
+    pieces = PieceEmbedder()
+    ws, ann, conv = _ended(database_url, clock, pieces)
+    mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=pieces)
+    try:
+        with mw.rt.db.write() as conn:  # one turn's blob damaged, as a bad copy would
+            first = (
+                conn.execute(
+                    sa.select(turns.c.id)
+                    .where(turns.c.conversation_id == conv)
+                    .order_by(turns.c.seq)
+                )
+                .scalars()
+                .first()
+            )
+            conn.execute(
+                turns.update().where(turns.c.id == first).values(token_vectors=b"\x01junk")
+            )
+        before = pieces.piece_texts
+        hits = mw.history.recall(ws, ann, "which bike cracked?")
+        assert hits and "Trek" in hits[0].text
+        assert pieces.piece_texts == before + 2  # the damaged turn, then the question
+    finally:
+        mw.close()
