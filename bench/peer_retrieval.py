@@ -524,7 +524,8 @@ def common_conditions(haystacks: list[Haystack], peers: Peers) -> list[str]:
         "with their session, searched without the question's time"
         + (
             f"; + MiniLM: dense_weight {TurnRecallConfig().dense_weight}, vectors of "
-            "'speaker: text'"
+            f"'speaker: text', late interaction over its word pieces (weight "
+            f"{TurnRecallConfig().late_weight}, the best {TurnRecallConfig().late_depth})"
             if peers.minilm is not None
             else ""
         )
