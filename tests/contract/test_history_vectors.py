@@ -254,7 +254,7 @@ def test_an_index_holds_the_word_pieces_of_the_newest_turns_only(
 ) -> None:
     from memwise.services.memory import history
 
-    monkeypatch.setattr(history, "PIECE_TURNS", 1)
+    monkeypatch.setattr(history, "PIECE_BYTES", 4_000)  # one short turn's pieces
     ws, ann, _ = _ended(database_url, clock, SamePlainEmbedder())
     pieces = PieceEmbedder()
     mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=pieces)

@@ -31,8 +31,10 @@ from memwise.storage.stores.jobs import insert_once
 
 log = logging.getLogger("memwise.history")
 MAX_TURNS = 20_000  # the newest turns of one contact that recall reads
-PIECE_TURNS = 2_000  # the newest turns whose word-piece vectors an index holds (at ~14 kB a
-# turn, ~30 MB at most; older turns still rank by words and sentence vectors)
+PIECE_BYTES = 32 << 20  # the word-piece vectors one index holds at most: the newest turns'
+# (~2,300 LoCoMo turns at 14 kB; a 256-piece turn is 100 kB); older turns still rank by words
+# and sentence vectors
+_PIECE_ROW = 390  # bytes a kept piece takes (384 int8, a scale, an id): for estimates
 EMBED_TURNS = "embed_turns"  # the job that embeds an ended conversation's turns
 EMBED_BATCH = 256  # texts per embeddings request
 
@@ -239,7 +241,7 @@ class History:
         size = dim or (sizes.most_common(1)[0][0] if sizes else None)
         kept = [v if v is not None and len(v) == size else None for v in kept]
         pieces: list[TokenVectors | None] | None = None
-        first = max(0, len(rows) - PIECE_TURNS)  # rows run oldest to newest
+        first = _first_with_pieces(rows)
         if self.pieces is not None:
             pieces = [
                 _unpacked(r) if i >= first and kept[i] is not None else None
@@ -295,6 +297,19 @@ class History:
 def _said(speaker: str, text: str) -> str:
     """What a turn's vector is made from (the worker's and a recall's alike)."""
     return f"{speaker}: {text}"
+
+
+def _first_with_pieces(rows: list[Any]) -> int:
+    """The position of the oldest turn whose word pieces an index holds: the newest turns'
+    (rows run oldest to newest) up to PIECE_BYTES, kept blobs counted as they are and the
+    rest estimated from their length (about four characters a piece)."""
+    total = 0
+    for i in range(len(rows) - 1, -1, -1):
+        kept = rows[i].token_vectors
+        total += len(kept) if kept else _PIECE_ROW * min(256, 1 + len(rows[i].text) // 4)
+        if total > PIECE_BYTES:
+            return i + 1
+    return 0
 
 
 def _packed(ids: list[str], pieces: list[TokenVectors] | None) -> dict[str, bytes] | None:
