@@ -56,10 +56,12 @@ for _name, _change in STEPS:
     _config = replace(_config, **_change)
     LEXICAL[_name] = _config
 assert _config == replace(BEST, dense_weight=0, dense_neighbour_weight=0)
+_SENTENCE = replace(BEST, late_weight=0.0)  # sentence vectors, no late interaction
 DENSE = {
     "MiniLM only": replace(NONE, dense_weight=1.0, neighbour_weight=0, conversation_weight=0),
-    "memwise + MiniLM 0.6": replace(BEST, dense_neighbour_weight=0),
-    "memwise + MiniLM 0.6, vectors smoothed ±2 (memwise default)": BEST,
+    f"memwise + MiniLM {BEST.dense_weight}": replace(_SENTENCE, dense_neighbour_weight=0),
+    f"memwise + MiniLM {BEST.dense_weight}, vectors smoothed ±2": _SENTENCE,
+    "+ late interaction over word pieces (memwise default)": BEST,
 }
 
 
@@ -91,15 +93,18 @@ def samples(data: list[dict]) -> list[tuple[list[TurnDoc], list[tuple[int, set[i
     return out
 
 
-def measure(prepared, config, vectors=None, qvectors=None):
+def measure(prepared, config, vectors=None, qvectors=None, pieces=None, qpieces=None):
     ks = (1, 5, 10, 20)
     scores = defaultdict(list)
     per_cat = defaultdict(list)
     for n, (docs, questions) in enumerate(prepared):
-        index = TurnIndex(docs, vectors[n] if vectors else None, config)
+        index = TurnIndex(
+            docs, vectors[n] if vectors else None, config, pieces[n] if pieces else None
+        )
         asked = max(d.at for d in docs if d.at) + timedelta(days=1)
         for m, (qa, wanted) in enumerate(questions):
             qv = qvectors[n][m] if qvectors else None
+            qp = qpieces[n][m] if qpieces else None
             if (
                 config.dense_weight
                 and not config.neighbour_weight
@@ -108,7 +113,9 @@ def measure(prepared, config, vectors=None, qvectors=None):
             ):
                 ranked = list(np.argsort(-(index.vectors @ qv))[:20])
             else:
-                found = index.search(qa["question"], k=20, query_vector=qv, now=asked)
+                found = index.search(
+                    qa["question"], k=20, query_vector=qv, now=asked, query_tokens=qp
+                )
                 ranked = [i for i, _ in found]
             for k in ks:
                 share = len(wanted & set(ranked[:k])) / len(wanted)
@@ -127,18 +134,23 @@ def main() -> None:
     args = ap.parse_args()
     prepared = samples(load(args.path))
     variants = dict(LEXICAL)
-    vectors = qvectors = None
+    vectors = qvectors = pieces = qpieces = None
     if args.embedder == "local":
         from memwise.retrieval.embedders import MiniLMEmbedder
 
-        embedder = MiniLMEmbedder()
-        console.print("embedding turns and questions …")
-        vectors = [embedder.embed([f"{d.speaker}: {d.text}" for d in docs]) for docs, _ in prepared]
-        qvectors = [embedder.embed([qa["question"] for qa, _ in qs]) for _, qs in prepared]
+        embedder = MiniLMEmbedder("onnx")
+        console.print("embedding turns and questions (sentence and word-piece vectors) …")
+        turns = [
+            embedder.embed_tokens([f"{d.speaker}: {d.text}" for d in docs]) for docs, _ in prepared
+        ]
+        vectors, pieces = [v for v, _ in turns], [p for _, p in turns]
+        asked = [[embedder.embed_tokens([qa["question"]]) for qa, _ in qs] for _, qs in prepared]
+        qvectors = [[v[0] for v, _ in conv] for conv in asked]
+        qpieces = [[p[0] for _, p in conv] for conv in asked]
         variants.update(DENSE)
     rows = []
     for name, config in variants.items():
-        overall, cats = measure(prepared, config, vectors, qvectors)
+        overall, cats = measure(prepared, config, vectors, qvectors, pieces, qpieces)
         rows.append(
             [name, *(f"{v:.3f}" for v in overall), *(f"{cats[c]:.3f}" for c in CATEGORIES.values())]
         )
