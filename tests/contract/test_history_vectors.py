@@ -4,6 +4,7 @@ ends, read back by any process; and a turn found by what memory kept from it (bo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -294,5 +295,87 @@ def test_unreadable_word_pieces_are_made_again(database_url: str, clock: FixedCl
         hits = mw.history.recall(ws, ann, "which bike cracked?")
         assert hits and "Trek" in hits[0].text
         assert pieces.piece_texts == before + 2  # the damaged turn, then the question
+    finally:
+        mw.close()
+
+
+class SameMeaningEmbedder(CountingEmbedder):
+    """One sentence vector for every text (meaning ranks nothing), and word vectors in
+    which a word and its synonym point the same way: only late interaction tells them."""
+
+    id = "test:synonyms"
+    gives_tokens = True
+    SAME: ClassVar[dict[str, str]] = {"kids": "children", "took": "take"}
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.texts += len(texts)
+        return np.ones((len(texts), 64), dtype=np.float32) / 8.0
+
+    def embed_tokens(self, texts: Sequence[str]) -> tuple[np.ndarray, list[TokenVectors]]:
+        out = []
+        for t in texts:
+            words = [w.lower() for w in lexical._WORD.findall(t)]
+            meant = [self.SAME.get(w, w) for w in words]
+            vectors = np.zeros((len(words), 64), dtype=np.float32)
+            for i, w in enumerate(meant):
+                vectors[i, hash(w) % 64] = 1.0
+            ids = [hash(w) % 30000 for w in words]
+            out.append(TokenVectors.quantise(ids, vectors, words if len(texts) == 1 else ()))
+        return self.embed(texts), out
+
+
+class SameMeaningNoPieces(SameMeaningEmbedder):
+    gives_tokens = False
+
+
+def test_the_questions_word_pieces_reorder_a_recall(database_url: str, clock: FixedClock) -> None:
+    question = "Which city did I take the children to?"
+    firsts = []
+    for embedder in (SameMeaningNoPieces(), SameMeaningEmbedder(), BrokenPieces()):
+        mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=embedder)
+        try:
+            ws, _ = mw.tenancy.create_workspace("Shop", "UTC", "business")
+            agent = mw.tenancy.create_agent(ws.id, "Eve")
+            ann = mw.tenancy.create_contact(ws.id, "Ann Lee")
+            conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+            mw.record.append(
+                ws.id,
+                conv.id,
+                "customer",
+                "I took the kids to Lisbon last spring, a lovely old city by the sea.",
+            )
+            mw.record.append(ws.id, conv.id, "customer", "The children's books arrived.")
+            mw.record.end(ws.id, conv.id)
+            mw.worker().run_once()
+            firsts.append(mw.history.recall(ws.id, ann.id, question)[0].text)
+        finally:
+            mw.close()
+    without, late, broken = firsts
+    assert without.startswith("The children")  # the words alone: the shorter turn
+    assert late.startswith("I took the kids")  # "took the kids" means "take the children"
+    assert broken.startswith("The children")  # no pieces to be had: the words still rank
+
+
+class BrokenPieces(SameMeaningEmbedder):
+    """Sentence vectors, but word pieces always fail (a model without its token output)."""
+
+    id = "test:broken-pieces"
+
+    def embed_tokens(self, texts: Sequence[str]) -> tuple[np.ndarray, list[TokenVectors]]:
+        raise RuntimeError("no token output")
+
+
+def test_turn_vectors_are_kept_when_word_pieces_cannot_be_made(
+    database_url: str, clock: FixedClock
+) -> None:
+    broken = BrokenPieces()
+    ws, ann, conv = _ended(database_url, clock, broken)
+    mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=broken)
+    try:
+        job = mw.jobs.by_key(ws, f"embed_turns:{conv}")
+        assert job is not None and job.status.value == "done"
+        assert broken.texts == 2  # both turns' sentence vectors, made without pieces
+        hits = mw.history.recall(ws, ann, "which bike cracked?")
+        assert hits and "Trek" in hits[0].text
     finally:
         mw.close()

@@ -99,6 +99,30 @@ def test_word_piece_vectors_come_from_the_same_pass(embedder: object) -> None:
     assert florida @ tampa > max(float(florida @ v) for v in pieces[1].unit())
 
 
+def test_each_piece_vector_is_its_own_words(embedder: object) -> None:
+    from tokenizers import Tokenizer
+
+    from memwise.retrieval.minilm_onnx import model_dir
+
+    turn = "We flew to Tampa with the kids."
+    other = "The kids loved Tampa, and the beaches near Tampa were warm and quiet all week."
+    _, (alone,) = embedder.embed_tokens([turn])  # type: ignore[attr-defined]
+    _, (padded, long) = embedder.embed_tokens([turn, other])  # type: ignore[attr-defined]
+    tokenizer = Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
+    tokenizer.no_padding()
+    ids = tokenizer.encode(turn).ids
+    assert alone.ids.tolist() == padded.ids.tolist() == ids[1:-1]  # [CLS], [SEP] left out
+    # padded beside a longer text, every piece keeps its own vector, in its own place
+    assert (alone.unit() * padded.unit()).sum(axis=1).min() > 0.999
+    # a word's piece in one text is nearest the same word's piece in the other
+    here, there = list(alone.pieces), [int(i) for i in long.ids]
+    near = long.unit() @ alone.unit().T  # other's pieces × turn's pieces
+    for word in ("tampa", "kids"):
+        piece = alone.ids[here.index(word)]
+        for row in (n for n, i in enumerate(there) if i == piece):
+            assert int(near[row].argmax()) == here.index(word)
+
+
 def test_word_pieces_can_be_switched_off() -> None:
     _weights()
     from memwise.config import Settings

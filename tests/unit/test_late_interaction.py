@@ -56,6 +56,13 @@ def test_content_pieces_leave_out_stop_words_names_and_marks() -> None:
         ("where", "does", "ann", "kay", "##ak", "?"),
     )
     assert late.content_rows(q, {"ann"}) == [3, 4]  # "kay" "##ak"; a stop word, a name, "?"
+    whit = TokenVectors.quantise(
+        [1, 2, 3, 4, 5, 6, 7],
+        np.ones((7, 4), dtype=np.float32),
+        ("did", "whit", "##field", "buy", "covid", "##19", "2024"),
+    )
+    # a name in several pieces leaves whole; a word with a figure stays, a bare number goes
+    assert late.content_rows(whit, {"whitfield"}) == [3, 4, 5]
 
 
 def test_a_piece_meets_its_near_meaning_and_rare_pieces_count_more() -> None:
@@ -78,6 +85,17 @@ def test_a_piece_meets_its_near_meaning_and_rare_pieces_count_more() -> None:
     for n, d in enumerate(docs):
         best = np.maximum((d.unit() @ q.T).max(axis=0), 0)
         assert abs(float(best @ weights / weights.sum()) - got[n]) < 1e-3
+
+
+def test_turns_without_pieces_or_of_another_size_leave_the_rarity_counts_alone() -> None:
+    docs = [pieces("the kids love the red bike"), pieces("the children"), pieces("red bike")]
+    query = pieces("the children love Tampa", keep_text=True)
+    got = late.Pieces(docs).scores(query, np.arange(3))
+    other = TokenVectors.quantise([3], np.ones((1, DIM // 2), dtype=np.float32))
+    for extra in (None, other):  # a turn older than the piece budget, a turn of another model
+        mixed = late.Pieces([extra, *docs])
+        assert mixed.count[0] == 0 and mixed.holding == 3
+        assert np.allclose(mixed.scores(query, np.arange(4)), [0.0, *got])
 
 
 def test_late_interaction_reorders_the_best_turns_only() -> None:
@@ -109,3 +127,39 @@ def test_late_interaction_reorders_the_best_turns_only() -> None:
 
     with pytest.raises(ValueError):
         TurnIndex(docs, vectors, base, tokens=tokens[:2])
+
+
+def _bike_turns() -> tuple[list[TurnDoc], list[TokenVectors | None]]:
+    docs = [
+        TurnDoc("t1", "c1", "Ann", "The bike, the bike, my bike broke."),
+        TurnDoc("t2", "c2", "Ann", "A red bike."),
+        TurnDoc("t3", "c3", "Ann", "The kids took the bike."),
+    ]
+    tokens: list[TokenVectors | None] = [pieces(f"{d.speaker}: {d.text}") for d in docs]
+    tokens[0] = None  # older than the index's piece budget
+    return docs, tokens
+
+
+def test_a_turn_without_pieces_is_neither_lifted_nor_sunk() -> None:
+    docs, tokens = _bike_turns()
+    base = TurnRecallConfig(neighbour_weight=0, conversation_weight=0, late_weight=0.0)
+    question = "Did the children ride the bike?"
+    qt = pieces(question, keep_text=True)
+    plain = dict(TurnIndex(docs, None, base, tokens=tokens).search(question, query_tokens=qt))
+    top = max(plain.values())
+    lifted = dict(
+        TurnIndex(docs, None, replace(base, late_weight=1.0), tokens=tokens).search(
+            question, query_tokens=qt
+        )
+    )
+    # the pieces spread t2 (no kids) and t3 (kids) over 0 to 1; t1 gains their mean
+    assert lifted[2] == pytest.approx(plain[2] / top + 1.0)
+    assert lifted[1] == pytest.approx(plain[1] / top)
+    assert lifted[0] == pytest.approx(plain[0] / top + 0.5)
+
+
+def test_late_interaction_finds_nothing_where_nothing_scores() -> None:
+    docs, tokens = _bike_turns()
+    index = TurnIndex(docs, None, TurnRecallConfig(late_weight=1.0), tokens=tokens)
+    question = "Tampa Florida?"
+    assert index.search(question, query_tokens=pieces(question, keep_text=True)) == []

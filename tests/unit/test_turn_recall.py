@@ -176,3 +176,20 @@ def test_a_participant_is_named_by_a_first_name_only_they_have() -> None:
     assert index.docs[index.search("Which bike did Dana pick up?")[0][0]].id == "d1"
     two = TurnIndex([*turns, TurnDoc("x1", "c3", "Dana Lopez", "Hello")])
     assert two.named("What did Dana buy?") == set()  # two Danas: no one is named
+
+
+def test_a_month_or_a_sentences_common_first_word_is_not_a_first_name() -> None:
+    turns = [
+        TurnDoc("m1", "c1", "May Chen", "I ordered the brass desk lamp."),
+        TurnDoc("m2", "c1", "Mark Olsen", "It ships on Friday."),
+        TurnDoc("m3", "c2", "Sunday Okafor", "Hello"),
+    ]
+    index = TurnIndex(turns)
+    assert index.named("Which lamp did I order in May?") == set()  # a month
+    assert index.named("May I see what I ordered?") == set()
+    assert index.named("What did I say on Sunday?") == set()  # a day
+    # a first name that is also a month names no one alone; the whole name still does
+    assert index.named("What did May order?") == set()
+    assert index.named("What did May Chen order?") == {"May Chen"}
+    assert index.named("Mark said what about shipping?") == {"Mark Olsen"}  # not a common word
+    assert index.named("Which lamp? May's order, I think.") == set()  # a month's capital

@@ -30,7 +30,7 @@ from memwise.retrieval import lexical
 
 _HEADER = struct.Struct("<BHH")  # format version, pieces, dimensions
 _VERSION = 1
-_WORD = re.compile(r"[a-z]+")
+_WORD = re.compile(r"[a-z0-9]*[a-z][a-z0-9]*")  # a word with a letter
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,17 +101,19 @@ class TokenVectors:
 
 def content_rows(query: TokenVectors, skip: Collection[str]) -> list[int]:
     """The question's pieces that carry its content: letters only, not a stop word, not a
-    word of ``skip`` (the participants' names, which the speaker boost handles); a word's
-    continuation pieces ("##ing") go with it."""
-    rows = []
+    word of ``skip`` (the participants' names, which the speaker boost handles). A word's
+    continuation pieces ("##field" of "whit ##field") are kept or left with it."""
+    words: list[list[int]] = []  # each word's pieces, in order
     for i, piece in enumerate(query.pieces):
-        tail = piece.startswith("##")
-        word = piece[2:] if tail else piece
-        if not _WORD.fullmatch(word):
-            continue
-        if not tail and (word in lexical.STOPWORDS or word in skip):
-            continue
-        rows.append(i)
+        if piece.startswith("##") and words:
+            words[-1].append(i)
+        else:
+            words.append([i])
+    rows = []
+    for group in words:
+        word = "".join(query.pieces[i].removeprefix("##") for i in group)
+        if _WORD.fullmatch(word) and word not in lexical.STOPWORDS and word not in skip:
+            rows += group
     return rows
 
 
@@ -122,13 +124,14 @@ class Pieces:
 
     def __init__(self, docs: Sequence[TokenVectors | None]) -> None:
         self.n = len(docs)
-        counts = np.array([len(d) if d is not None else 0 for d in docs], dtype=np.int64)
+        sizes = Counter(d.codes.shape[1] for d in docs if d is not None and len(d))
+        dim = sizes.most_common(1)[0][0] if sizes else 0
+        # a turn's pieces of another size than most (another model's) count as absent
+        kept = [d if d is not None and len(d) and d.codes.shape[1] == dim else None for d in docs]
+        counts = np.array([len(d) if d is not None else 0 for d in kept], dtype=np.int64)
         self.count = counts
         self.start = np.concatenate(([0], np.cumsum(counts)[:-1])) if self.n else counts
-        dim = next((d.codes.shape[1] for d in docs if d is not None and len(d)), 0)
-        present = [d for d in docs if d is not None and len(d)]
-        if any(d.codes.shape[1] != dim for d in present):
-            raise errors.Invalid("word-piece vectors of different sizes", code="bad_token_vectors")
+        present = [d for d in kept if d is not None]
         self.codes = (
             np.concatenate([d.codes for d in present])
             if present
@@ -137,6 +140,7 @@ class Pieces:
         self.scales = (
             np.concatenate([d.scales for d in present]) if present else np.zeros(0, np.float32)
         )
+        self.holding = len(present)  # the turns with pieces, whose counts ``df`` holds
         self.df: Counter[int] = Counter()
         for d in present:
             self.df.update(set(d.ids.tolist()))
@@ -157,7 +161,7 @@ class Pieces:
             return out
         q = query.unit()[rows]  # Q × dim
         seen = np.array([self.df.get(int(query.ids[r]), 0) for r in rows], dtype=np.float32)
-        weights = np.log1p((self.n - seen + 0.5) / (seen + 0.5)).astype(np.float32)
+        weights = np.log1p((self.holding - seen + 0.5) / (seen + 0.5)).astype(np.float32)
         candidates = np.asarray(candidates, dtype=np.int64)
         lengths = self.count[candidates]
         has = lengths > 0

@@ -38,6 +38,7 @@ from typing import Literal
 
 import numpy as np
 
+from memwise.extraction.dates import MONTHS, WEEKDAYS
 from memwise.retrieval import late, lexical, when
 from memwise.retrieval.late import TokenVectors
 
@@ -121,6 +122,9 @@ class _BM25:
 
 _FIRST = re.compile(r"\b(i|me|my|mine|myself|we|our|us)\b|\bi'", re.IGNORECASE)
 _CAPITALISED = re.compile(r"\b[A-Z][^\W_]*")
+# a sentence's first word, whose capital says nothing of a name unless no common word has it
+_SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+|[\"\u201c(]\s*)([A-Z][^\W_]*)")
+_CALENDAR = frozenset(MONTHS + WEEKDAYS)
 _SECOND = re.compile(r"\b(you|your|yours|yourself)\b", re.IGNORECASE)
 # a question that gathers what was said over several conversations
 _GATHERS = re.compile(
@@ -237,12 +241,21 @@ class TurnIndex:
     def named(self, question: str) -> set[str]:
         """The participants a question names: by every word of their name, or else by their
         first name written with a capital ("What did Dana buy?" of Dana Whitfield) when no
-        other participant has it."""
+        other participant has it — not a month or a day, nor a common word opening a
+        sentence, whose capital says nothing ("May" of May Chen in "What did I order in
+        May?", "Will" of Will Ortiz in "Will it ship?")."""
         words = set(self.terms(question))
         whole = {s for s, t in self.speaker_terms.items() if t and t <= words}
         if whole:
             return whole
-        capitals = {t for w in _CAPITALISED.findall(question) for t in self.terms(w)}
+        starts = {m.start(1) for m in _SENTENCE_START.finditer(question)}
+        capitals = {
+            t
+            for m in _CAPITALISED.finditer(question)
+            if (word := m.group().lower()) not in _CALENDAR
+            and not (m.start() in starts and word in lexical.STOPWORDS)
+            for t in self.terms(word)
+        }
         return {s for s, first in self.first_names.items() if first in capitals}
 
     def search(
@@ -319,17 +332,23 @@ class TurnIndex:
 
     def _late(self, score: np.ndarray, query: TokenVectors) -> np.ndarray:
         """The best ``late_depth`` turns (of those scoring at all) gain late interaction's
-        score, spread over 0 to 1 among them, at ``late_weight`` of the best turn's score."""
+        score, spread over 0 to 1 among those whose pieces the index holds, at
+        ``late_weight`` of the best turn's score; a candidate without pieces (older than
+        the index's piece budget) gains their mean, neither lifted nor sunk."""
         assert self.pieces is not None
         scoring = np.flatnonzero(score > 0)
-        if not scoring.size:  # nothing shares a word or meaning: every turn is a candidate
-            scoring = np.arange(len(self.docs))
+        if not scoring.size:  # nothing shares a word or meaning: nothing to reorder
+            return score
         depth = min(self.config.late_depth, scoring.size)
         candidates = scoring[np.argpartition(-score[scoring], depth - 1)[:depth]]
-        found = self.pieces.scores(query, candidates, self.name_words)
-        top = float(score.max())
-        out = score / top if top > 0 else score.astype(float, copy=True)
-        out[candidates] += self.config.late_weight * _unit_range(found)
+        has = self.pieces.count[candidates] > 0
+        out = score / float(score.max())
+        if not has.any():
+            return out
+        found = _unit_range(self.pieces.scores(query, candidates[has], self.name_words))
+        gain = np.full(candidates.size, float(found.mean()), dtype=float)
+        gain[has] = found
+        out[candidates] += self.config.late_weight * gain
         return out
 
     def _spread(self, score: np.ndarray, k: int, decay: float) -> list[tuple[int, float]]:

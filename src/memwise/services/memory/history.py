@@ -269,16 +269,24 @@ class History:
                 )
         return np.vstack([np.asarray(v, dtype=np.float32) for v in kept]), pieces
 
-    def _embed(self, texts: list[str]) -> tuple[np.ndarray, list[TokenVectors] | None]:
+    def _embed(self, texts: list[str]) -> tuple[np.ndarray, list[TokenVectors | None] | None]:
         """Vectors of many texts (and their word pieces' vectors, when the embedder gives
-        them), asked for in batches an embeddings API accepts."""
+        them), asked for in batches an embeddings API accepts. A batch whose pieces cannot
+        be made still gets its vectors (its pieces None: made again another time)."""
         assert self.embedder is not None
         batches = [texts[i : i + EMBED_BATCH] for i in range(0, len(texts), EMBED_BATCH)]
         if self.pieces is None:
             return np.vstack([self.embedder.embed(b) for b in batches]), None
-        vectors, pieces = [], []
+        vectors: list[np.ndarray] = []
+        pieces: list[TokenVectors | None] = []
         for batch in batches:
-            v, p = self.pieces.embed_tokens(batch)
+            try:
+                v, p = self.pieces.embed_tokens(batch)
+            except Exception as exc:
+                log.warning("turn vectors without word pieces: %s", type(exc).__name__)
+                vectors.append(self.embedder.embed(batch))
+                pieces += [None] * len(batch)
+                continue
             vectors.append(v)
             pieces += p
         return np.vstack(vectors), pieces
@@ -312,8 +320,10 @@ def _first_with_pieces(rows: list[Any]) -> int:
     return 0
 
 
-def _packed(ids: list[str], pieces: list[TokenVectors] | None) -> dict[str, bytes] | None:
-    return None if pieces is None else {t: p.to_bytes() for t, p in zip(ids, pieces, strict=True)}
+def _packed(ids: list[str], pieces: list[TokenVectors | None] | None) -> dict[str, bytes] | None:
+    if pieces is None:
+        return None
+    return {t: p.to_bytes() for t, p in zip(ids, pieces, strict=True) if p is not None}
 
 
 def _unpacked(row: Any) -> TokenVectors | None:
