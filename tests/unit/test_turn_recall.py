@@ -97,6 +97,32 @@ def test_the_voice_of_a_question_points_at_a_side() -> None:
     assert index.docs[staff[0][0]].id == "r1"
 
 
+def test_you_having_done_something_asks_about_the_other_side() -> None:
+    from memwise.retrieval.turns import _voice
+
+    assert _voice("Can you remind me which lamp you recommended to me?") is False
+    assert _voice("What was the move you made after 27. Kg2 Bd5+?") is False
+    assert _voice("Did you arrange a car seat for my son?") is False
+    assert _voice("I liked your suggestions, what was the third one?") is False
+    assert _voice("What did I tell you about my allergy?") is True  # "you" is told, not doing
+    assert _voice("Do you need my order number?") is True  # "need": not a deed done
+    assert _voice("Can you suggest a restaurant near me?") is True
+    d = [
+        TurnDoc("u1", "c1", "Ann", "I need a lamp for my reading corner, something warm.", True),
+        TurnDoc(
+            "r1",
+            "c1",
+            "Eve",
+            "For a reading corner I recommend the Brass Arc lamp: "
+            "warm light, a dimmer, and it reaches over an armchair. " * 2,
+            False,
+        ),
+    ]
+    index = TurnIndex(d, config=TurnRecallConfig(neighbour_weight=0))
+    found = index.search("Can you remind me which lamp you recommended for my reading corner?")
+    assert index.docs[found[0][0]].id == "r1"
+
+
 def test_a_turns_keys_find_it_by_what_memory_kept() -> None:
     d = [
         TurnDoc("u1", "c1", "Ann", "we're off to the new place on Elm Street in May", True),

@@ -126,6 +126,17 @@ _CAPITALISED = re.compile(r"\b[A-Z][^\W_]*")
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+|[\"\u201c(]\s*)([A-Z][^\W_]*)")
 _CALENDAR = frozenset(MONTHS + WEEKDAYS)
 _SECOND = re.compile(r"\b(you|your|yours|yourself)\b", re.IGNORECASE)
+# "you" doing something already done, or "your" advice: a question about what the other side
+# said or did, whatever "I" or "me" it also holds ("what was the move you made after…?",
+# "can you remind me what you recommended?")
+_YOU_DID = re.compile(
+    r"\b(?:did|have|had|were|was)\s+you\b|\byou(?:'ve|'d| had| have)?\s+(?!need\b|feed\b|"
+    r"proceed\b|exceed\b|succeed\b)(?:\w+ed|said|told|gave|made|wrote|sent|sold|quoted|showed|"
+    r"found|put|got|took|chose|picked|came up|brought|did|were|had|thought|meant|knew|saw|set|"
+    r"paid|spent|left|built|drew|ran)\b|\byour\s+(?:\w+\s+)?(?:recommendation|suggestion|"
+    r"advice|answer|reply|response|list|offer|quote|idea|tip|explanation)s?\b",
+    re.IGNORECASE,
+)
 # a question that gathers what was said over several conversations
 _GATHERS = re.compile(
     r"\b(how (many|much|often)|in total|total|altogether|all (the|of)|every|each|times|list|"
@@ -136,7 +147,10 @@ _GATHERS = re.compile(
 
 def _voice(question: str) -> bool | None:
     """True when a question is in the first person (asked by the customer about themself),
-    False when only in the second (about what the other side said), else None."""
+    False when in the second (about what the other side said or did: only "you", or "you"
+    having done something), else None."""
+    if _YOU_DID.search(question):
+        return False
     if _FIRST.search(question):
         return True
     if _SECOND.search(question):

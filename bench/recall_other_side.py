@@ -1,0 +1,120 @@
+"""Questions about what the other side said: "what was the move you made after 27. Kg2?"
+
+    python bench/recall_other_side.py ../shared/bench/longmemeval/longmemeval_oracle.json \
+        [--embedder none|local]
+
+A customer who asks what the assistant said or did ("can you remind me what you
+recommended?", "did you arrange a car seat?") asks in the first person too, and a question in
+the first person boosts the customer's own turns and damps the other side's long ones. The
+ranking reads "you" having done something (``turns._YOU_DID``) as asking about the other
+side, whatever "I" or "me" the question also holds.
+
+LongMemEval's oracle file has 51 questions whose evidence is the assistant's turns only
+(single-session-assistant; its turn-level figures elsewhere count the user's evidence
+turns and leave these out). Each is ranked over its sessions, with the rule and with the
+rule switched off (the previous reading: any "I" or "me" makes the question the
+customer's), printing the share of evidence turns at 1, 3 and 10 per half (even, odd by
+position in the file). Beside them, the questions with "you" whose evidence is the user's,
+to see what the rule costs there.
+
+The rule was written after reading these questions, so neither half is held out from it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from memwise.retrieval import turns
+from memwise.retrieval.turns import TurnDoc, TurnRecallConfig
+from recall_generalise import (
+    SHIPPED,
+    SHIPPED_MEANING,
+    Case,
+    Meaning,
+    Question,
+    _lme_time,
+    indexed,
+    ranked,
+)
+
+AT = (1, 3, 10)
+
+
+def cases(path: Path) -> dict[str, list[Case]]:
+    """The questions whose evidence is the assistant's turns, and those with "you" whose
+    evidence is the user's (abstentions left out), each with its sessions."""
+    out: dict[str, list[Case]] = {"assistant's evidence": [], "user's evidence, with you": []}
+    for q in json.loads(path.read_text()):
+        if q["question_id"].endswith("_abs"):
+            continue
+        docs: list[TurnDoc] = []
+        theirs: set[str] = set()
+        users: set[str] = set()
+        sessions = q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"]
+        for sid, date, session in zip(*sessions, strict=True):
+            for i, t in enumerate(session):
+                user = t["role"] == "user"
+                docs.append(
+                    TurnDoc(f"{sid}:{i}", sid, t["role"], t["content"], user, at=_lme_time(date))
+                )
+                if t.get("has_answer"):
+                    (users if user else theirs).add(f"{sid}:{i}")
+        now = _lme_time(q["question_date"])
+        if theirs and not users:
+            out["assistant's evidence"].append(
+                Case(docs, [Question(q["question"], frozenset(theirs), now=now)])
+            )
+        elif users and turns._SECOND.search(q["question"]):
+            out["user's evidence, with you"].append(
+                Case(docs, [Question(q["question"], frozenset(users), now=now)])
+            )
+    return out
+
+
+def shares(part: list[Case], config: TurnRecallConfig, meaning: Meaning | None) -> list[float]:
+    found = {k: [] for k in AT}  # type: dict[int, list[float]]
+    for case, index in indexed(part, config, meaning):
+        for q in case.questions:
+            order = ranked(index, q, max(AT), meaning)
+            for k in AT:
+                found[k].append(len(q.turns & set(order[:k])) / len(q.turns))
+    return [sum(v) / len(v) for v in found.values()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("longmemeval", type=Path, help="longmemeval_oracle.json")
+    parser.add_argument("--embedder", choices=("none", "local"), default="none")
+    args = parser.parse_args(argv)
+    sets = cases(args.longmemeval)
+    meaning = None
+    config = SHIPPED
+    if args.embedder == "local":
+        meaning, config = Meaning(), SHIPPED_MEANING
+        meaning.fill([c for cs in sets.values() for c in cs])
+    rule = turns._YOU_DID
+    print(f"ranking: {'local embedder' if meaning else 'lexical'}; share of evidence turns\n")
+    print("| questions | half | n | rule | @1 | @3 | @10 |")
+    print("|---|---|---|---|---|---|---|")
+    for name, cs in sets.items():
+        for half, label in ((0, "even"), (1, "odd")):
+            part = cs[half::2]
+            for on in (False, True):
+                turns._YOU_DID = rule if on else re.compile(r"(?!)")  # (?!) matches nothing
+                try:
+                    got = shares(part, config, meaning)
+                finally:
+                    turns._YOU_DID = rule
+                figures = " | ".join(f"{g:.3f}" for g in got)
+                print(f"| {name} | {label} | {len(part)} | {'on' if on else 'off'} | {figures} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
