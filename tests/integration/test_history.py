@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from memwise import Memwise
+from datetime import UTC, datetime
+
+from memwise import FixedClock, Memwise
 from tests.integration.conftest import ADMIN, Api
 
 
@@ -78,3 +80,28 @@ def test_a_deleted_contact_leaves_nothing_in_the_index(mw_sqlite: Memwise) -> No
     assert mw.history.recall(ws.id, ann.id, "locker code")
     mw.data_requests.delete(ws.id, ann.id, actor="key:owner")
     assert (ws.id, ann.id) not in mw.history._cache
+
+
+def test_a_named_month_is_read_on_the_workspaces_calendar(
+    mw_sqlite: Memwise, clock: FixedClock
+) -> None:
+    """Asked at 05:00 UTC on 1 March 2026: still 28 February in Pago Pago (UTC−11), whose
+    latest March is 2025's; already March in Berlin."""
+    mw = mw_sqlite
+    firsts = {}
+    for zone in ("Pacific/Pago_Pago", "Europe/Berlin"):
+        ws, _ = mw.tenancy.create_workspace(f"Shop {zone}", zone, "business")
+        agent = mw.tenancy.create_agent(ws.id, "Eve")
+        ann = mw.tenancy.create_contact(ws.id, "Ann Lee")
+        for at, desk in (
+            (datetime(2025, 3, 15, tzinfo=UTC), "walnut"),
+            (datetime(2026, 2, 28, 3, tzinfo=UTC), "oak"),
+        ):
+            clock.set(at)
+            conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+            mw.record.append(ws.id, conv.id, "customer", f"I ordered the {desk} desk.")
+        clock.set(datetime(2026, 3, 1, 5, tzinfo=UTC))
+        hits = mw.history.recall(ws.id, ann.id, "Which desk did I order in March?")
+        firsts[zone] = hits[0].text
+    assert "walnut" in firsts["Pacific/Pago_Pago"]  # March 2025
+    assert "oak" in firsts["Europe/Berlin"]  # March 2026, widened by two days

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
+from zoneinfo import ZoneInfo
 
 import numpy as np
 from sqlalchemy.engine import Connection
@@ -70,6 +71,7 @@ class _Built:
     index: TurnIndex
     at: list[datetime]
     roles: list[str]
+    zone: ZoneInfo | None = None  # the workspace's: "yesterday", "in March" are its days
 
 
 class History:
@@ -100,6 +102,7 @@ class History:
         the customer (their "I" is the customer: "what did I order?") or by staff (their "I"
         is the business: "what did I promise her?")."""
         vector, pieces = self._question(question)
+        now = self.rt.clock.now()
         built = self.prepare(
             workspace_id, contact_id, dim=len(vector) if vector is not None else None
         )
@@ -111,7 +114,7 @@ class History:
             question,
             k=max(1, min(k, 200)),
             query_vector=vector,
-            now=self.rt.clock.now(),
+            now=now.astimezone(built.zone) if built.zone else now,
             by_customer=asked_by == "customer",
             query_tokens=pieces,
         )
@@ -193,6 +196,7 @@ class History:
             TurnIndex(docs, vectors, self.config, tokens=pieces),
             [r.at for r in found],
             [r.role for r in found],
+            ZoneInfo(zone[0]) if zone else None,
         )
         if whole:
             self._cache.put((workspace_id, contact_id), built, _weight(docs, built.index))
