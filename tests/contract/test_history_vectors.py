@@ -361,7 +361,10 @@ class BrokenPieces(SameMeaningEmbedder):
 
     id = "test:broken-pieces"
 
+    attempts = 0
+
     def embed_tokens(self, texts: Sequence[str]) -> tuple[np.ndarray, list[TokenVectors]]:
+        self.attempts += 1
         raise RuntimeError("no token output")
 
 
@@ -377,5 +380,15 @@ def test_turn_vectors_are_kept_when_word_pieces_cannot_be_made(
         assert broken.texts == 2  # both turns' sentence vectors, made without pieces
         hits = mw.history.recall(ws, ann, "which bike cracked?")
         assert hits and "Trek" in hits[0].text
+        assert broken.texts == 3  # the question; the kept vectors are not made again
+        agent = mw.tenancy.agents(ws)[0].id
+        later, _ = mw.record.start(ws, agent, "web", contact_id=ann)
+        mw.record.append(ws, later.id, "customer", "The new frame fits well.")
+        assert mw.history.recall(ws, ann, "which frame fits?")
+        assert broken.texts == 5  # the question and the new turn, nothing older
+        assert broken.attempts == 2  # the worker's, the first question's; then not for a while
+        clock.advance(minutes=11)
+        assert mw.history.recall(ws, ann, "which frame fits?")
+        assert broken.attempts == 3  # tried again, for the question
     finally:
         mw.close()

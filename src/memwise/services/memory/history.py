@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
@@ -38,6 +38,7 @@ PIECE_BYTES = 32 << 20  # the word-piece vectors one index holds at most: the ne
 _PIECE_ROW = 390  # bytes a kept piece takes (384 int8, a scale, an id): for estimates
 EMBED_TURNS = "embed_turns"  # the job that embeds an ended conversation's turns
 EMBED_BATCH = 256  # texts per embeddings request
+PIECES_RETRY = timedelta(minutes=10)  # after word pieces could not be made, try again then
 
 
 def queue_embedding_in(
@@ -86,6 +87,7 @@ class History:
         self.config = config or TurnRecallConfig()
         # word-piece vectors (late interaction), when the embedder gives them and they count
         self.pieces = token_embedder(embedder) if self.config.late_weight else None
+        self._pieces_failed: datetime | None = None  # when word pieces last could not be made
         # indexes kept in memory, least recently used first out, bounded by their size
         self._cache: SizedLRU[_Built] = SizedLRU(rt.limits.memory.cache_mb << 20)
 
@@ -136,11 +138,12 @@ class History:
         (one pass for both); None for what the embedder could not give."""
         if self.embedder is None:
             return None, None
-        if self.pieces is not None:
+        if self.pieces is not None and not self._pieces_failing():
             try:
                 vectors, (pieces,) = self.pieces.embed_tokens([question])
                 return vectors[0], pieces
             except Exception as exc:
+                self._pieces_failed = self.rt.clock.now()
                 log.warning("record recall without word pieces: %s", type(exc).__name__)
         try:
             return self.embedder.embed([question])[0], None
@@ -251,10 +254,11 @@ class History:
                 _unpacked(r) if i >= first and kept[i] is not None else None
                 for i, r in enumerate(rows)
             ]
+        remake = pieces is not None and not self._pieces_failing()
         missing = [
             i
             for i, v in enumerate(kept)
-            if v is None or (pieces is not None and i >= first and pieces[i] is None)
+            if v is None or (remake and pieces is not None and i >= first and pieces[i] is None)
         ]
         if missing:
             made, new = self._embed([_said(docs[i].speaker, docs[i].text) for i in missing])
@@ -273,6 +277,12 @@ class History:
                 )
         return np.vstack([np.asarray(v, dtype=np.float32) for v in kept]), pieces
 
+    def _pieces_failing(self) -> bool:
+        """Whether word pieces could not be made lately: until PIECES_RETRY has passed, a
+        turn's vector kept without them is used as it is, not embedded again each build."""
+        failed = self._pieces_failed
+        return failed is not None and self.rt.clock.now() - failed < PIECES_RETRY
+
     def _embed(self, texts: list[str]) -> tuple[np.ndarray, list[TokenVectors | None] | None]:
         """Vectors of many texts (and their word pieces' vectors, when the embedder gives
         them), asked for in batches an embeddings API accepts. A batch whose pieces cannot
@@ -281,12 +291,15 @@ class History:
         batches = [texts[i : i + EMBED_BATCH] for i in range(0, len(texts), EMBED_BATCH)]
         if self.pieces is None:
             return np.vstack([self.embedder.embed(b) for b in batches]), None
+        if self._pieces_failing():
+            return np.vstack([self.embedder.embed(b) for b in batches]), [None] * len(texts)
         vectors: list[np.ndarray] = []
         pieces: list[TokenVectors | None] = []
         for batch in batches:
             try:
                 v, p = self.pieces.embed_tokens(batch)
             except Exception as exc:
+                self._pieces_failed = self.rt.clock.now()
                 log.warning("turn vectors without word pieces: %s", type(exc).__name__)
                 vectors.append(self.embedder.embed(batch))
                 pieces += [None] * len(batch)
