@@ -392,3 +392,48 @@ def test_turn_vectors_are_kept_when_word_pieces_cannot_be_made(
         assert broken.attempts == 3  # tried again, for the question
     finally:
         mw.close()
+
+
+class FlakyPieces(SameMeaningEmbedder):
+    """Word pieces that fail the first ``fails`` times they are asked for, then work."""
+
+    id = "test:flaky-pieces"
+
+    def __init__(self, fails: int) -> None:
+        super().__init__()
+        self.fails = fails
+
+    def embed_tokens(self, texts: Sequence[str]) -> tuple[np.ndarray, list[TokenVectors]]:
+        if self.fails:
+            self.fails -= 1
+            raise RuntimeError("the encoder's token output failed")
+        return super().embed_tokens(texts)
+
+
+def test_an_index_built_without_word_pieces_is_built_again_once_they_work(
+    database_url: str, clock: FixedClock
+) -> None:
+    flaky = FlakyPieces(fails=1)  # the worker's pass; recalls soon after do not try again
+    mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=flaky)
+    try:
+        ws, _ = mw.tenancy.create_workspace("Shop", "UTC", "business")
+        agent = mw.tenancy.create_agent(ws.id, "Eve")
+        ann = mw.tenancy.create_contact(ws.id, "Ann Lee")
+        conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+        mw.record.append(
+            ws.id, conv.id, "customer", "I took the kids to Lisbon, a lovely old city by the sea."
+        )
+        mw.record.append(ws.id, conv.id, "customer", "The children's books arrived.")
+        mw.record.end(ws.id, conv.id)
+        mw.worker().run_once()
+        question = "Which city did I take the children to?"
+        first = mw.history.recall(ws.id, ann.id, question)[0].text
+        assert first.startswith("The children")  # words alone, pieces failing
+        index = mw.history.prepare(ws.id, ann.id).index
+        assert index.pieces is not None and index.pieces.holding == 0
+        clock.advance(minutes=11)  # the pieces work again; the record has not changed
+        first = mw.history.recall(ws.id, ann.id, question)[0].text
+        assert first.startswith("I took the kids")
+        assert mw.history.prepare(ws.id, ann.id).index.pieces.holding == 2  # type: ignore[union-attr]
+    finally:
+        mw.close()

@@ -104,9 +104,19 @@ def test_you_having_done_something_asks_about_the_other_side() -> None:
     assert _voice("What was the move you made after 27. Kg2 Bd5+?") is False
     assert _voice("Did you arrange a car seat for my son?") is False
     assert _voice("I liked your suggestions, what was the third one?") is False
+    assert _voice("Didn\u2019t you say my order would ship Monday?") is False
+    assert _voice("WHICH HOTEL YOU\u2019VE BOOKED FOR ME?") is False
+    assert _voice("What was in your last message to me?") is False
     assert _voice("What did I tell you about my allergy?") is True  # "you" is told, not doing
     assert _voice("Do you need my order number?") is True  # "need": not a deed done
     assert _voice("Can you suggest a restaurant near me?") is True
+    # the customer's own things, and "you" as what is told or given
+    assert _voice("Did you receive my payment?") is True
+    assert _voice("Were you able to find my reservation?") is True
+    assert _voice("Did I tell you red or blue for my sofa?") is True
+    assert _voice("Did I give you detailed measurements of my room?") is True
+    assert _voice("Did I mention to you used furniture is fine?") is True
+    assert _voice("Thank you, you helped a lot. What was my order number?") is True
     d = [
         TurnDoc("u1", "c1", "Ann", "I need a lamp for my reading corner, something warm.", True),
         TurnDoc(
@@ -204,7 +214,7 @@ def test_a_participant_is_named_by_a_first_name_only_they_have() -> None:
     assert two.named("What did Dana buy?") == set()  # two Danas: no one is named
 
 
-def test_a_month_or_a_sentences_common_first_word_is_not_a_first_name() -> None:
+def test_a_month_a_day_or_a_sentences_first_word_is_not_a_first_name() -> None:
     turns = [
         TurnDoc("m1", "c1", "May Chen", "I ordered the brass desk lamp."),
         TurnDoc("m2", "c1", "Mark Olsen", "It ships on Friday."),
@@ -217,5 +227,9 @@ def test_a_month_or_a_sentences_common_first_word_is_not_a_first_name() -> None:
     # a first name that is also a month names no one alone; the whole name still does
     assert index.named("What did May order?") == set()
     assert index.named("What did May Chen order?") == {"May Chen"}
-    assert index.named("Mark said what about shipping?") == {"Mark Olsen"}  # not a common word
+    assert index.named("Mark my order urgent. What did I order?") == set()  # a sentence's start
+    assert index.named("What did Mark say about shipping?") == {"Mark Olsen"}
+    will = TurnIndex([*turns, TurnDoc("w1", "c3", "Will Ortiz", "Hello")])
+    assert will.named("What did Will say?") == {"Will Ortiz"}  # a stop word, yet a name here
+    assert will.named("Will it ship? What did I order?") == set()
     assert index.named("Which lamp? May's order, I think.") == set()  # a month's capital

@@ -122,19 +122,36 @@ class _BM25:
 
 _FIRST = re.compile(r"\b(i|me|my|mine|myself|we|our|us)\b|\bi'", re.IGNORECASE)
 _CAPITALISED = re.compile(r"\b[A-Z][^\W_]*")
-# a sentence's first word, whose capital says nothing of a name unless no common word has it
+# a sentence's first word, whose capital says nothing of a name
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+|[\"\u201c(]\s*)([A-Z][^\W_]*)")
 _CALENDAR = frozenset(MONTHS + WEEKDAYS)
 _SECOND = re.compile(r"\b(you|your|yours|yourself)\b", re.IGNORECASE)
-# "you" doing something already done, or "your" advice: a question about what the other side
+# what the other side does in a conversation (recommend, quote, book, promise…), as
+# regular-expression alternatives: after "did you" and as "you …" alike
+_DEEDS = (
+    "recommend|suggest|say|tell|quote|book|offer|send|promise|mention|advise|propose|"
+    "write|give|make|pick|choose|arrange|explain|list|describe|name|plan|schedule|"
+    "reserve|show|share|provide|put|estimate|charge|refund|cancel|change|fix|sort|add|"
+    "include|calculate|use|create|draft|outline|design|set"
+)
+_DONE = (
+    "recommended|suggested|said|told|quoted|booked|offered|sent|promised|mentioned|"
+    "advised|proposed|wrote|written|gave|given|made|picked|chose|chosen|arranged|"
+    "explained|listed|described|named|planned|scheduled|reserved|showed|shown|shared|"
+    "provided|put|estimated|charged|refunded|cancelled|canceled|changed|fixed|sorted|"
+    "added|included|calculated|used|created|drafted|outlined|designed|set"
+)
+_APOS = "['\u2019]"
+# "you" having done one of those, or "your" advice: a question about what the other side
 # said or did, whatever "I" or "me" it also holds ("what was the move you made after…?",
-# "can you remind me what you recommended?")
+# "can you remind me which lamp you recommended to me?", "didn't you say…?")
 _YOU_DID = re.compile(
-    r"\b(?:did|have|had|were|was)\s+you\b|\byou(?:'ve|'d| had| have)?\s+(?!need\b|feed\b|"
-    r"proceed\b|exceed\b|succeed\b)(?:\w+ed|said|told|gave|made|wrote|sent|sold|quoted|showed|"
-    r"found|put|got|took|chose|picked|came up|brought|did|were|had|thought|meant|knew|saw|set|"
-    r"paid|spent|left|built|drew|ran)\b|\byour\s+(?:\w+\s+)?(?:recommendation|suggestion|"
-    r"advice|answer|reply|response|list|offer|quote|idea|tip|explanation)s?\b",
+    rf"\b(?:did|have|had|were|was)(?:n{_APOS}?t)?\s+you\s+(?:\w+\s+){{0,2}}?"
+    rf"(?:{_DEEDS}|{_DONE})\b"
+    rf"|(?<!to )\byou(?:{_APOS}ve|{_APOS}d|\s+had|\s+have|\s+just|\s+already|\s+first)?\s+"
+    rf"(?:{_DONE}|came up with)\b"
+    r"|\byour\s+(?:\w+\s+)?(?:recommendation|suggestion|advice|answer|reply|response|offer|"
+    r"quote|idea|tip|explanation|instruction|email|message|note|estimate|colleague)s?\b",
     re.IGNORECASE,
 )
 # a question that gathers what was said over several conversations
@@ -209,7 +226,7 @@ class TurnIndex:
         self.speakers = {d.speaker for d in self.docs if d.speaker}
         self.speaker_terms = {s: set(self.terms(s)) for s in self.speakers}
         self.name_words = {w for s in self.speakers for w in s.lower().split()}
-        firsts = {s: t[0] for s in self.speakers if len(t := self.terms(s)) > 1}
+        firsts = {s: w[0].lower() for s in self.speakers if len(w := s.split()) > 1}
         shared = Counter(firsts.values())
         self.first_names = {s: f for s, f in firsts.items() if shared[f] == 1}
         self.vectors = self._smooth(vectors, spans) if vectors is not None else None
@@ -255,20 +272,18 @@ class TurnIndex:
     def named(self, question: str) -> set[str]:
         """The participants a question names: by every word of their name, or else by their
         first name written with a capital ("What did Dana buy?" of Dana Whitfield) when no
-        other participant has it — not a month or a day, nor a common word opening a
-        sentence, whose capital says nothing ("May" of May Chen in "What did I order in
-        May?", "Will" of Will Ortiz in "Will it ship?")."""
+        other participant has it — not where a capital says nothing of a name: a sentence's
+        first word ("Mark my order urgent…" of Mark Olsen), a month or a day ("What did I
+        order in May?" of May Chen)."""
         words = set(self.terms(question))
         whole = {s for s, t in self.speaker_terms.items() if t and t <= words}
         if whole:
             return whole
         starts = {m.start(1) for m in _SENTENCE_START.finditer(question)}
         capitals = {
-            t
+            word
             for m in _CAPITALISED.finditer(question)
-            if (word := m.group().lower()) not in _CALENDAR
-            and not (m.start() in starts and word in lexical.STOPWORDS)
-            for t in self.terms(word)
+            if m.start() not in starts and (word := m.group().lower()) not in _CALENDAR
         }
         return {s for s, first in self.first_names.items() if first in capitals}
 

@@ -73,6 +73,7 @@ class _Built:
     at: list[datetime]
     roles: list[str]
     zone: ZoneInfo | None = None  # the workspace's: "yesterday", "in March" are its days
+    pieceless: bool = False  # built while word pieces could not be made: built again after
 
 
 class History:
@@ -138,18 +139,22 @@ class History:
         (one pass for both); None for what the embedder could not give."""
         if self.embedder is None:
             return None, None
+        failed = False
         if self.pieces is not None and not self._pieces_failing():
             try:
                 vectors, (pieces,) = self.pieces.embed_tokens([question])
                 return vectors[0], pieces
             except Exception as exc:
-                self._pieces_failed = self.rt.clock.now()
+                failed = True
                 log.warning("record recall without word pieces: %s", type(exc).__name__)
         try:
-            return self.embedder.embed([question])[0], None
+            vector = self.embedder.embed([question])[0]
         except Exception as exc:  # the embedder is down: the words still rank
             log.warning("record recall without meaning: %s", type(exc).__name__)
             return None, None
+        if failed:  # the pieces alone fail, not the embedder
+            self._pieces_failed = self.rt.clock.now()
+        return vector, None
 
     def forget(self, workspace_id: str, contact_id: str) -> None:
         """Drop the contact's index (after a data request deleted them)."""
@@ -170,7 +175,12 @@ class History:
             zone = items_store.zone_and_version(conn, workspace_id, contact_id)
             version = (record_store.history_version(conn, workspace_id, contact_id), zone)
             cached = self._cache.get((workspace_id, contact_id))
-            if cached is not None and cached.version == version and _fits(cached, dim):
+            if (
+                cached is not None
+                and cached.version == version
+                and _fits(cached, dim)
+                and not (cached.pieceless and not self._pieces_failing())
+            ):
                 return cached
             names = tenancy_store.speaker_names(conn, workspace_id)
             found = record_store.history_turns(conn, workspace_id, contact_id, MAX_TURNS)
@@ -200,6 +210,7 @@ class History:
             [r.at for r in found],
             [r.role for r in found],
             ZoneInfo(zone[0]) if zone else None,
+            pieceless=self.pieces is not None and self._pieces_failing(),
         )
         if whole:
             self._cache.put((workspace_id, contact_id), built, _weight(docs, built.index))
@@ -291,21 +302,22 @@ class History:
         batches = [texts[i : i + EMBED_BATCH] for i in range(0, len(texts), EMBED_BATCH)]
         if self.pieces is None:
             return np.vstack([self.embedder.embed(b) for b in batches]), None
-        if self._pieces_failing():
-            return np.vstack([self.embedder.embed(b) for b in batches]), [None] * len(texts)
         vectors: list[np.ndarray] = []
         pieces: list[TokenVectors | None] = []
         for batch in batches:
-            try:
-                v, p = self.pieces.embed_tokens(batch)
-            except Exception as exc:
-                self._pieces_failed = self.rt.clock.now()
-                log.warning("turn vectors without word pieces: %s", type(exc).__name__)
+            if not self._pieces_failing():
+                try:
+                    v, p = self.pieces.embed_tokens(batch)
+                    vectors.append(v)
+                    pieces += p
+                    continue
+                except Exception as exc:
+                    log.warning("turn vectors without word pieces: %s", type(exc).__name__)
+                    vectors.append(self.embedder.embed(batch))  # raises when the embedder is down
+                    self._pieces_failed = self.rt.clock.now()  # the pieces alone fail
+            else:
                 vectors.append(self.embedder.embed(batch))
-                pieces += [None] * len(batch)
-                continue
-            vectors.append(v)
-            pieces += p
+            pieces += [None] * len(batch)
         return np.vstack(vectors), pieces
 
     @staticmethod
