@@ -128,6 +128,24 @@ def _lme_time(text: str) -> datetime:
     )
 
 
+def lme_turns(q: dict) -> tuple[list[TurnDoc], set[str], set[str]]:
+    """A LongMemEval question's sessions as turns (one conversation per session, dated),
+    with its evidence turns: the user's, and the assistant's."""
+    docs: list[TurnDoc] = []
+    users: set[str] = set()
+    theirs: set[str] = set()
+    sessions = q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"]
+    for sid, date, session in zip(*sessions, strict=True):
+        for i, t in enumerate(session):
+            user = t["role"] == "user"
+            docs.append(
+                TurnDoc(f"{sid}:{i}", sid, t["role"], t["content"], user, at=_lme_time(date))
+            )
+            if t.get("has_answer"):
+                (users if user else theirs).add(f"{sid}:{i}")
+    return docs, users, theirs
+
+
 def longmemeval_samples(path: Path) -> tuple[list[Case], list[Case]]:
     """LongMemEval's questions (abstentions left out) as one case each, split into the even
     and the odd ones by position in the file."""
@@ -135,17 +153,7 @@ def longmemeval_samples(path: Path) -> tuple[list[Case], list[Case]]:
     for n, q in enumerate(json.loads(path.read_text())):
         if q["question_id"].endswith("_abs"):
             continue
-        docs: list[TurnDoc] = []
-        gold: set[str] = set()
-        sessions = q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"]
-        for sid, date, session in zip(*sessions, strict=True):
-            for i, t in enumerate(session):
-                user = t["role"] == "user"
-                docs.append(
-                    TurnDoc(f"{sid}:{i}", sid, t["role"], t["content"], user, at=_lme_time(date))
-                )
-                if user and t.get("has_answer"):
-                    gold.add(f"{sid}:{i}")
+        docs, gold, _ = lme_turns(q)
         asked = Question(
             str(q["question"]),
             frozenset(gold),

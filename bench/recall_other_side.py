@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from memwise.retrieval import turns
-from memwise.retrieval.turns import TurnDoc, TurnRecallConfig
+from memwise.retrieval.turns import TurnRecallConfig
 from recall_generalise import (
     SHIPPED,
     SHIPPED_MEANING,
@@ -40,6 +40,7 @@ from recall_generalise import (
     Question,
     _lme_time,
     indexed,
+    lme_turns,
     ranked,
 )
 
@@ -53,18 +54,7 @@ def cases(path: Path) -> dict[str, list[Case]]:
     for q in json.loads(path.read_text()):
         if q["question_id"].endswith("_abs"):
             continue
-        docs: list[TurnDoc] = []
-        theirs: set[str] = set()
-        users: set[str] = set()
-        sessions = q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"]
-        for sid, date, session in zip(*sessions, strict=True):
-            for i, t in enumerate(session):
-                user = t["role"] == "user"
-                docs.append(
-                    TurnDoc(f"{sid}:{i}", sid, t["role"], t["content"], user, at=_lme_time(date))
-                )
-                if t.get("has_answer"):
-                    (users if user else theirs).add(f"{sid}:{i}")
+        docs, users, theirs = lme_turns(q)
         now = _lme_time(q["question_date"])
         if theirs and not users:
             out["assistant's evidence"].append(

@@ -328,26 +328,29 @@ class SameMeaningNoPieces(SameMeaningEmbedder):
     gives_tokens = False
 
 
+def _kids_and_books(mw: Memwise) -> tuple[str, str]:
+    """A contact whose trip with "the kids" only late interaction tells from "children's
+    books" (the longer turn loses by words alone), their conversation ended and worked."""
+    ws, _ = mw.tenancy.create_workspace("Shop", "UTC", "business")
+    agent = mw.tenancy.create_agent(ws.id, "Eve")
+    ann = mw.tenancy.create_contact(ws.id, "Ann Lee")
+    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+    trip = "I took the kids to Lisbon last spring, a lovely old city by the sea."
+    mw.record.append(ws.id, conv.id, "customer", trip)
+    mw.record.append(ws.id, conv.id, "customer", "The children's books arrived.")
+    mw.record.end(ws.id, conv.id)
+    mw.worker().run_once()
+    return ws.id, ann.id
+
+
 def test_the_questions_word_pieces_reorder_a_recall(database_url: str, clock: FixedClock) -> None:
     question = "Which city did I take the children to?"
     firsts = []
     for embedder in (SameMeaningNoPieces(), SameMeaningEmbedder(), BrokenPieces()):
         mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=embedder)
         try:
-            ws, _ = mw.tenancy.create_workspace("Shop", "UTC", "business")
-            agent = mw.tenancy.create_agent(ws.id, "Eve")
-            ann = mw.tenancy.create_contact(ws.id, "Ann Lee")
-            conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
-            mw.record.append(
-                ws.id,
-                conv.id,
-                "customer",
-                "I took the kids to Lisbon last spring, a lovely old city by the sea.",
-            )
-            mw.record.append(ws.id, conv.id, "customer", "The children's books arrived.")
-            mw.record.end(ws.id, conv.id)
-            mw.worker().run_once()
-            firsts.append(mw.history.recall(ws.id, ann.id, question)[0].text)
+            ws, ann = _kids_and_books(mw)
+            firsts.append(mw.history.recall(ws, ann, question)[0].text)
         finally:
             mw.close()
     without, late, broken = firsts
@@ -416,24 +419,15 @@ def test_an_index_built_without_word_pieces_is_built_again_once_they_work(
     flaky = FlakyPieces(fails=1)  # the worker's pass; recalls soon after do not try again
     mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=flaky)
     try:
-        ws, _ = mw.tenancy.create_workspace("Shop", "UTC", "business")
-        agent = mw.tenancy.create_agent(ws.id, "Eve")
-        ann = mw.tenancy.create_contact(ws.id, "Ann Lee")
-        conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
-        mw.record.append(
-            ws.id, conv.id, "customer", "I took the kids to Lisbon, a lovely old city by the sea."
-        )
-        mw.record.append(ws.id, conv.id, "customer", "The children's books arrived.")
-        mw.record.end(ws.id, conv.id)
-        mw.worker().run_once()
+        ws, ann = _kids_and_books(mw)
         question = "Which city did I take the children to?"
-        first = mw.history.recall(ws.id, ann.id, question)[0].text
+        first = mw.history.recall(ws, ann, question)[0].text
         assert first.startswith("The children")  # words alone, pieces failing
-        index = mw.history.prepare(ws.id, ann.id).index
+        index = mw.history.prepare(ws, ann).index
         assert index.pieces is not None and index.pieces.holding == 0
         clock.advance(minutes=11)  # the pieces work again; the record has not changed
-        first = mw.history.recall(ws.id, ann.id, question)[0].text
+        first = mw.history.recall(ws, ann, question)[0].text
         assert first.startswith("I took the kids")
-        assert mw.history.prepare(ws.id, ann.id).index.pieces.holding == 2  # type: ignore[union-attr]
+        assert mw.history.prepare(ws, ann).index.pieces.holding == 2  # type: ignore[union-attr]
     finally:
         mw.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 
@@ -97,26 +98,37 @@ def test_the_voice_of_a_question_points_at_a_side() -> None:
     assert index.docs[staff[0][0]].id == "r1"
 
 
-def test_you_having_done_something_asks_about_the_other_side() -> None:
+@pytest.mark.parametrize(
+    ("question", "customers"),
+    [
+        ("Can you remind me which lamp you recommended to me?", False),
+        ("What was the move you made after 27. Kg2 Bd5+?", False),
+        ("Did you arrange a car seat for my son?", False),
+        ("I liked your suggestions, what was the third one?", False),
+        ("Didn\u2019t you say my order would ship Monday?", False),
+        ("WHICH HOTEL YOU\u2019VE BOOKED FOR ME?", False),
+        ("What was in your last message to me?", False),
+        ("What did I tell you about my allergy?", True),  # "you" is told, not doing
+        ("Do you need my order number?", True),  # "need": not a deed done
+        ("Can you suggest a restaurant near me?", True),
+        # the customer's own things, and "you" as what is told or given
+        ("Did you receive my payment?", True),
+        ("Were you able to find my reservation?", True),
+        ("Did I tell you red or blue for my sofa?", True),
+        ("Did I give you detailed measurements of my room?", True),
+        ("Did I mention to you used furniture is fine?", True),
+        ("Thank you, you helped a lot. What was my order number?", True),
+    ],
+)
+def test_you_having_done_something_asks_about_the_other_side(
+    question: str, customers: bool
+) -> None:
     from memwise.retrieval.turns import _voice
 
-    assert _voice("Can you remind me which lamp you recommended to me?") is False
-    assert _voice("What was the move you made after 27. Kg2 Bd5+?") is False
-    assert _voice("Did you arrange a car seat for my son?") is False
-    assert _voice("I liked your suggestions, what was the third one?") is False
-    assert _voice("Didn\u2019t you say my order would ship Monday?") is False
-    assert _voice("WHICH HOTEL YOU\u2019VE BOOKED FOR ME?") is False
-    assert _voice("What was in your last message to me?") is False
-    assert _voice("What did I tell you about my allergy?") is True  # "you" is told, not doing
-    assert _voice("Do you need my order number?") is True  # "need": not a deed done
-    assert _voice("Can you suggest a restaurant near me?") is True
-    # the customer's own things, and "you" as what is told or given
-    assert _voice("Did you receive my payment?") is True
-    assert _voice("Were you able to find my reservation?") is True
-    assert _voice("Did I tell you red or blue for my sofa?") is True
-    assert _voice("Did I give you detailed measurements of my room?") is True
-    assert _voice("Did I mention to you used furniture is fine?") is True
-    assert _voice("Thank you, you helped a lot. What was my order number?") is True
+    assert _voice(question) is customers
+
+
+def test_a_question_about_what_you_recommended_finds_the_reply() -> None:
     d = [
         TurnDoc("u1", "c1", "Ann", "I need a lamp for my reading corner, something warm.", True),
         TurnDoc(
