@@ -68,7 +68,7 @@ def cases(path: Path) -> dict[str, list[Case]]:
 
 
 def shares(part: list[Case], config: TurnRecallConfig, meaning: Meaning | None) -> list[float]:
-    found = {k: [] for k in AT}  # type: dict[int, list[float]]
+    found: dict[int, list[float]] = {k: [] for k in AT}
     for case, index in indexed(part, config, meaning):
         for q in case.questions:
             order = ranked(index, q, max(AT), meaning)

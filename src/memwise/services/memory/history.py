@@ -139,22 +139,12 @@ class History:
         (one pass for both); None for what the embedder could not give."""
         if self.embedder is None:
             return None, None
-        failed = False
-        if self.pieces is not None and not self._pieces_failing():
-            try:
-                vectors, (pieces,) = self.pieces.embed_tokens([question])
-                return vectors[0], pieces
-            except Exception as exc:
-                failed = True
-                log.warning("record recall without word pieces: %s", type(exc).__name__)
         try:
-            vector = self.embedder.embed([question])[0]
+            vectors, (pieces,) = self._embed_batch([question])
         except Exception as exc:  # the embedder is down: the words still rank
             log.warning("record recall without meaning: %s", type(exc).__name__)
             return None, None
-        if failed:  # the pieces alone fail, not the embedder
-            self._pieces_failed = self.rt.clock.now()
-        return vector, None
+        return vectors[0], pieces
 
     def forget(self, workspace_id: str, contact_id: str) -> None:
         """Drop the contact's index (after a data request deleted them)."""
@@ -265,7 +255,7 @@ class History:
                 _unpacked(r) if i >= first and kept[i] is not None else None
                 for i, r in enumerate(rows)
             ]
-        remake = pieces is not None and not self._pieces_failing()
+        remake = not self._pieces_failing()  # else kept vectors serve without their pieces
         missing = [
             i
             for i, v in enumerate(kept)
@@ -296,8 +286,7 @@ class History:
 
     def _embed(self, texts: list[str]) -> tuple[np.ndarray, list[TokenVectors | None] | None]:
         """Vectors of many texts (and their word pieces' vectors, when the embedder gives
-        them), asked for in batches an embeddings API accepts. A batch whose pieces cannot
-        be made still gets its vectors (its pieces None: made again another time)."""
+        them), asked for in batches an embeddings API accepts."""
         assert self.embedder is not None
         batches = [texts[i : i + EMBED_BATCH] for i in range(0, len(texts), EMBED_BATCH)]
         if self.pieces is None:
@@ -305,20 +294,27 @@ class History:
         vectors: list[np.ndarray] = []
         pieces: list[TokenVectors | None] = []
         for batch in batches:
-            if not self._pieces_failing():
-                try:
-                    v, p = self.pieces.embed_tokens(batch)
-                    vectors.append(v)
-                    pieces += p
-                    continue
-                except Exception as exc:
-                    log.warning("turn vectors without word pieces: %s", type(exc).__name__)
-                    vectors.append(self.embedder.embed(batch))  # raises when the embedder is down
-                    self._pieces_failed = self.rt.clock.now()  # the pieces alone fail
-            else:
-                vectors.append(self.embedder.embed(batch))
-            pieces += [None] * len(batch)
+            v, p = self._embed_batch(batch)
+            vectors.append(v)
+            pieces += p
         return np.vstack(vectors), pieces
+
+    def _embed_batch(self, texts: list[str]) -> tuple[np.ndarray, list[TokenVectors | None]]:
+        """One batch's vectors and, when the embedder gives them and they have not failed
+        lately, its word pieces' vectors (one pass for both); pieces that cannot be made
+        are None, and the failure is noted when the vectors alone still can be (else the
+        embedder's error is raised: it is down, not its pieces)."""
+        assert self.embedder is not None
+        if self.pieces is None or self._pieces_failing():
+            return self.embedder.embed(texts), [None] * len(texts)
+        try:
+            vectors, pieces = self.pieces.embed_tokens(texts)
+            return vectors, list(pieces)
+        except Exception as exc:
+            log.warning("vectors without word pieces: %s", type(exc).__name__)
+        vectors = self.embedder.embed(texts)
+        self._pieces_failed = self.rt.clock.now()
+        return vectors, [None] * len(texts)
 
     @staticmethod
     def _speaker(row: Any, contact: str, names: dict[str, str]) -> str:
