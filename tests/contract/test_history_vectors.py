@@ -13,9 +13,19 @@ from memwise import FixedClock, Memwise
 from memwise.retrieval import embedders, lexical
 from memwise.retrieval.late import TokenVectors
 
+DIM = 1024  # more than this file's words: no two share a dimension
+_SLOTS: dict[str, int] = {}
+
+
+def _slot(word: str) -> int:
+    """A word's own dimension (and piece id), the same in every run: Python's ``hash`` of a
+    string changes with each process, and two words sharing a dimension would read as one
+    meaning to the rankings these tests assert."""
+    return _SLOTS.setdefault(word, len(_SLOTS) % DIM)
+
 
 class CountingEmbedder:
-    """A word-hashing embedder that counts the texts it is asked to embed."""
+    """A word-counting embedder (a dimension per word) that counts the texts it embeds."""
 
     id = "test:words"
 
@@ -26,10 +36,10 @@ class CountingEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.texts += len(texts)
         self.batches.append(len(texts))
-        out = np.zeros((len(texts), 64), dtype=np.float32)
+        out = np.zeros((len(texts), DIM), dtype=np.float32)
         for i, t in enumerate(texts):
             for w in lexical.terms(t):
-                out[i, hash(w) % 64] += 1.0
+                out[i, _slot(w)] += 1.0
         return embedders.normalise(out)
 
 
@@ -141,7 +151,7 @@ def test_a_changed_or_broken_embedder_never_breaks_recall(
     try:
         ws, ann, conv = _customer_with_history(first)
         first.record.end(ws, conv)
-        first.worker().run_once()  # 64-dimension vectors kept
+        first.worker().run_once()  # DIM-dimension vectors kept
     finally:
         first.close()
     for embedder in (NarrowEmbedder(), BrokenEmbedder(), NarrowEmbedder()):
@@ -189,10 +199,10 @@ class PieceEmbedder(CountingEmbedder):
         out = []
         for t in texts:
             words = [w.lower() for w in lexical._WORD.findall(t)]
-            vectors = np.zeros((len(words), 64), dtype=np.float32)
+            vectors = np.zeros((len(words), DIM), dtype=np.float32)
             for i, w in enumerate(words):
-                vectors[i, hash(w) % 64] = 1.0
-            ids = [hash(w) % 30000 for w in words]
+                vectors[i, _slot(w)] = 1.0
+            ids = [_slot(w) for w in words]
             out.append(TokenVectors.quantise(ids, vectors, words if len(texts) == 1 else ()))
         self.texts -= len(texts)  # the sentence vectors below are this call's, not embed's
         return self.embed(texts), out
@@ -309,17 +319,17 @@ class SameMeaningEmbedder(CountingEmbedder):
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.texts += len(texts)
-        return np.ones((len(texts), 64), dtype=np.float32) / 8.0
+        return np.ones((len(texts), DIM), dtype=np.float32) / 32.0
 
     def embed_tokens(self, texts: Sequence[str]) -> tuple[np.ndarray, list[TokenVectors]]:
         out = []
         for t in texts:
             words = [w.lower() for w in lexical._WORD.findall(t)]
             meant = [self.SAME.get(w, w) for w in words]
-            vectors = np.zeros((len(words), 64), dtype=np.float32)
+            vectors = np.zeros((len(words), DIM), dtype=np.float32)
             for i, w in enumerate(meant):
-                vectors[i, hash(w) % 64] = 1.0
-            ids = [hash(w) % 30000 for w in words]
+                vectors[i, _slot(w)] = 1.0
+            ids = [_slot(w) for w in words]
             out.append(TokenVectors.quantise(ids, vectors, words if len(texts) == 1 else ()))
         return self.embed(texts), out
 
