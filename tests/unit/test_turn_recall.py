@@ -240,6 +240,8 @@ def test_a_month_a_day_or_a_sentences_first_word_is_not_a_first_name() -> None:
     assert index.named("What did May order?") == set()
     assert index.named("What did May Chen order?") == {"May Chen"}
     assert index.named("Mark my order urgent. What did I order?") == set()  # a sentence's start
+    assert index.named("Mark's order: when did it ship?") == {"Mark Olsen"}  # his, at the start
+    assert index.named("Did it ship? Mark’s order, I mean.") == {"Mark Olsen"}
     assert index.named("What did Mark say about shipping?") == {"Mark Olsen"}
     will = TurnIndex([*turns, TurnDoc("w1", "c3", "Will Ortiz", "Hello")])
     assert will.named("What did Will say?") == {"Will Ortiz"}  # a stop word, yet a name here

@@ -125,6 +125,7 @@ _CAPITALISED = re.compile(r"\b[A-Z][^\W_]*")
 # a sentence's first word, whose capital says nothing of a name
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+|[\"\u201c(]\s*)([A-Z][^\W_]*)")
 _CALENDAR = frozenset(MONTHS + WEEKDAYS)
+_POSSESSIVE = re.compile(r"['\u2019]s\b")
 _SECOND = re.compile(r"\b(you|your|yours|yourself)\b", re.IGNORECASE)
 # what the other side does in a conversation (recommend, quote, book, promise…), as
 # regular-expression alternatives: after "did you" and as "you …" alike
@@ -273,13 +274,17 @@ class TurnIndex:
         """The participants a question names: by every word of their name, or else by their
         first name written with a capital ("What did Dana buy?" of Dana Whitfield) when no
         other participant has it — not where a capital says nothing of a name: a sentence's
-        first word ("Mark my order urgent…" of Mark Olsen), a month or a day ("What did I
-        order in May?" of May Chen)."""
+        first word ("Mark my order urgent…" of Mark Olsen; but "Mark's order…" names him),
+        a month or a day ("What did I order in May?" of May Chen)."""
         words = set(self.terms(question))
         whole = {s for s, t in self.speaker_terms.items() if t and t <= words}
         if whole:
             return whole
-        starts = {m.start(1) for m in _SENTENCE_START.finditer(question)}
+        starts = {  # a sentence's first word, unless it owns something ("Dana's order")
+            m.start(1)
+            for m in _SENTENCE_START.finditer(question)
+            if not _POSSESSIVE.match(question, m.end(1))
+        }
         capitals = {
             word
             for m in _CAPITALISED.finditer(question)
