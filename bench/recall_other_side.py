@@ -2,6 +2,7 @@
 
     python bench/recall_other_side.py ../shared/bench/longmemeval/longmemeval_oracle.json \
         [--embedder none|local]
+    python bench/recall_other_side.py --written SET.json [--embedder none|local]
 
 A customer who asks what the assistant said or did ("can you remind me what you
 recommended?", "did you arrange a car seat?") asks in the first person too, and a question in
@@ -17,7 +18,15 @@ customer's), printing the share of evidence turns at 1, 3 and 10 per half (even,
 position in the file). Beside them, the questions with "you" whose evidence is the user's,
 to see what the rule costs there.
 
-The rule was written after reading these questions, so neither half is held out from it.
+A question asking to be reminded of something ("can you remind me of our flight times?",
+"do you remember the deli near the Vatican?") says nothing of who said it unless the
+customer is doing something in it ("…what I ordered"): the ranking reads it as either
+side's, boosting neither and damping neither's long turns (``turns._REMIND``). Three
+readings are printed: neither rule, "you" having done something only, and both.
+
+Both rules were written after reading these questions, so neither half is held out from
+them; bench/recall_heldout.py given a set written without sight of the rules is
+the check that is.
 """
 
 from __future__ import annotations
@@ -67,6 +76,19 @@ def cases(path: Path) -> dict[str, list[Case]]:
     return out
 
 
+def written_cases(path: Path) -> dict[str, list[Case]]:
+    """A set in bench/recall_heldout.py's form, its customer's questions by kind."""
+    from recall_heldout import records
+
+    out: dict[str, list[Case]] = {}
+    for docs, asked in records(path):
+        for q in asked:
+            if q.by_customer:
+                question = Question(q.text, q.evidence, now=q.at)
+                out.setdefault(q.kind, []).append(Case(docs, [question]))
+    return out
+
+
 def shares(part: list[Case], config: TurnRecallConfig, meaning: Meaning | None) -> list[float]:
     found: dict[int, list[float]] = {k: [] for k in AT}
     for case, index in indexed(part, config, meaning):
@@ -79,30 +101,41 @@ def shares(part: list[Case], config: TurnRecallConfig, meaning: Meaning | None) 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("longmemeval", type=Path, help="longmemeval_oracle.json")
+    parser.add_argument("longmemeval", type=Path, help="longmemeval_oracle.json (or --written)")
     parser.add_argument("--embedder", choices=("none", "local"), default="none")
+    parser.add_argument(
+        "--written",
+        action="store_true",
+        help="the file is a set in bench/recall_heldout.py's form: report it by kind, whole",
+    )
     args = parser.parse_args(argv)
-    sets = cases(args.longmemeval)
+    sets = written_cases(args.longmemeval) if args.written else cases(args.longmemeval)
+    halves = (
+        ((slice(None), "all"),)
+        if args.written
+        else ((slice(0, None, 2), "even"), (slice(1, None, 2), "odd"))
+    )
     meaning = None
     config = SHIPPED
     if args.embedder == "local":
         meaning, config = Meaning(), SHIPPED_MEANING
         meaning.fill([c for cs in sets.values() for c in cs])
-    rule = turns._YOU_DID
+    you_did, remind = turns._YOU_DID, turns._REMIND
+    never = re.compile(r"(?!)")  # matches nothing: the rule switched off
+    rules = {"neither": (never, never), "you did": (you_did, never), "both": (you_did, remind)}
     print(f"ranking: {'local embedder' if meaning else 'lexical'}; share of evidence turns\n")
-    print("| questions | half | n | rule | @1 | @3 | @10 |")
+    print("| questions | half | n | rules | @1 | @3 | @10 |")
     print("|---|---|---|---|---|---|---|")
     for name, cs in sets.items():
-        for half, label in ((0, "even"), (1, "odd")):
-            part = cs[half::2]
-            for on in (False, True):
-                turns._YOU_DID = rule if on else re.compile(r"(?!)")  # (?!) matches nothing
+        for half, label in halves:
+            part = cs[half]
+            for rule, (turns._YOU_DID, turns._REMIND) in rules.items():
                 try:
                     got = shares(part, config, meaning)
                 finally:
-                    turns._YOU_DID = rule
+                    turns._YOU_DID, turns._REMIND = you_did, remind
                 figures = " | ".join(f"{g:.3f}" for g in got)
-                print(f"| {name} | {label} | {len(part)} | {'on' if on else 'off'} | {figures} |")
+                print(f"| {name} | {label} | {len(part)} | {rule} | {figures} |")
     return 0
 
 

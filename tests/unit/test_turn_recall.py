@@ -118,10 +118,18 @@ def test_the_voice_of_a_question_points_at_a_side() -> None:
         ("Did I give you detailed measurements of my room?", True),
         ("Did I mention to you used furniture is fine?", True),
         ("Thank you, you helped a lot. What was my order number?", True),
+        # asked to be reminded, nobody's doing named: either side may have said it
+        ("Can you remind me of our flight times?", None),
+        ("Do you remember the name of that deli near the Vatican?", None),
+        ("I'm back about our last chat. Could you remind me how many rooms it has?", None),
+        ("Can you remind me what I ordered in March?", True),
+        ("Remind me where we decided to stay?", True),
+        ("Do you remember which size I said I wear?", True),
+        ("Do you recall the lamp you recommended?", False),
     ],
 )
 def test_you_having_done_something_asks_about_the_other_side(
-    question: str, customers: bool
+    question: str, customers: bool | None
 ) -> None:
     from memwise.retrieval.turns import _voice
 
@@ -143,6 +151,34 @@ def test_a_question_about_what_you_recommended_finds_the_reply() -> None:
     index = TurnIndex(d, config=TurnRecallConfig(neighbour_weight=0))
     found = index.search("Can you remind me which lamp you recommended for my reading corner?")
     assert index.docs[found[0][0]].id == "r1"
+
+
+def test_being_reminded_finds_the_other_sides_long_reply() -> None:
+    d = [
+        TurnDoc("u1", "c1", "Ann", "We want to fly out early on the Saturday.", True),
+        TurnDoc("u2", "c1", "Ann", "Seats together would be nice, if possible.", True),
+        TurnDoc(
+            "r1",
+            "c1",
+            "Eve",
+            "Done: your flights are booked. Outbound Manchester to Faro on Saturday 12 July, "
+            "departing 06:40 and arriving 09:35; return Faro to Manchester on Saturday 26 "
+            "July at 10:20, arriving 12:55. Each of you has 23 kg of hold luggage, and seats "
+            "together in row 14. Online check-in opens 48 hours before each flight.",
+            False,
+        ),
+    ]
+    index = TurnIndex(d, config=TurnRecallConfig(neighbour_weight=0))
+
+    def order(question: str) -> list[str]:
+        return [index.docs[i].id for i, _ in index.search(question)]
+
+    # not damped as the other side's elaboration: the reply is second to a short turn
+    # sharing one word, ahead of the turn sharing none
+    assert order("Can you remind me which row our seats are in?") == ["u2", "r1", "u1"]
+    # the customer's doing: their turns first, the long reply damped
+    assert order("Can you remind me which row we asked for our seats?") == ["u2", "u1", "r1"]
+    assert order("Can you remind me when we wanted to fly?")[0] == "u1"
 
 
 def test_a_turns_keys_find_it_by_what_memory_kept() -> None:

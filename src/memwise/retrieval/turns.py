@@ -143,6 +143,14 @@ _DONE = (
     "added|included|calculated|used|created|drafted|outlined|designed|set"
 )
 _APOS = "['\u2019]"
+# asking to be reminded of something: what follows names it, not who said it
+_REMIND = re.compile(
+    r"\bremind\s+(?:me|us)\b|\b(?:do|did|can|could)\s+you\s+(?:still\s+)?(?:remember|recall)\b"
+    r"|\byou\s+(?:remember|remembered|recall)\b",
+    re.IGNORECASE,
+)
+# the customer doing or saying something ("…what I ordered", "…where we decided to go")
+_FIRST_DOING = re.compile(rf"\b(?:i|we)\b(?!{_APOS}?s\b)", re.IGNORECASE)
 # "you" having done one of those, or "your" advice: a question about what the other side
 # said or did, whatever "I" or "me" it also holds ("what was the move you made after…?",
 # "can you remind me which lamp you recommended to me?", "didn't you say…?")
@@ -166,14 +174,25 @@ _GATHERS = re.compile(
 def _voice(question: str) -> bool | None:
     """True when a question is in the first person (asked by the customer about themself),
     False when in the second (about what the other side said or did: only "you", or "you"
-    having done something), else None."""
+    having done something), else None — as when it asks to be reminded of something and
+    says nobody's doing ("can you remind me of our flight times?": either side may have
+    said them)."""
     if _YOU_DID.search(question):
         return False
+    if _reminded(question):
+        return None
     if _FIRST.search(question):
         return True
     if _SECOND.search(question):
         return False
     return None
+
+
+def _reminded(question: str) -> bool:
+    """Whether a question asks to be reminded of something without saying the customer
+    did or said it: the other side's long turns may hold it."""
+    asked = _REMIND.search(question)
+    return asked is not None and not _FIRST_DOING.search(question, asked.end())
 
 
 def _unit_range(x: np.ndarray) -> np.ndarray:
@@ -333,7 +352,7 @@ class TurnIndex:
             about_other_side = not side
             if c.voice_boost:
                 score = np.where(self.customer == side, score * (1.0 + c.voice_boost), score)
-        if c.long_ratio and not about_other_side:
+        if c.long_ratio and not about_other_side and not _reminded(question):
             # another's long turn is mostly its own elaboration: context, unless it is what
             # the question asks about ("what did you recommend?")
             damp = np.minimum(1.0, self.long / np.maximum(self.lengths, 1.0))
