@@ -129,14 +129,15 @@ def main(argv: list[str] | None = None) -> int:
                 scores[name].append(len(q.evidence & top) / len(q.evidence))
     turns = sum(len(d) for d, _ in data)
     print(f"{len(data)} records, {turns} turns, {len(kinds)} questions: recall@10\n")
-    counts = {k: kinds.count(k) for k in KINDS}
-    head = " | ".join(f"{k} ({counts[k]})" for k in KINDS)
+    named = [k for k in KINDS if k in kinds] + sorted(set(kinds) - set(KINDS))
+    counts = {k: kinds.count(k) for k in named}
+    head = " | ".join(f"{k} ({counts[k]})" for k in named)
     print(f"| ranking | all ({len(kinds)}) | {head} |")
-    print("|---|---|" + "---|" * len(KINDS))
+    print("|---|---|" + "---|" * len(named))
     for name, values in scores.items():
         cells = [float(np.mean(values))] + [
             float(np.mean([v for v, k in zip(values, kinds, strict=True) if k == kind]))
-            for kind in KINDS
+            for kind in named
         ]
         print(f"| {name} | " + " | ".join(f"{c:.3f}" for c in cells) + " |")
     shipped = list(scores)[-1]

@@ -82,7 +82,29 @@ def test_a_long_reply_is_context_and_does_not_outrank_the_customer() -> None:
     # and it lends only a short turn's worth of words to its neighbours: the next question
     # is not about kayaking just because the essay before it was
     assert ranked.index("u2") > ranked.index("u1")
-    assert shaped.long < 20  # twice the customer's typical turn, in words
+    assert shaped.long == 40  # twice the customer's typical turn is fewer words: the floor
+
+
+def test_a_business_reply_of_a_few_sentences_is_not_taken_for_elaboration() -> None:
+    d = [
+        TurnDoc("u1", "c1", "Ann", "Is the deposit for the venue refundable?", True),
+        TurnDoc(
+            "r1",
+            "c1",
+            "Eve",
+            "The deposit is 500 pounds, refundable in full until 60 days before the wedding; "
+            "after that half is kept. The balance is due 30 days before, by bank transfer to "
+            "the account on your invoice, reference WED-2231.",
+            False,
+        ),
+        TurnDoc("u2", "c1", "Ann", "Great, we paid the deposit yesterday.", True),
+    ]
+    question = "How much is my deposit and when is the balance due?"
+    floor = TurnIndex(d, config=TurnRecallConfig(neighbour_weight=0))
+    assert floor.docs[floor.search(question)[0][0]].id == "r1"
+    # counted long against the customer's short turns alone, the reply sank below theirs
+    ratio = TurnIndex(d, config=TurnRecallConfig(neighbour_weight=0, long_floor=0))
+    assert [ratio.docs[i].id for i, _ in ratio.search(question)][-1] == "r1"
 
 
 def test_the_voice_of_a_question_points_at_a_side() -> None:
@@ -168,14 +190,14 @@ def test_being_reminded_finds_the_other_sides_long_reply() -> None:
             False,
         ),
     ]
-    index = TurnIndex(d, config=TurnRecallConfig(neighbour_weight=0))
+    # the reply counts as long here (no floor), so that damping it or not shows
+    index = TurnIndex(d, config=TurnRecallConfig(neighbour_weight=0, long_floor=0))
 
     def order(question: str) -> list[str]:
         return [index.docs[i].id for i, _ in index.search(question)]
 
-    # not damped as the other side's elaboration: the reply is second to a short turn
-    # sharing one word, ahead of the turn sharing none
-    assert order("Can you remind me which row our seats are in?") == ["u2", "r1", "u1"]
+    # not damped as the other side's elaboration: the reply first
+    assert order("Can you remind me which row our seats are in?") == ["r1", "u2", "u1"]
     # the customer's doing: their turns first, the long reply damped
     assert order("Can you remind me which row we asked for our seats?") == ["u2", "u1", "r1"]
     assert order("Can you remind me when we wanted to fly?")[0] == "u1"

@@ -73,6 +73,9 @@ class TurnRecallConfig:
     # "I"/"my" (a customer asking about themself), for the other side's when it says "you"
     long_ratio: float = 2.0  # a turn is long past ratio × the customer's typical length: a
     # long turn of the other side scores × long/length, and lends only `long` words as context
+    long_floor: float = 40.0  # and never shorter than this many words: a business's reply
+    # stating prices, times and references is not elaboration (chosen on LoCoMo 0–4, the even
+    # LongMemEval questions and a written set of business records)
     key_weight: float = 0.5  # the words of a turn's keys (what memory kept), against its own 1
     period_boost: float = 0.5  # ×(1 + boost) for turns said in the period a question names
     newest_boost: float = 0.5  # up to ×(1 + boost) for later turns, when the newest is wanted
@@ -223,7 +226,7 @@ class TurnIndex:
         expanded = []
         for i, counts in enumerate(own):
             doc: dict[str, float] = dict(counts)
-            for j, distance in self._neighbours(i, spans):
+            for j, distance in self._neighbours(i, spans) if c.neighbour_weight else ():
                 share = c.neighbour_weight / distance
                 if self.lengths[j] > self.long:  # a long turn lends only that many words
                     share *= self.long / self.lengths[j]
@@ -261,7 +264,7 @@ class TurnIndex:
             return math.inf
         own = self.lengths[[d.customer for d in self.docs]]
         typical = float(np.median(own if own.size else self.lengths))
-        return max(1.0, ratio * typical)
+        return max(1.0, ratio * typical, self.config.long_floor)
 
     def _spans(self) -> list[tuple[int, int]]:
         """For each turn, the [start, end) of its conversation's run in ``docs``."""
