@@ -55,6 +55,7 @@ OFF = replace(  # every part of the ranking switched off: what the others add to
     spread_decay=1.0,
     period_boost=0.0,
     newest_boost=0.0,
+    answer_share=0.0,
 )
 PLAIN = replace(OFF, b=0.75)
 PREVIOUS = replace(  # the defaults before this comparison (chosen on all ten conversations)

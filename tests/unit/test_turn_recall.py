@@ -82,7 +82,7 @@ def test_a_long_reply_is_context_and_does_not_outrank_the_customer() -> None:
     # and it lends only a short turn's worth of words to its neighbours: the next question
     # is not about kayaking just because the essay before it was
     assert ranked.index("u2") > ranked.index("u1")
-    assert shaped.long == 40  # twice the customer's typical turn is fewer words: the floor
+    assert shaped.long == 60  # twice the customer's typical turn is fewer words: the floor
 
 
 def test_a_business_reply_of_a_few_sentences_is_not_taken_for_elaboration() -> None:
@@ -201,6 +201,35 @@ def test_being_reminded_finds_the_other_sides_long_reply() -> None:
     # the customer's doing: their turns first, the long reply damped
     assert order("Can you remind me which row we asked for our seats?") == ["u2", "u1", "r1"]
     assert order("Can you remind me when we wanted to fly?")[0] == "u1"
+
+
+def test_the_reply_to_a_question_ranks_near_it() -> None:
+    reply = (
+        "Your contract now ends on 31 January 2026, pushed back a month by the freeze; after "
+        "that it rolls monthly at the same price."
+    )
+    d = [
+        TurnDoc("u1", "c1", "Ann", "How long is left on my gym contract, please?", True),
+        TurnDoc("r1", "c1", "Eve", reply, False),
+        TurnDoc("u2", "c1", "Ann", "My gym bag was left in the locker room.", True),
+        TurnDoc("u3", "c1", "Ann", "Is my contract paid for the gym this month?", True),
+        TurnDoc("u4", "c1", "Ann", "The gym is left of the station?", True),  # no reply follows
+    ]
+    question = "How long is left on my contract at the gym?"
+
+    def top(config: TurnRecallConfig, k: int) -> list[str]:
+        index = TurnIndex(d, config=config)
+        return [index.docs[i].id for i, _ in index.search(question, k=k)]
+
+    off = TurnRecallConfig(answer_share=0.0)
+    assert "r1" not in top(off, 3)  # the customer's own turns share more of the words
+    assert top(TurnRecallConfig(), 3)[:2] == ["u1", "r1"]  # the question, then its answer
+    # an essay is not lifted by the question before it, nor a turn of the same side
+    essay = TurnDoc("r1", "c1", "Eve", (reply + " ") * 8, False)
+    d[1] = essay
+    assert "r1" not in top(TurnRecallConfig(), 3)
+    same = TurnIndex([d[0], TurnDoc("u9", "c1", "Ann", "Thanks in advance.", True)])
+    assert same.answers.size == 0
 
 
 def test_a_turns_keys_find_it_by_what_memory_kept() -> None:
