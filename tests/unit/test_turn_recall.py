@@ -203,6 +203,21 @@ def test_being_reminded_finds_the_other_sides_long_reply() -> None:
     assert order("Can you remind me when we wanted to fly?")[0] == "u1"
 
 
+def test_staff_asking_what_they_did_for_a_named_customer_find_their_own_side() -> None:
+    d = [
+        TurnDoc("u1", "c1", "Sean Reilly", "The aircon condenser is rattling again.", True),
+        TurnDoc("r1", "c1", "Eve", "A new condenser: ref Q-4418, 385 pounds, to August.", False),
+        TurnDoc("u2", "c2", "Sean Reilly", "Do the condenser, but can it wait a month?", True),
+    ]
+    index = TurnIndex(d, config=TurnRecallConfig(neighbour_weight=0, answer_share=0))
+
+    def first(question: str) -> str:
+        return index.docs[index.search(question, by_customer=False)[0][0]].id
+
+    assert first("How much did we quote Sean Reilly for the condenser?") == "r1"  # our deed
+    assert first("What did Sean Reilly say about the condenser?") != "r1"  # his own words
+
+
 def test_the_reply_to_a_question_ranks_near_it() -> None:
     reply = (
         "Your contract now ends on 31 January 2026, pushed back a month by the freeze; after "

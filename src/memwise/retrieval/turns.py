@@ -364,7 +364,14 @@ class TurnIndex:
         if self.vectors is not None and query_vector is not None and c.dense_weight:
             score = score + c.dense_weight * _unit_range(self.vectors @ query_vector)
         about_other_side = False  # the question asks what the business's side said
-        if len(named) == 1 and c.speaker_boost:
+        # staff asking what they themselves did for a customer they name ("what did we quote
+        # Mr Reilly?"): the business's turns, not the named customer's
+        ours = bool(named) and not by_customer and _FIRST_DOING.search(question) is not None
+        if ours:
+            about_other_side = True
+            if c.voice_boost:
+                score = np.where(self.customer, score, score * (1.0 + c.voice_boost))
+        elif len(named) == 1 and c.speaker_boost:
             (who,) = named
             score = np.where(self.speaker_of == who, score * (1.0 + c.speaker_boost), score)
             about_other_side = not self.customer[self.speaker_of == who].any()
