@@ -148,6 +148,8 @@ def test_the_voice_of_a_question_points_at_a_side() -> None:
         ("Remind me where we decided to stay?", True),
         ("Do you remember which size I said I wear?", True),
         ("Do you recall the lamp you recommended?", False),
+        ("Can you remind me of the check-in time? I'm arriving late.", None),  # another sentence
+        ("Can you remind me of the I-95 exit for the store?", None),
     ],
 )
 def test_you_having_done_something_asks_about_the_other_side(
@@ -215,7 +217,14 @@ def test_staff_asking_what_they_did_for_a_named_customer_find_their_own_side() -
         return index.docs[index.search(question, by_customer=False)[0][0]].id
 
     assert first("How much did we quote Sean Reilly for the condenser?") == "r1"  # our deed
+    assert first("What did we take from Mr Reilly for the condenser?") == "r1"  # by title
     assert first("What did Sean Reilly say about the condenser?") != "r1"  # his own words
+    # staff saying "we" or "I" without having done anything: still the customer's turns
+    assert first("Do we know if Sean Reilly's condenser rattles?") != "r1"
+    assert first("Can I check what Sean Reilly wants for the condenser?") != "r1"
+    # asked by the customer's side, "we" are the customer's
+    mine = index.search("How much did we quote Sean Reilly for the condenser?")
+    assert index.docs[mine[0][0]].id != "r1"
 
 
 def test_the_reply_to_a_question_ranks_near_it() -> None:
@@ -245,6 +254,11 @@ def test_the_reply_to_a_question_ranks_near_it() -> None:
     assert "r1" not in top(TurnRecallConfig(), 3)
     same = TurnIndex([d[0], TurnDoc("u9", "c1", "Ann", "Thanks in advance.", True)])
     assert same.answers.size == 0
+    # nor the first turn of the next conversation, nor a reply to a turn asking nothing
+    apart = TurnIndex([d[0], TurnDoc("r9", "c2", "Eve", reply, False)])
+    assert apart.answers.size == 0
+    told = TurnIndex([TurnDoc("u8", "c1", "Ann", "I asked about my contract.", True), d[1]])
+    assert told.answers.size == 0
 
 
 def test_a_turns_keys_find_it_by_what_memory_kept() -> None:
@@ -345,6 +359,11 @@ def test_a_month_a_day_or_a_sentences_first_word_is_not_a_first_name() -> None:
     assert index.named("Mark's order: when did it ship?") == {"Mark Olsen"}  # his, at the start
     assert index.named("Did it ship? Mark’s order, I mean.") == {"Mark Olsen"}
     assert index.named("What did Mark say about shipping?") == {"Mark Olsen"}
+    # a surname after a title, when only they have it
+    assert index.named("Which lamp did Mrs Chen order?") == {"May Chen"}
+    assert index.named("Which lamp did Chen order?") == set()  # no title: not read as a name
+    chens = TurnIndex([*turns, TurnDoc("c9", "c3", "Li Chen", "Hello")])
+    assert chens.named("Which lamp did Mrs Chen order?") == set()  # two Chens
     will = TurnIndex([*turns, TurnDoc("w1", "c3", "Will Ortiz", "Hello")])
     assert will.named("What did Will say?") == {"Will Ortiz"}  # a stop word, yet a name here
     assert will.named("Will it ship? What did I order?") == set()

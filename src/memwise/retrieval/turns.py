@@ -134,6 +134,8 @@ _CAPITALISED = re.compile(r"\b[A-Z][^\W_]*")
 # a sentence's first word, whose capital says nothing of a name
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+|[\"\u201c(]\s*)([A-Z][^\W_]*)")
 _CALENDAR = frozenset(MONTHS + WEEKDAYS)
+# a surname after a title: staff naming a customer the way they address them
+_TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.?\s+([A-Z][^\W_]*)")
 _POSSESSIVE = re.compile(r"['\u2019]s\b")
 _SECOND = re.compile(r"\b(you|your|yours|yourself)\b", re.IGNORECASE)
 # what the other side does in a conversation (recommend, quote, book, promise…), as
@@ -142,14 +144,14 @@ _DEEDS = (
     "recommend|suggest|say|tell|quote|book|offer|send|promise|mention|advise|propose|"
     "write|give|make|pick|choose|arrange|explain|list|describe|name|plan|schedule|"
     "reserve|show|share|provide|put|estimate|charge|refund|cancel|change|fix|sort|add|"
-    "include|calculate|use|create|draft|outline|design|set"
+    "include|calculate|use|create|draft|outline|design|set|take"
 )
 _DONE = (
     "recommended|suggested|said|told|quoted|booked|offered|sent|promised|mentioned|"
     "advised|proposed|wrote|written|gave|given|made|picked|chose|chosen|arranged|"
     "explained|listed|described|named|planned|scheduled|reserved|showed|shown|shared|"
     "provided|put|estimated|charged|refunded|cancelled|canceled|changed|fixed|sorted|"
-    "added|included|calculated|used|created|drafted|outlined|designed|set"
+    "added|included|calculated|used|created|drafted|outlined|designed|set|took|taken"
 )
 _APOS = "['\u2019]"
 # asking to be reminded of something: what follows names it, not who said it
@@ -159,7 +161,8 @@ _REMIND = re.compile(
     re.IGNORECASE,
 )
 # the customer doing or saying something ("…what I ordered", "…where we decided to go")
-_FIRST_DOING = re.compile(rf"\b(?:i|we)\b(?!{_APOS}?s\b)", re.IGNORECASE)
+_FIRST_DOING = re.compile(r"\b(?:i|we)\b(?!-)", re.IGNORECASE)  # not "I-95"
+_SENTENCE_END = re.compile(r"[.?!](?:\s|$)")
 # "you" having done one of those, or "your" advice: a question about what the other side
 # said or did, whatever "I" or "me" it also holds ("what was the move you made after…?",
 # "can you remind me which lamp you recommended to me?", "didn't you say…?")
@@ -170,6 +173,12 @@ _YOU_DID = re.compile(
     rf"(?:{_DONE}|came up with)\b"
     r"|\byour\s+(?:\w+\s+)?(?:recommendation|suggestion|advice|answer|reply|response|offer|"
     r"quote|idea|tip|explanation|instruction|email|message|note|estimate|colleague)s?\b",
+    re.IGNORECASE,
+)
+# staff saying they did one of those deeds ("what did we quote him?", "I've booked her…")
+_WE_DID = re.compile(
+    rf"\bdid(?:n{_APOS}?t)?\s+(?:i|we)\s+(?:\w+\s+){{0,2}}?(?:{_DEEDS})\b"
+    rf"|\b(?:i|we)(?:{_APOS}ve|{_APOS}d|\s+have|\s+had|\s+just|\s+already)?\s+(?:{_DONE})\b",
     re.IGNORECASE,
 )
 # a question that gathers what was said over several conversations
@@ -201,7 +210,10 @@ def _reminded(question: str) -> bool:
     """Whether a question asks to be reminded of something without saying the customer
     did or said it: the other side's long turns may hold it."""
     asked = _REMIND.search(question)
-    return asked is not None and not _FIRST_DOING.search(question, asked.end())
+    if asked is None:
+        return False
+    end = _SENTENCE_END.search(question, asked.end())  # what follows in the same sentence
+    return not _FIRST_DOING.search(question, asked.end(), end.start() if end else len(question))
 
 
 def _unit_range(x: np.ndarray) -> np.ndarray:
@@ -258,6 +270,9 @@ class TurnIndex:
         firsts = {s: w[0].lower() for s in self.speakers if len(w := s.split()) > 1}
         shared = Counter(firsts.values())
         self.first_names = {s: f for s, f in firsts.items() if shared[f] == 1}
+        lasts = {s: w[-1].lower() for s in self.speakers if len(w := s.split()) > 1}
+        shared = Counter(lasts.values())
+        self.last_names = {s: f for s, f in lasts.items() if shared[f] == 1}
         self.vectors = self._smooth(vectors, spans) if vectors is not None else None
         # (question, answer): a turn with a question mark and the other side's next turn
         self.answers = np.array(
@@ -315,7 +330,8 @@ class TurnIndex:
         first name written with a capital ("What did Dana buy?" of Dana Whitfield) when no
         other participant has it — not where a capital says nothing of a name: a sentence's
         first word ("Mark my order urgent…" of Mark Olsen; but "Mark's order…" names him),
-        a month or a day ("What did I order in May?" of May Chen)."""
+        a month or a day ("What did I order in May?" of May Chen); or by a surname only they
+        have after a title ("Mrs Okafor")."""
         words = set(self.terms(question))
         whole = {s for s, t in self.speaker_terms.items() if t and t <= words}
         if whole:
@@ -330,7 +346,9 @@ class TurnIndex:
             for m in _CAPITALISED.finditer(question)
             if m.start() not in starts and (word := m.group().lower()) not in _CALENDAR
         }
-        return {s for s, first in self.first_names.items() if first in capitals}
+        found = {s for s, first in self.first_names.items() if first in capitals}
+        titled = {m.group(1).lower() for m in _TITLED.finditer(question)}  # "Mrs Okafor"
+        return found | {s for s, last in self.last_names.items() if last in titled}
 
     def search(
         self,
@@ -365,8 +383,13 @@ class TurnIndex:
             score = score + c.dense_weight * _unit_range(self.vectors @ query_vector)
         about_other_side = False  # the question asks what the business's side said
         # staff asking what they themselves did for a customer they name ("what did we quote
-        # Mr Reilly?"): the business's turns, not the named customer's
-        ours = bool(named) and not by_customer and _FIRST_DOING.search(question) is not None
+        # Sean Reilly?"): the business's turns, not the named customer's
+        ours = (
+            not by_customer
+            and len(named) == 1
+            and bool(self.customer[self.speaker_of == next(iter(named))].any())
+            and _WE_DID.search(question) is not None
+        )
         if ours:
             about_other_side = True
             if c.voice_boost:
