@@ -119,6 +119,7 @@ def test_allowance_holds_extraction_with_a_clear_status(mw: Memwise, clock: Fixe
     _, first = _conversation(mw, ws, agent, "I prefer email.")
     contact, second = _conversation(mw, ws, agent, "I prefer phone calls.")
     mw.record.end(ws, first)
+    clock.advance(seconds=1)  # the first to end is the first extracted (not an id's luck)
     mw.record.end(ws, second)
     counts = mw.worker().run_once()
     assert counts == {"extract:applied": 1, "extract:waiting": 1}

@@ -244,9 +244,13 @@ def test_items_must_be_grounded_in_their_quotes() -> None:
     assert harness.grounded("Does not want to be called", []) is False
 
 
-def test_a_custom_pack_is_validated_with_clear_errors(tmp_path: Path) -> None:
+def test_a_custom_pack_is_validated_with_clear_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from memwise import errors
     from memwise.extraction import pack
+
+    monkeypatch.setattr(pack, "_DIRS", [])  # the folder added below is this test's alone
 
     example = Path(__file__).parents[2] / "examples" / "packs" / "bike-workshop.yaml"
     found = pack.validate_text(example.read_text())
@@ -264,7 +268,10 @@ def test_a_custom_pack_is_validated_with_clear_errors(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / "bike-workshop.yaml").write_text(example.read_text())
     pack.use_dir(folder)
-    assert "bike-workshop" in pack.names() and pack.load("bike-workshop").events
+    try:
+        assert "bike-workshop" in pack.names() and pack.load("bike-workshop").events
+    finally:
+        pack.load.cache_clear()
 
 
 # A second attack review: each (turn, quote, item) was stored before the quote was read in

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memwise import errors
@@ -72,6 +72,7 @@ items = st.builds(
 )
 
 
+@settings(deadline=None, derandomize=True)
 @given(items)
 def test_trust_invariants_hold_for_every_item(item: Item) -> None:
     t = trust(item, NOW, STALE)
