@@ -79,9 +79,9 @@ class TurnRecallConfig:
     # long turn of the other side scores × long/length, and lends only `long` words as context
     answer_share: float = 0.8  # the other side's reply to a turn asking something ranks at
     # least at this share of that turn ("how long is left on my contract?" → the date)
-    answer_cap: float = 100.0  # …when the reply is at most this many words (not an essay)
-    long_floor: float = 60.0  # and a turn is never long under this many words: a business's
-    # reply stating prices, times and references is not elaboration
+    answer_cap: float = 100.0  # …when the reply is at most this many content words
+    long_floor: float = 60.0  # and a turn is never long under this many content words (stop
+    # words left out): a business's reply stating prices, times and references is no essay
     key_weight: float = 0.5  # the words of a turn's keys (what memory kept), against its own 1
     period_boost: float = 0.5  # ×(1 + boost) for turns said in the period a question names
     newest_boost: float = 0.5  # up to ×(1 + boost) for later turns, when the newest is wanted
