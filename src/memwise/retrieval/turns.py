@@ -67,7 +67,8 @@ class TurnRecallConfig:
     records (a customer asks, the business's reply holds the answer): chosen out of 40
     variants on LoCoMo 0–4, the even LongMemEval questions and three written sets of business
     records, a third of the objective each, and reported on LoCoMo 5–9, the odd questions
-    and a fourth written set none of the rules had seen (bench/recall_heldout.py)."""
+    and a fourth set written after them, measured once before the later rules for staff's
+    deeds and titles (bench/recall_business.py)."""
 
     neighbour_weight: float = 0.5  # the neighbours' words, at weight w / distance
     window: int = 2  # neighbours on each side, inside the same conversation
