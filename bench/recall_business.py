@@ -54,7 +54,7 @@ from recall_generalise import (
     longmemeval_samples,
     share_at_10,
 )
-from recall_heldout import records
+from recall_heldout import Meaning, embedded, records, shares
 
 NEVER = re.compile(r"(?!)")  # matches nothing: a rule switched off
 READINGS: dict[str, tuple[dict[str, Any] | None, bool]] = {  # changes, reminding read
@@ -74,43 +74,15 @@ def config(changes: dict[str, Any] | None, dense: bool) -> TurnRecallConfig:
 
 
 def written_recall(
-    data: list[Any], cfg: TurnRecallConfig, meaning: list[Any] | None = None
+    data: list[Any], cfg: TurnRecallConfig, meaning: Meaning | None = None
 ) -> dict[str, float]:
     """Recall@10 over a written set, overall and per kind of question."""
+    kinds = [q.kind for _, asked in data for q in asked]
     got: dict[str, list[float]] = {}
-    for n, (docs, asked) in enumerate(data):
-        vectors, pieces, questions = meaning[n] if meaning else (None, None, None)
-        index = TurnIndex(docs, vectors, cfg, tokens=pieces)
-        for m, q in enumerate(asked):
-            qv, qp = questions[m] if questions else (None, None)
-            found = index.search(
-                q.text,
-                k=10,
-                now=q.at,
-                by_customer=q.by_customer,
-                query_vector=qv,
-                query_tokens=qp,
-            )
-            top = {index.docs[i].id for i, _ in found}
-            share = len(q.evidence & top) / len(q.evidence)
-            got.setdefault("all", []).append(share)
-            got.setdefault(q.kind, []).append(share)
+    for kind, share in zip(kinds, shares(data, cfg, meaning), strict=True):
+        got.setdefault("all", []).append(share)
+        got.setdefault(kind, []).append(share)
     return {k: sum(v) / len(v) for k, v in got.items()}
-
-
-def embedded(data: list[Any]) -> list[Any]:
-    from memwise.retrieval.embedders import MiniLMEmbedder
-
-    embedder = MiniLMEmbedder("onnx")
-    out = []
-    for docs, asked in data:
-        vectors, pieces = embedder.embed_tokens([f"{d.speaker}: {d.text}" for d in docs])
-        questions = []
-        for q in asked:
-            v, (p,) = embedder.embed_tokens([q.text])
-            questions.append((v[0], p))
-        out.append((vectors, pieces, questions))
-    return out
 
 
 def compare(args: argparse.Namespace) -> None:

@@ -84,51 +84,69 @@ def records(path: Path) -> list[tuple[list[TurnDoc], list[Asked]]]:
     return out
 
 
+Meaning = list[tuple[np.ndarray, list[TokenVectors], list[tuple[np.ndarray, TokenVectors]]]]
+
+
+def embedded(data: list[tuple[list[TurnDoc], list[Asked]]]) -> Meaning:
+    """Per record, the local embedder's vectors and word pieces of its turns ("speaker:
+    text", as ``History`` embeds them) and of each of its questions."""
+    from memwise.retrieval.embedders import MiniLMEmbedder
+
+    embedder = MiniLMEmbedder("onnx")
+    out: Meaning = []
+    for docs, asked in data:
+        vectors, pieces = embedder.embed_tokens([f"{d.speaker}: {d.text}" for d in docs])
+        questions = []
+        for q in asked:
+            found, (qp,) = embedder.embed_tokens([q.text])
+            questions.append((found[0], qp))
+        out.append((vectors, list(pieces), questions))
+    return out
+
+
+def shares(
+    data: list[tuple[list[TurnDoc], list[Asked]]],
+    config: TurnRecallConfig,
+    meaning: Meaning | None = None,
+) -> list[float]:
+    """Each question's share of evidence turns in the top 10, in order; ranked by words
+    alone, or with ``meaning`` (sentence vectors, and word pieces when the config weighs
+    them)."""
+    out = []
+    for n, (docs, asked) in enumerate(data):
+        vectors, pieces, questions = meaning[n] if meaning else (None, None, None)
+        index = TurnIndex(docs, vectors, config, tokens=pieces)
+        for m, q in enumerate(asked):
+            qv, qp = questions[m] if questions else (None, None)
+            hits = index.search(
+                q.text,
+                k=10,
+                now=q.at,
+                by_customer=q.by_customer,
+                query_vector=qv,
+                query_tokens=qp,
+            )
+            top = {index.docs[i].id for i, _ in hits}
+            out.append(len(q.evidence & top) / len(q.evidence))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data", type=Path, nargs="?", default=DEFAULT)
     ap.add_argument("--embedder", choices=("none", "local"), default="local")
     args = ap.parse_args(argv)
     data = records(args.data)
-    embedder = None
-    if args.embedder == "local":
-        from memwise.retrieval.embedders import MiniLMEmbedder
-
-        embedder = MiniLMEmbedder("onnx")
-    rankings = {
-        "plain BM25": (PLAIN, False, False),
-        "lexical (memwise, no embedder)": (TurnRecallConfig(dense_weight=0.0), False, False),
+    meaning = embedded(data) if args.embedder == "local" else None
+    rankings: dict[str, tuple[TurnRecallConfig, Meaning | None]] = {
+        "plain BM25": (PLAIN, None),
+        "lexical (memwise, no embedder)": (TurnRecallConfig(dense_weight=0.0), None),
     }
-    if embedder is not None:
-        rankings["+ sentence vectors"] = (TurnRecallConfig(late_weight=0.0), True, False)
-        rankings["+ word pieces (memwise, local embedder)"] = (TurnRecallConfig(), True, True)
-    scores: dict[str, list[float]] = {name: [] for name in rankings}
-    kinds: list[str] = []
-    for docs, asked in data:
-        vectors: np.ndarray | None = None
-        pieces: list[TokenVectors] | None = None
-        if embedder is not None:
-            vectors, pieces = embedder.embed_tokens([f"{d.speaker}: {d.text}" for d in docs])
-        for q in asked:
-            kinds.append(q.kind)
-            qv, qp = None, None
-            if embedder is not None:
-                found, (qp,) = embedder.embed_tokens([q.text])
-                qv = found[0]
-            for name, (config, dense, late) in rankings.items():
-                index = TurnIndex(
-                    docs, vectors if dense else None, config, tokens=pieces if late else None
-                )
-                hits = index.search(
-                    q.text,
-                    k=10,
-                    now=q.at,
-                    by_customer=q.by_customer,
-                    query_vector=qv if dense else None,
-                    query_tokens=qp if late else None,
-                )
-                top = {index.docs[i].id for i, _ in hits}
-                scores[name].append(len(q.evidence & top) / len(q.evidence))
+    if meaning is not None:
+        rankings["+ sentence vectors"] = (TurnRecallConfig(late_weight=0.0), meaning)
+        rankings["+ word pieces (memwise, local embedder)"] = (TurnRecallConfig(), meaning)
+    scores = {name: shares(data, config, m) for name, (config, m) in rankings.items()}
+    kinds = [q.kind for _, asked in data for q in asked]
     turns = sum(len(d) for d, _ in data)
     print(f"{len(data)} records, {turns} turns, {len(kinds)} questions: recall@10\n")
     named = [k for k in KINDS if k in kinds] + sorted(set(kinds) - set(KINDS))
