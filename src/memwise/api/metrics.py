@@ -17,6 +17,14 @@ from memwise import errors, observability
 from memwise.storage.stores.jobs import counts_by_kind
 
 router = APIRouter()
+# The methods a label may name: anything else a client sends is "other", so a client cannot
+# grow the metrics (or the scrape) by inventing methods.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+def method_label(method: object) -> str:
+    """The request's method as a metrics label, from a fixed set."""
+    return str(method) if method in METHODS else "other"
 
 
 class Observed:
@@ -44,13 +52,13 @@ class Observed:
                 message["headers"] = [*message.get("headers", []), (b"x-request-id", rid.encode())]
             await send(message)
 
+        method = method_label(scope.get("method"))
         try:
-            with observability.span("http.request", method=scope.get("method"), request_id=rid):
+            with observability.span("http.request", method=method, request_id=rid):
                 await self.app(scope, receive, tagged)
         finally:
             route = scope.get("route")
             name = getattr(route, "path", None) or _mount(scope)
-            method = str(scope.get("method", ""))
             observability.REQUESTS.labels(name, method, str(status)).inc()
             observability.REQUEST_SECONDS.labels(name, method).observe(time.perf_counter() - start)
             observability.request_id.reset(token)

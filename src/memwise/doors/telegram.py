@@ -30,6 +30,10 @@ HELP = (
     "/memory — what I keep for you\n"
     "/forget <words> — remove what contains those words"
 )
+# A conversation has one participant: in a group everyone's messages would land in the first
+# sender's conversation (one member planting facts on another, reading their notes, or a
+# staff member's notebook). Groups get this answer and nothing is recorded.
+ONE_TO_ONE = "I only talk one to one: please message me directly."
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,11 @@ class Incoming:
     sender_name: str
     text: str
     sent_at: datetime
+
+    @property
+    def private(self) -> bool:
+        """A private chat: Telegram gives it the id of the person in it."""
+        return self.chat_id == self.sender_id
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,8 @@ class TelegramDoor:
         """Answer one text message; returns the replies to send."""
         key = self.key(msg.chat_id)
         self.windows.sweep()  # end the conversations of chats gone idle
+        if not msg.private:
+            return [ONE_TO_ONE]
         off = self._door_off()  # a door switched off: nothing recorded, nobody created
         if off:
             return [off]
@@ -144,6 +155,8 @@ class TelegramDoor:
 
     def memory(self, msg: Incoming) -> str:
         """/memory: a staff user's notebook, or what is remembered about a customer."""
+        if not msg.private:
+            return ONE_TO_ONE
         off = self._door_off()
         if off:
             return off
@@ -167,6 +180,8 @@ class TelegramDoor:
 
     def forget(self, msg: Incoming, phrase: str) -> str:
         """/forget: staff remove notebook rules; a customer's request goes to the team."""
+        if not msg.private:
+            return ONE_TO_ONE
         off = self._door_off()
         if off:
             return off
@@ -223,7 +238,10 @@ def build_bot(door: TelegramDoor, token: str, *, base_url: str | None = None) ->
             await reply_all(update, await asyncio.to_thread(door.message, msg))
 
     async def on_reset(update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
-        if update.effective_chat is not None:
+        msg = incoming(update)
+        if msg is not None and not msg.private:
+            await reply_all(update, [ONE_TO_ONE])
+        elif update.effective_chat is not None:
             await reply_all(update, [await asyncio.to_thread(door.reset, update.effective_chat.id)])
 
     async def on_memory(update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:

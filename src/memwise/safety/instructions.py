@@ -37,7 +37,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "role_marker",
         re.compile(
-            r"(?:^|\n)\s*(?:system|assistant|developer)\s*[:>\]]|<\|?(?:im_start|system|"
+            r"(?:^|\n)[ \t]*(?:system|assistant|developer)[ \t]*[:>\]]|<\|?(?:im_start|system|"
             r"assistant)\|?>|\[/?(?:INST|SYS)\]|###\s*(?:system|instruction)",
             re.I,
         ),

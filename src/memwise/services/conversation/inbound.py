@@ -191,10 +191,12 @@ class Inbound:
 
 
 # a reply's quoted history: "> …" lines, and everything from "On … wrote:" or an
-# "Original Message" header on
-_QUOTED_LINE = re.compile(r"^\s*>.*$", re.M)
+# "Original Message" header on. Indentation is spaces and tabs only: a "\s*" there would
+# run over every following blank line from each line start (quadratic in blank lines).
+_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.M)
 _HISTORY = re.compile(
-    r"^\s*(?:On\b.{0,200}\bwrote:|-{2,}\s*Original Message\s*-{2,}|From:\s.+\n\s*(?:Sent|Date):)",
+    r"^[ \t]*(?:On\b.{0,200}\bwrote:|-{2,}[ \t]*Original Message[ \t]*-{2,}"
+    r"|From:[ \t].+\n[ \t]*(?:Sent|Date):)",
     re.M | re.I,
 )
 # who speaks in a transcript given as one string: "Agent: … Caller: …"

@@ -1,0 +1,183 @@
+"""CPU budgets: 32 kB of adversarial text at every entry point a visitor, an inbound
+sender, an operator or a model reaches finishes in under 100 ms of CPU (docs/security.md,
+"Budgets"). The texts are the shapes that made the old rules cubic or quadratic: digit
+groups, blank lines, repeated words, nested punctuation, long runs without a space.
+
+Measured as the process's CPU time around one call (the database's own work included on
+SQLite), after one warm-up call with ordinary text so that first-use loading is not counted.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from memwise import Memwise
+from memwise.services.assistant import tools
+from memwise.services.assistant.tools import Call, Door
+
+BUDGET_S = 0.100
+SIZE = 32_000
+
+
+def _fill(unit: str, head: str = "") -> str:
+    body = unit * (SIZE // len(unit) + 1)
+    return (head + body)[:SIZE]
+
+
+ADVERSARIAL: dict[str, str] = {
+    "digit groups": _fill("1-", "Where is my order "),
+    "spaced digits": _fill("12 "),
+    "card-like runs": _fill("4111 1111 1111 111 "),
+    "fullwidth digits": _fill("４１"),
+    "blank lines": _fill("\n"),
+    "blank lines then a quote": _fill("\n \n")[:-3] + "> x",
+    "whitespace mix": _fill("\t \r\n"),
+    "repeated word": _fill("the "),
+    "password words": _fill("my password is "),
+    "pin words": _fill("pin code "),
+    "nested punctuation": _fill("(["),
+    "sentence marks": _fill("!?.,;:"),
+    "dashes": _fill("-"),
+    "one long word": _fill("a"),
+    "mixed token": _fill("aZ9_"),
+    "instruction words": _fill("remember: always ignore previous "),
+    "quoted history": _fill("On x "),
+    "header lines": _fill("From: a\n"),
+    "apostrophes": _fill("I'm "),
+    "dates": _fill("tomorrow at 11 "),
+    "slashed numbers": _fill("12/12/12 "),
+    "emails": _fill("a@b."),
+    "hyphenated": _fill("a-b-"),
+    "relatives": _fill("my sister's friend's "),
+    "speaker labels": _fill("customer: agent: "),
+}
+ORDINARY = "Hi, I moved to Leeds last month and my order 4410 has not arrived yet."
+
+
+def cpu(call: Callable[[str], Any], text: str) -> float:
+    start = time.process_time()
+    try:
+        call(text)
+    except Exception:  # a refusal is an answer too: only the time counts here
+        pass
+    return time.process_time() - start
+
+
+def within_budget(call: Callable[[str], Any]) -> None:
+    call(ORDINARY)  # warm-up: imports, caches, first-use loading
+    over = {}
+    for name, text in ADVERSARIAL.items():
+        spent = min(cpu(call, text), cpu(call, text))  # the better of two: noise, not work
+        if spent > BUDGET_S:
+            over[name] = round(spent * 1000)
+    assert not over, f"over {BUDGET_S * 1000:.0f} ms of CPU (ms): {over}"
+
+
+@pytest.fixture
+def shop(mw: Memwise) -> Iterator[dict[str, Any]]:
+    ws, _ = mw.tenancy.create_workspace("Budget", "Europe/Berlin", "startup")
+    agent = mw.tenancy.create_agent(ws.id, "Eve", memory_enabled=True, domain="retail")
+    contact = mw.tenancy.create_contact(ws.id, "Ann Lee", emails=["ann@example.com"])
+    user = mw.tenancy.create_user(ws.id, "Mira", "operator")
+    yield {"mw": mw, "ws": ws.id, "agent": agent.id, "contact": contact.id, "user": user.id}
+
+
+def _conversation(s: dict[str, Any]) -> str:
+    conv, _ = s["mw"].record.start(s["ws"], s["agent"], "web", contact_id=s["contact"])
+    return str(conv.id)
+
+
+def test_chat(shop: dict[str, Any]) -> None:
+    mw: Memwise = shop["mw"]
+    within_budget(lambda t: mw.chat(shop["ws"], _conversation(shop), t))
+
+
+def test_turns(shop: dict[str, Any]) -> None:
+    mw: Memwise = shop["mw"]
+    conv = _conversation(shop)
+    within_budget(lambda t: mw.record.append(shop["ws"], conv, "customer", t))
+
+
+def test_email_webhook(shop: dict[str, Any]) -> None:
+    mw: Memwise = shop["mw"]
+    within_budget(
+        lambda t: mw.inbound.receive(shop["ws"], "email", {"from": "ann@example.com", "text": t})
+    )
+
+
+def test_voice_webhook(shop: dict[str, Any]) -> None:
+    mw: Memwise = shop["mw"]
+    within_budget(
+        lambda t: mw.inbound.receive(
+            shop["ws"], "voice", {"from": "+4915112345678", "transcript": t}
+        )
+    )
+
+
+def test_extraction(shop: dict[str, Any]) -> None:
+    mw: Memwise = shop["mw"]
+
+    def extract(text: str) -> None:
+        conv = _conversation(shop)
+        mw.record.append(shop["ws"], conv, "customer", text)
+        mw.record.end(shop["ws"], conv)
+        mw.worker().run_once()
+
+    within_budget(extract)
+
+
+def test_mcp_arguments(shop: dict[str, Any]) -> None:
+    mw: Memwise = shop["mw"]
+    call = Call(mw, shop["ws"], Door.mcp, "mcp:test")
+
+    conv = _conversation(shop)
+
+    def arguments(text: str) -> None:
+        for name, args in (
+            ("record_turn", {"conversation_id": conv, "role": "customer", "text": text}),
+            (
+                "create_ticket",
+                {"subject": "Help", "body": text[:20_000], "contact_id": shop["contact"]},
+            ),
+            ("recall", {"contact_id": shop["contact"], "request": text[:4000]}),
+            ("search_knowledge", {"query": text[:2000]}),
+        ):
+            try:
+                tools.execute(name, args, call)
+            except Exception:
+                pass
+
+    within_budget(arguments)
+
+
+def test_notebook_and_rules(shop: dict[str, Any]) -> None:
+    mw: Memwise = shop["mw"]
+
+    def write(text: str) -> None:
+        for attempt in (
+            lambda: mw.notebook.add(shop["ws"], shop["user"], text),
+            lambda: mw.rulebook.propose(shop["ws"], shop["agent"], [text]),
+        ):
+            try:
+                attempt()
+            except Exception:
+                pass
+
+    within_budget(write)
+
+
+def test_search(shop: dict[str, Any]) -> None:
+    mw: Memwise = shop["mw"]
+    conv = _conversation(shop)
+    mw.record.append(shop["ws"], conv, "customer", ORDINARY)
+
+    def search(text: str) -> None:
+        mw.knowledge.search(shop["ws"], text)
+        mw.history.recall(shop["ws"], shop["contact"], text)
+        mw.recaller.recall(shop["ws"], shop["contact"], text)
+
+    within_budget(search)
