@@ -136,13 +136,21 @@ class Settings(BaseSettings):
         description="Base URLs a workspace may use as an HTTP account source (as above)",
     )
     account_allow_private: bool = Field(
-        False, description="Let HTTP account sources reach loopback and private addresses"
+        False,
+        description="Let HTTP account sources (only: their bases are on the allow-list above) "
+        "reach loopback and private addresses",
+    )
+    private_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Internal hosts a workspace's event endpoints, helpdesk webhook or account "
+        "source may reach, one host for one purpose: `[ws_…=]events:host[:port]`, "
+        "`tickets:…`, `accounts:…` (comma-separated); empty: none",
     )
     account_timeout_s: float = Field(
         5.0, gt=0, le=60, description="Statement timeout of SQL account lookups (seconds)"
     )
 
-    @field_validator("account_sql_urls", "account_http_bases", mode="before")
+    @field_validator("account_sql_urls", "account_http_bases", "private_hosts", mode="before")
     @classmethod
     def _comma_list(cls, value: Any) -> Any:
         if isinstance(value, str):
@@ -174,6 +182,7 @@ class Settings(BaseSettings):
             sql_urls=tuple(self.account_sql_urls),
             http_bases=tuple(self.account_http_bases),
             allow_private=self.account_allow_private,
+            private_hosts=tuple(self.private_hosts),
             statement_timeout_s=self.account_timeout_s,
         )
 

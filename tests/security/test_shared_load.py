@@ -5,9 +5,20 @@ from __future__ import annotations
 
 import random
 import string
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import anyio
+import pytest
+
+from memwise.accounts.policy import AccountPolicy, PolicyRefused
+from memwise.api import threads
 from memwise.doors.telegram import ONE_TO_ONE, Incoming, TelegramDoor
+from memwise.providers import http
 from tests.integration.conftest import Api
+from tests.security.conftest import staff
 
 
 def test_invented_http_methods_never_grow_the_metrics(sec: Api) -> None:
@@ -44,3 +55,98 @@ def test_a_telegram_group_records_nothing_and_shows_no_one_s_notes(sec: Api) -> 
     # a private chat still works: the person is the chat
     (reply,) = door.message(Incoming(222, 222, "Mallory", "hello", now))
     assert reply != ONE_TO_ONE
+
+
+class _Hostile(BaseHTTPRequestHandler):
+    """An outside service at its worst: it drips its answer, or answers without end."""
+
+    mode = "drip"
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("content-length") or 0))
+        self.send_response(200)
+        if self.mode == "list":
+            body = b'["not", "an", "object"]'
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        self.end_headers()
+        try:
+            for _ in range(10_000):
+                if self.mode == "drip":
+                    self.wfile.write(b"x")
+                    self.wfile.flush()
+                    time.sleep(0.2)
+                else:  # "flood": megabytes without end
+                    self.wfile.write(b"y" * 65536)
+        except OSError:
+            pass  # memwise hung up: what it should do
+
+
+@pytest.fixture(params=["drip", "flood", "list"])
+def hostile(request: pytest.FixtureRequest) -> Iterator[tuple[str, str]]:
+    handler = type("H", (_Hostile,), {"mode": request.param})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield request.param, f"http://127.0.0.1:{server.server_address[1]}/hook"
+    server.shutdown()
+    server.server_close()
+
+
+def test_outside_calls_have_a_deadline_and_a_byte_cap(hostile: tuple[str, str]) -> None:
+    mode, url = hostile
+    start = time.monotonic()
+    if mode == "list":
+        assert http.request("POST", url, content=b"{}").status == 200
+        return
+    with pytest.raises(http.TooSlow if mode == "drip" else http.TooLarge):
+        http.request("POST", url, content=b"{}", deadline_s=1.0, max_bytes=200_000)
+    assert time.monotonic() - start < 3.0
+
+
+def test_a_slow_or_odd_helpdesk_never_gives_a_500(sec: Api, hostile: tuple[str, str]) -> None:
+    mode, url = hostile
+    s = staff(sec)
+    sec.mw.accounts.allow(AccountPolicy(private_hosts=(f"{s['ws']}=tickets:127.0.0.1",)))
+    assert sec.call("PUT", "/v1/ticket-adapter", s["admin"], json={"url": url}).status_code == 200
+    start = time.monotonic()
+    r = sec.call("POST", "/v1/tickets", s["op"], json={"subject": "Call back", "body": "B"})
+    assert r.status_code == 201, r.text
+    assert r.json()["status"] == ("accepted" if mode == "list" else "failed")
+    assert time.monotonic() - start < 15.0  # the helpdesk's deadline, not its pace
+
+
+def test_internal_hosts_are_allowed_per_purpose_and_per_workspace(sec: Api) -> None:
+    s, other = staff(sec), staff(sec, "Other")
+    loopback = "http://127.0.0.1:9/hook"
+    policy = AccountPolicy(allow_private=True, private_hosts=(f"{s['ws']}=events:127.0.0.1",))
+    assert policy.check_host(loopback, purpose="events", workspace_id=s["ws"]) is None
+    for purpose, ws in (("events", other["ws"]), ("tickets", s["ws"])):
+        with pytest.raises(PolicyRefused):  # another workspace, or another purpose
+            policy.check_host(loopback, purpose=purpose, workspace_id=ws)
+    # the account sources' switch opens account sources only, never a tenant's own URLs
+    assert policy.check_host(loopback, purpose="accounts", workspace_id=other["ws"]) is None
+    with pytest.raises(PolicyRefused):
+        AccountPolicy(allow_private=True).check_host(loopback, purpose="events")
+
+
+def test_one_workspace_waiting_on_a_slow_service_leaves_threads_for_the_others() -> None:
+    async def scenario() -> float:
+        async def slow() -> None:
+            await threads.waiting(time.sleep, 1.0, share_of="ws_slow")
+
+        async with anyio.create_task_group() as tg:
+            for _ in range(40):  # more than every thread for waiting
+                tg.start_soon(slow)
+            await anyio.sleep(0.1)
+            start = time.monotonic()
+            await threads.waiting(lambda: None, share_of="ws_other")
+            waited = time.monotonic() - start
+            tg.cancel_scope.cancel()
+        return waited
+
+    assert anyio.run(scenario) < 0.5

@@ -9,7 +9,13 @@ what the server operator allowed:
   time if its role can read server files (a PostgreSQL superuser, ``pg_read_server_files``);
 - an HTTP source's base URL must start with an entry of ``http_bases``; lookups are paths
   relative to it; its host must not resolve to a loopback, private, link-local or reserved
-  address unless ``allow_private`` is set.
+  address unless ``allow_private`` is set (account sources only: their bases are the
+  operator's own list).
+
+Event endpoints and a helpdesk's ticket webhook are URLs a tenant chooses: they reach an
+internal address only when the operator names that host for that purpose, and for that
+workspace, in ``private_hosts`` (``[ws_…=]events:host[:port]``, ``tickets:…``,
+``accounts:…``) — never every internal address at once.
 
 Each entry may be limited to one workspace: ``ws_…=URL``. Both lists are empty by default:
 no SQL or HTTP source can be configured until the operator allows one.
@@ -46,7 +52,8 @@ class PolicyRefused(errors.Refused):
 class AccountPolicy:
     sql_urls: tuple[str, ...] = ()
     http_bases: tuple[str, ...] = ()
-    allow_private: bool = False
+    allow_private: bool = False  # account sources' allow-listed bases may be internal
+    private_hosts: tuple[str, ...] = ()  # "[ws_…=]purpose:host[:port]": one host, one purpose
     statement_timeout_s: float = 5.0
     own_database: str | None = None  # memwise's own URL: never a source, whatever the lists
 
@@ -81,25 +88,43 @@ class AccountPolicy:
         for kind, template in lookups.items():
             check_lookup_path(kind, template)
 
-    def check_host(self, base_url: str) -> str | None:
-        """At lookup time: resolve the host and refuse internal addresses; returns the
-        address to connect to (so a second resolution cannot rebind it), or None when the
-        operator allows private addresses."""
-        if self.allow_private:
-            return None
+    def check_host(
+        self, base_url: str, *, purpose: str = "accounts", workspace_id: str | None = None
+    ) -> str | None:
+        """At call time: resolve the host and refuse internal addresses; returns the
+        address to connect to (so a second resolution cannot rebind it), or None when an
+        internal address is allowed for this purpose (and workspace) by the operator."""
         parts = urlsplit(base_url)
         host = parts.hostname or ""
+        if self._private_allowed(purpose, workspace_id, host, parts.port):
+            return None
         try:
             infos = socket.getaddrinfo(host, parts.port or 443, proto=socket.IPPROTO_TCP)
         except OSError as exc:
-            raise errors.Unavailable(f"the source's host did not resolve: {host}") from exc
+            raise errors.Unavailable(f"the host did not resolve: {host}") from exc
         found = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
         if not found or any(internal(a) for a in found):
             raise PolicyRefused(
-                "the source's host resolves to an internal address; the server operator "
-                "allows those explicitly (MEMWISE_ACCOUNT_ALLOW_PRIVATE)"
+                "the host resolves to an internal address; the server operator allows one "
+                "host for one purpose explicitly (MEMWISE_PRIVATE_HOSTS)"
             )
         return str(found[0])
+
+    def _private_allowed(
+        self, purpose: str, workspace_id: str | None, host: str, port: int | None
+    ) -> bool:
+        if purpose == "accounts" and self.allow_private:
+            return True  # an account source's base is on the operator's own allow-list
+        for entry in self.entries(self.private_hosts, workspace_id or ""):
+            kind, _, where = entry.partition(":")
+            name, _, wanted_port = (
+                where.rpartition(":") if where.count(":") == 1 else (where, "", "")
+            )
+            if kind != purpose or not name:
+                continue
+            if name.lower() == host.lower() and (not wanted_port or wanted_port == str(port)):
+                return True
+        return False
 
     # -- SQL ---------------------------------------------------------------------------------
     def check_sql(self, workspace_id: str, url: str) -> URL:

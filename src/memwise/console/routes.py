@@ -137,7 +137,7 @@ def action(
         try:
             data = await form(request, who)
             if waits:
-                return await waiting(fn, request, who, data)
+                return await waiting(fn, request, who, data, share_of=who.workspace_id)
             return await run_in_threadpool(fn, request, who, data)
         except errors.MemwiseError as exc:
             return back(origin, error=exc.message)

@@ -113,7 +113,7 @@ def _handler(mw: Memwise, gate: Gate, tool: tools.Tool) -> Any:
             assert isinstance(result, tools.Result)
             return result.data
 
-        return await waiting(run)  # a tool may wait on the account source
+        return await waiting(run, share_of=by.workspace_id)  # a tool may wait on the account source
 
     schema = tool.schema(tools.Door.mcp)["properties"]
     params = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from memwise.extraction import dates, slots
@@ -124,6 +125,27 @@ def _sentences(line: Line) -> list[str]:
     return [s for s in found if len(s) >= 4]
 
 
+# The offline extractor reads at most this much of one turn: its rules cost about 2–3 ms of
+# CPU per thousand characters, and a turn may hold 32,000 (a paste, a log, an attack), which
+# would hold the shared worker far past its budget (docs/security.md, "Budgets"). What lies
+# beyond is kept in the record and searchable, a model extractor reads it, and the
+# extraction result says what was not read.
+READ_CHARS = 6000
+
+
+def _read_part(line: Line) -> tuple[Line, str | None]:
+    """The part of a turn the offline extractor reads, cut at a sentence end or a space, and
+    what it leaves unread (None: the whole turn is read)."""
+    if len(line.text) <= READ_CHARS:
+        return line, None
+    head = line.text[:READ_CHARS]
+    cut = max(head.rfind(mark) for mark in (". ", "! ", "? ", "\n", " "))
+    cut = cut + 1 if cut > READ_CHARS // 2 else READ_CHARS
+    left = len(line.text) - cut
+    note = f"{left:,} characters of a long turn past the first {cut:,} (turn {line.turn_id})"
+    return replace(line, text=line.text[:cut]), note
+
+
 class RuleExtractor:
     """Pattern rules over the customer's own sentences. No model, no network, no cost."""
 
@@ -137,6 +159,7 @@ class RuleExtractor:
         events: list[ProposedEvent] = []
         questions: list[str] = []
         asked: list[str] = []  # the customer's requests since the assistant last spoke
+        not_read: list[str] = []
         for line in transcript:
             if line.role == "assistant":
                 for request in asked:
@@ -147,6 +170,9 @@ class RuleExtractor:
                 continue
             if line.role != "customer":
                 continue
+            line, unread = _read_part(line)
+            if unread:
+                not_read.append(unread)
             for sentence in _sentences(line):
                 found = self._sentence(sentence)
                 items += found
@@ -155,7 +181,12 @@ class RuleExtractor:
                 if slots.is_request(sentence):
                     asked.append(sentence)
                 events += self._events(sentence, pack)
-        return Extraction(items=items, events=events, continuity=self._continuity(questions))
+        return Extraction(
+            items=items,
+            events=events,
+            continuity=self._continuity(questions),
+            not_read=not_read,
+        )
 
     # -- one sentence --------------------------------------------------------------------
     def _sentence(self, s: str) -> list[Proposal]:

@@ -41,6 +41,7 @@ class Extraction:
     events: list[ProposedEvent] = field(default_factory=list)
     continuity: Proposal | None = None
     usage: dict[str, Any] = field(default_factory=dict)
+    not_read: list[str] = field(default_factory=list)  # what the extractor said it did not read
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,9 @@ def get_source(caller: Operator, mw: MW) -> dict[str, Any]:
 @router.post("/accounts/lookup", response_model=m.AccountLookup)
 async def lookup(body: LookupIn, caller: Caller, mw: MW) -> dict[str, Any]:
     """A lookup for the conversation's bound account (visitors: their own conversation)."""
-    return await waiting(_lookup, body, caller, mw)  # the account source answers in its time
+    return await waiting(
+        _lookup, body, caller, mw, share_of=caller.workspace_id
+    )  # the account source answers in its time
 
 
 def _lookup(body: LookupIn, caller: Principal, mw: Memwise) -> dict[str, Any]:

@@ -44,7 +44,9 @@ def context(body: ContextIn, caller: Caller, mw: MW) -> dict[str, Any]:
 
 @router.post("/chat", response_model=m.ChatReply)
 async def chat(body: ChatIn, caller: Caller, mw: MW) -> dict[str, Any]:
-    return await waiting(_chat, body, caller, mw)  # a model may answer: seconds of waiting
+    return await waiting(
+        _chat, body, caller, mw, share_of=caller.workspace_id
+    )  # a model may answer: seconds of waiting
 
 
 def _chat(body: ChatIn, caller: Principal, mw: Memwise) -> dict[str, Any]:

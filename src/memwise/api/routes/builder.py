@@ -58,7 +58,14 @@ def setup_helps(body: SetupHelpsIn, caller: Operator, mw: MW) -> dict[str, Any]:
 async def setup_preview(body: SetupPreviewIn, caller: Operator, mw: MW) -> dict[str, Any]:
     """Ask the preview as a customer would: knowledge quoted with its source, or the
     hand-off (with the question's ``unanswered_id`` to teach)."""
-    reply = await waiting(mw.builder.preview, ws(caller), body.text, actor=caller.actor, by=caller)
+    reply = await waiting(
+        mw.builder.preview,
+        ws(caller),
+        body.text,
+        actor=caller.actor,
+        by=caller,
+        share_of=ws(caller),
+    )
     return dict(vars(reply))
 
 

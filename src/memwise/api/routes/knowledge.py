@@ -9,6 +9,7 @@ from fastapi import Query
 from memwise.api import routes
 from memwise.api.auth import MW, Admin, Operator, ws
 from memwise.api.schemas import DocumentIn, LessonIn, LessonPatch, TicketIn, UnansweredIn, out, page
+from memwise.api.threads import waiting
 from memwise.client import models as m
 from memwise.services.knowledge.knowledge import Hit
 
@@ -160,5 +161,10 @@ def list_tickets(caller: Operator, mw: MW, contact_id: str | None = None) -> dic
 
 
 @router.post("/tickets", status_code=201, response_model=m.Ticket)
-def open_ticket(body: TicketIn, caller: Operator, mw: MW) -> dict[str, Any]:
-    return out(mw.tickets.open(ws(caller), actor=caller.actor, **body.model_dump()))
+async def open_ticket(body: TicketIn, caller: Operator, mw: MW) -> dict[str, Any]:
+    """A ticket, handed to the workspace's helpdesk (which answers in its own time: in the
+    workspace's share of the threads for waiting, never in the working threads)."""
+    opened = await waiting(
+        mw.tickets.open, ws(caller), actor=caller.actor, share_of=ws(caller), **body.model_dump()
+    )
+    return out(opened)

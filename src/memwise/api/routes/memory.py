@@ -9,6 +9,7 @@ from fastapi import Query
 from memwise.api import routes
 from memwise.api.auth import MW, Admin, Operator, ws
 from memwise.api.schemas import MemoryNoteIn, MemoryPatch, RecallIn, RememberIn, out, page
+from memwise.api.threads import waiting
 from memwise.client import models as m
 from memwise.domain.memory import Served
 from memwise.services.memory.memory import NewItem
@@ -138,15 +139,18 @@ def delete(contact_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
 
 
 @router.post("/memories", status_code=201, response_model=m.Remembered)
-def remember(body: RememberIn, caller: Operator, mw: MW) -> dict[str, Any]:
+async def remember(body: RememberIn, caller: Operator, mw: MW) -> dict[str, Any]:
     """The quick path: record these messages as one conversation of the contact, end it and
-    extract now (the same harness and write boundary as the worker)."""
-    done = mw.remember(
+    extract now (the same harness and write boundary as the worker). A model extracts in its
+    own time: in the workspace's share of the threads for waiting."""
+    done = await waiting(
+        mw.remember,
         ws(caller),
         body.contact_id,
         [m.model_dump() for m in body.messages],
         agent_id=body.agent_id,
         channel=body.channel,
+        share_of=ws(caller),
     )
     return {
         "conversation_id": done.conversation_id,

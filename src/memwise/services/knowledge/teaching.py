@@ -10,6 +10,7 @@ withdrawn (kept, no longer served). A raw conversation never becomes knowledge b
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from datetime import datetime
 from typing import Any, Protocol
@@ -29,6 +30,7 @@ from memwise.domain.knowledge import (
 from memwise.domain.tenancy import Role
 from memwise.ids import new_id
 from memwise.policies.notebook import normalize
+from memwise.providers import http
 from memwise.retrieval import lexical
 from memwise.safety import pii, secrets
 from memwise.services.knowledge.knowledge import Knowledge
@@ -329,7 +331,8 @@ class LocalTickets:
 
 
 class WebhookTickets:
-    """Posts the ticket as JSON to a URL; accepted only on a 2xx answer."""
+    """Posts the ticket as JSON to a URL; accepted only on a 2xx answer. The whole exchange
+    has a deadline and the answer a size cap (``providers.http``)."""
 
     name = "webhook"
 
@@ -338,11 +341,12 @@ class WebhookTickets:
         url: str,
         headers: dict[str, str] | None = None,
         timeout: float = 10.0,
-        transport: httpx.BaseTransport | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self.url = url
         self.headers = headers or {}
-        self.client = httpx.Client(timeout=timeout, transport=transport)
+        self.deadline_s = timeout
+        self.transport = transport
 
     def submit(self, ticket: Ticket) -> tuple[str, str | None, str | None]:
         return self.post(ticket, self.url, {}, {})
@@ -358,36 +362,60 @@ class WebhookTickets:
             "conversation_id": ticket.conversation_id,
         }
         try:
-            r = self.client.post(
-                target, json=payload, headers={**self.headers, **headers}, extensions=extensions
+            r = http.request(
+                "POST",
+                target,
+                content=json.dumps(payload).encode(),
+                headers={"content-type": "application/json", **self.headers, **headers},
+                extensions=extensions,
+                deadline_s=self.deadline_s,
+                max_bytes=TICKET_ANSWER_BYTES,
+                transport=self.transport,
             )
         except httpx.HTTPError as exc:
             return "failed", None, f"{type(exc).__name__}"
-        if 200 <= r.status_code < 300:
-            try:
-                ref = str(r.json().get("id") or ticket.id)
-            except ValueError:
-                ref = ticket.id
-            return "accepted", ref, None
-        return "failed", None, f"the ticket system answered {r.status_code}"
+        except errors.Unavailable as exc:  # too slow or too large
+            return "failed", None, exc.message
+        if 200 <= r.status < 300:
+            return "accepted", _reference(r.body) or ticket.id, None
+        return "failed", None, f"the ticket system answered {r.status}"
+
+
+TICKET_ANSWER_BYTES = 64_000  # a helpdesk's answer: its status and the ticket's id
+
+
+def _reference(body: bytes) -> str | None:
+    """The helpdesk's id for the ticket, when its answer is a JSON object that gives one
+    (a list, a number or no JSON at all gives none)."""
+    try:
+        answer = json.loads(body)
+    except ValueError:
+        return None
+    ref = answer.get("id") if isinstance(answer, dict) else None
+    return str(ref)[:200] if isinstance(ref, str | int) and not isinstance(ref, bool) else None
 
 
 class _GuardedWebhook(WebhookTickets):
-    """A workspace's helpdesk URL: never an internal address unless the server allows it,
-    and the checked address is the one connected."""
+    """A workspace's helpdesk URL: never an internal address unless the server names that
+    host for tickets (and this workspace), and the checked address is the one connected."""
 
-    def __init__(self, url: str, headers: dict[str, str], policy: Any) -> None:
+    def __init__(self, url: str, headers: dict[str, str], policy: Any, workspace_id: str) -> None:
         super().__init__(url, headers)
         self.policy = policy
+        self.workspace_id = workspace_id
 
     def submit(self, ticket: Ticket) -> tuple[str, str | None, str | None]:
         from memwise.accounts.policy import PolicyRefused, pinned
 
         policy = getattr(self.policy, "policy", self.policy)
         try:
-            address = policy.check_host(self.url) if policy is not None else None
-        except (PolicyRefused, errors.Unavailable) as exc:
-            return "failed", None, exc.message
+            address = (
+                policy.check_host(self.url, purpose="tickets", workspace_id=self.workspace_id)
+                if policy is not None
+                else None
+            )
+        except (PolicyRefused, errors.Unavailable):
+            return "failed", None, "the helpdesk's host is not reachable from this server"
         return self.post(ticket, *pinned(self.url, address))
 
 
@@ -439,7 +467,7 @@ class Tickets:
             row = tstore.adapter(conn, workspace_id)
         if row is None:
             return self.adapter
-        return _GuardedWebhook(row.url, dict(row.headers), self.policy)
+        return _GuardedWebhook(row.url, dict(row.headers), self.policy, workspace_id)
 
     def open(
         self,
@@ -494,11 +522,7 @@ class Tickets:
                 created_at=now,
                 updated_at=now,
             )
-        try:
-            status, ref, error = adapter.submit(pending)
-        finally:
-            if isinstance(adapter, _GuardedWebhook):  # made for this ticket
-                adapter.client.close()
+        status, ref, error = adapter.submit(pending)
         with self.rt.db.write() as conn:
             tstore.answered(conn, ticket_id, status, ref, error, self.rt.clock.now())
             info = {"ticket_id": ticket_id, "subject": subject_text, "contact_id": contact_id}

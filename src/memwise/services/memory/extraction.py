@@ -45,6 +45,7 @@ class Outcome:
     refused: dict[str, int] = field(default_factory=dict)
     events: int = 0
     reason: str | None = None
+    not_read: list[str] = field(default_factory=list)  # what the extractor did not read
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -54,6 +55,7 @@ class Outcome:
             "refused": self.refused,
             "events": self.events,
             "reason": self.reason,
+            "not_read": self.not_read,
         }
 
 
@@ -156,7 +158,9 @@ class ExtractionRunner:
             transcript,
             self.threshold,
         )
-        outcome = Outcome("applied", discarded=verified.discarded)
+        outcome = Outcome(
+            "applied", discarded=verified.discarded, not_read=list(extraction.not_read)
+        )
         looked_at = list(verified.items) + ([verified.continuity] if verified.continuity else [])
         if self.verifier is not None and looked_at:
             try:

@@ -36,6 +36,7 @@ from memwise.domain.access import Principal, require_staff
 from memwise.domain.jobs import Job
 from memwise.domain.tenancy import Role
 from memwise.ids import new_id
+from memwise.providers import http
 from memwise.services.platform.jobs import Jobs
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import endpoints as store
@@ -54,7 +55,8 @@ TYPES = (
     "conversation.ended",
 )
 MAX_ATTEMPTS = 8
-TIMEOUT_S = 10.0
+DEADLINE_S = 10.0  # the whole delivery, however slowly the endpoint answers
+MAX_ANSWER_BYTES = 64_000  # of an endpoint's answer: only its status matters
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,7 @@ class Events:
         rt: Runtime,
         jobs_: Jobs,
         policy: AccountPolicy | Any | None = None,
-        transport: httpx.BaseTransport | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         """``policy``: an AccountPolicy, or an object with a ``policy`` (the accounts
         service), read at each delivery so a changed policy applies at once."""
@@ -243,21 +245,30 @@ class Events:
             "x-memwise-signature": sign(ep.secret, body, stamp, event["type"]),
         }
         try:
-            address = self.policy.check_host(ep.url)
-        except (PolicyRefused, errors.Unavailable) as exc:
-            return self._retry(job, exc.message)
+            address = self.policy.check_host(ep.url, purpose="events", workspace_id=ep.workspace_id)
+        except (PolicyRefused, errors.Unavailable):
+            # one reason for both: the log never tells which names resolve inside the server
+            return self._retry(job, "the endpoint's host is not reachable from this server")
         target, host, extensions = pinned(ep.url, address)  # the checked address, no rebinding
         headers.update(host)
         try:
-            with httpx.Client(
-                timeout=TIMEOUT_S, follow_redirects=False, transport=self.transport
-            ) as client:
-                r = client.post(target, content=body, headers=headers, extensions=extensions)
+            r = http.request(
+                "POST",
+                target,
+                content=body,
+                headers=headers,
+                extensions=extensions,
+                deadline_s=DEADLINE_S,
+                max_bytes=MAX_ANSWER_BYTES,
+                transport=self.transport,
+            )
         except httpx.HTTPError as exc:
             return self._retry(job, type(exc).__name__)
-        if not 200 <= r.status_code < 300:
-            return self._retry(job, f"the endpoint answered {r.status_code}")
-        self.jobs.finish(job, {"status": r.status_code})
+        except errors.Unavailable as exc:  # too slow or too large: the whole exchange is bounded
+            return self._retry(job, exc.message)
+        if not 200 <= r.status < 300:
+            return self._retry(job, f"the endpoint answered {r.status}")
+        self.jobs.finish(job, {"status": r.status})
         return Delivered("done")
 
     def _retry(self, job: Job, reason: str) -> Delivered:
