@@ -150,3 +150,13 @@ def test_one_workspace_waiting_on_a_slow_service_leaves_threads_for_the_others()
         return waited
 
     assert anyio.run(scenario) < 0.5
+
+
+def test_health_names_an_error_s_kind_never_a_customer_s_words(sec: Api) -> None:
+    runner = sec.mw.extraction
+    runner.last_error = "ValidationError: 'My HIV test came back positive' is not a valid item"
+    runner.last_error_at = sec.mw.rt.clock.now()
+    shown = sec.client.get("/v1/health").json()
+    assert shown["model"]["last_error"] == "ValidationError"
+    assert "HIV" not in str(shown)
+    assert shown["boundary"] == {"learned_classifier": "loaded"}

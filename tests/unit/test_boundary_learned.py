@@ -64,9 +64,10 @@ def test_it_looks_only_at_profile_items_from_extraction() -> None:
     assert boundary.classify(text, kind="fact", by_staff=True) is None  # an operator's note
 
 
-def test_without_the_model_file_the_rules_alone_decide(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_the_model_file_what_needs_it_is_held(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(learned, "model", lambda: None)
-    assert boundary.classify(SLIPS_PAST_THE_RULES[0], kind="fact") is None
+    with pytest.raises(errors.Unavailable):
+        boundary.classify(SLIPS_PAST_THE_RULES[0], kind="fact")
     assert boundary.classify("Order 4411 shipped on Tuesday", kind="fact") is not None
 
 
@@ -89,7 +90,7 @@ def test_features_are_words_pairs_and_character_grams() -> None:
         '{"classes": ["genuine", "absence"], "bias": [0, 0], "weights": {}}',
     ],
 )
-def test_a_broken_model_file_leaves_the_rules_in_charge(
+def test_a_broken_model_file_holds_what_needs_it_and_says_so(
     raw: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     class Files:
@@ -102,10 +103,14 @@ def test_a_broken_model_file_leaves_the_rules_in_charge(
     monkeypatch.setattr("importlib.resources.files", lambda package: Files())
     learned.model.cache_clear()
     try:
-        assert learned.model() is None
-        assert "rules alone" in caplog.text
-        assert boundary.classify(SLIPS_PAST_THE_RULES[0], kind="fact") is None
+        assert learned.model() is None and learned.model.status == "unavailable"
+        assert "are held until it loads" in caplog.text
+        with pytest.raises(errors.Unavailable):  # fails closed: held, never let through
+            boundary.classify(SLIPS_PAST_THE_RULES[0], kind="fact")
         assert boundary.classify("Order 4411 shipped on Tuesday", kind="fact") is not None
+        assert boundary.classify("Dentist on 3 May at 10:00", kind="event") is None  # no 2nd look
+        caplog.clear()
+        assert learned.model() is None and "cannot be loaded" not in caplog.text  # once a minute
     finally:
         monkeypatch.undo()
         learned.model.cache_clear()

@@ -40,6 +40,7 @@ class Health(Result):
     database: dict[str, Any] | None = None
     worker: dict[str, Any] | None = None
     model: dict[str, Any] | None = None
+    boundary: dict[str, Any] | None = None
 
 
 class Workspace(Result):

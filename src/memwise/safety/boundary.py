@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memwise import errors
 from memwise.safety import instructions, learned, secrets
 
 CLASSES = ("absence", "operational", "instruction", "entitlement", "secret")
@@ -513,6 +514,12 @@ def classify(
         return Verdict("operational", "operational facts are read fresh from the account record")
     looks = second_look and not by_staff and (kind is None or kind in SECOND_LOOK_KINDS)
     found = learned.model() if looks else None
+    if looks and found is None:
+        raise errors.Unavailable(
+            "the write boundary's learned classifier is not loaded: this item is held and its "
+            "extraction tried again later",
+            code="boundary_unavailable",
+        )
     second = found.verdict(t) if found is not None else None
     if second is not None:
         kind, p_genuine = second

@@ -15,8 +15,8 @@ import json
 import logging
 import math
 import re
+import time
 from dataclasses import dataclass
-from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -70,21 +70,55 @@ class Model:
         return kind, p["genuine"]
 
 
-@cache
-def model() -> Model | None:
-    """The shipped model, or None when it cannot be used — missing, unreadable or not the
-    shape this code reads — in which case the rules alone decide, and a warning says so once
-    per process."""
-    try:
-        raw = json.loads(resources.files("memwise.safety").joinpath(MODEL_FILE).read_text())
-        return _checked(raw)
-    except Exception as exc:  # any failure to read it leaves the rules in charge
-        log.warning(
-            "the write boundary's learned classifier is not used (%s: %s); the rules alone decide",
-            type(exc).__name__,
-            str(exc)[:200],
-        )
-        return None
+class _Loader:
+    """The shipped model, loaded once. It fails closed: while it cannot be loaded (missing,
+    unreadable, not the shape this code reads) ``model()`` is None, the write boundary holds
+    what would need it (``boundary.classify`` raises ``Unavailable``: the extraction job
+    waits and retries), health says so, an error is logged at most once a minute, and the
+    load is tried again every minute (one failure never turns it off for the process)."""
+
+    RETRY_S = 60.0
+
+    def __init__(self) -> None:
+        self.cache_clear()
+
+    def cache_clear(self) -> None:
+        self._model: Model | None = None
+        self._failed_at: float | None = None
+        self._logged_at = -math.inf
+        self.error: str | None = None
+
+    @property
+    def status(self) -> str:
+        """loaded, unavailable, or not loaded yet."""
+        if self._model is not None:
+            return "loaded"
+        return "unavailable" if self._failed_at is not None else "not loaded yet"
+
+    def __call__(self) -> Model | None:
+        if self._model is not None:
+            return self._model
+        now = time.monotonic()
+        if self._failed_at is not None and now - self._failed_at < self.RETRY_S:
+            return None
+        try:
+            raw = json.loads(resources.files("memwise.safety").joinpath(MODEL_FILE).read_text())
+            self._model, self._failed_at, self.error = _checked(raw), None, None
+        except Exception as exc:  # held, said, logged and tried again: never fails open
+            self._failed_at = now
+            self.error = type(exc).__name__
+            if now - self._logged_at >= self.RETRY_S:
+                self._logged_at = now
+                log.error(
+                    "the write boundary's learned classifier cannot be loaded (%s: %s); "
+                    "facts and preferences are held until it loads",
+                    type(exc).__name__,
+                    str(exc)[:200],
+                )
+        return self._model
+
+
+model = _Loader()
 
 
 def _checked(raw: Any) -> Model:

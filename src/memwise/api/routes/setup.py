@@ -20,6 +20,7 @@ from memwise.api.schemas import (
     page,
 )
 from memwise.client import models as m
+from memwise.safety import learned
 
 router = routes.router("/v1")
 
@@ -41,24 +42,38 @@ def health(request: Request, mw: MW) -> dict[str, Any]:
     worker = {
         "embedded": bool(embedded and embedded.running),
         "last_run": last.isoformat() if last else None,
-        "last_error": embedded.last_error if embedded is not None else None,
+        "last_error": _kind_only(embedded.last_error if embedded is not None else None),
         **queue,
     }
     runner = mw.extraction
     model = {
         "configured": runner.extractor.name != "rules",
         "extractor": runner.extractor.name,
-        "last_error": runner.last_error,
+        "last_error": _kind_only(runner.last_error),
         "last_error_at": runner.last_error_at.isoformat() if runner.last_error_at else None,
     }
-    status = "ok" if database["ok"] else "degraded"
+    learned.model()  # loaded once per process (or tried again, at most once a minute)
+    boundary = {"learned_classifier": learned.model.status}
+    status = (
+        "ok" if database["ok"] and boundary["learned_classifier"] != "unavailable" else "degraded"
+    )
     return {
         "status": status,
         "version": __version__,
         "database": database,
         "worker": worker,
         "model": model,
+        "boundary": boundary,
     }
+
+
+def _kind_only(error: str | None) -> str | None:
+    """An error's kind, never its message: health is unauthenticated, and a message may
+    quote a workspace's customer (a model's validation error did)."""
+    if not error:
+        return None
+    kind = error.split(":", 1)[0].strip()
+    return kind[:80] if kind.replace("_", "").replace(".", "").isalnum() else "error"
 
 
 @router.post("/workspaces", status_code=201, response_model=m.Workspace)
