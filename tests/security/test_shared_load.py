@@ -160,3 +160,13 @@ def test_health_names_an_error_s_kind_never_a_customer_s_words(sec: Api) -> None
     assert shown["model"]["last_error"] == "ValidationError"
     assert "HIV" not in str(shown)
     assert shown["boundary"] == {"learned_classifier": "loaded"}
+
+
+def test_a_long_lesson_question_is_taught_on_both_backends(sec: Api) -> None:
+    s = staff(sec)
+    question = "Can I bring " + "my very large and very friendly dog " * 40 + "to the shop?"
+    assert 300 < len(question) <= 2000
+    draft = sec.call("POST", "/v1/lessons", s["admin"], json={"question": question, "answer": "Yes."})
+    assert draft.status_code == 201, draft.text
+    approved = sec.call("POST", f"/v1/lessons/{draft.json()['id']}/approve", s["admin"])
+    assert approved.status_code == 200, approved.text

@@ -269,6 +269,7 @@ class Knowledge:
     ) -> None:
         ids = [new_id("chk") for _ in pieces]
         eid = self.embedder.id if vectors is not None and self.embedder else None
+        title = shown_title(title)
         store.add_chunks(
             conn,
             [
@@ -479,3 +480,17 @@ def _excerpt(text: str, query: str, width: int = 320) -> str:
 def _coverage(q_terms: frozenset[str], r: Any) -> float:
     """The share of the question's terms a chunk holds (title or text)."""
     return len(lexical.present(q_terms, f"{r.title}\n{r.text}")) / max(1, len(q_terms))
+
+
+TITLE_CHARS = 300  # a passage's title, as stored (a lesson's question may hold 2,000)
+
+
+def shown_title(title: str) -> str:
+    """A passage's title within ``TITLE_CHARS``: a lesson's long question is cut at a word
+    and marked with an ellipsis (its whole text is the passage itself)."""
+    title = " ".join(title.split())
+    if len(title) <= TITLE_CHARS:
+        return title
+    head = title[: TITLE_CHARS - 1]
+    cut = head.rfind(" ")
+    return (head[:cut] if cut > TITLE_CHARS // 2 else head).rstrip() + "…"
