@@ -35,12 +35,18 @@ def test_sync_client_walks_a_conversation_end_to_end(server: Server) -> None:
         hits = mw.search_record("birthday")
         assert hits.items and "<mark>" in hits.items[0].highlight
 
-        added = mw.remember_rule(user.id, "Always sign emails with the first name only.")
-        assert not added.duplicate
-        again = mw.remember_rule(user.id, "Always sign emails with the first name only.")
-        assert again.duplicate
-        assert [e.text for e in mw.notebook(user.id).items] == [added.text]
-        assert mw.forget_rules_matching(user.id, "sign emails").removed == 1
+        dana = mw.create_api_key("operator", user_id=user.id).api_key  # her notebook is hers
+        assert dana
+        with pytest.raises(ApiError) as refused:  # the owner's key is not Dana's
+            mw.remember_rule(user.id, "Sign with the first name.")
+        assert refused.value.status == 403 and refused.value.code == "not_your_notebook"
+        with Client(server.url, dana) as own:
+            added = own.remember_rule(user.id, "Always sign emails with the first name only.")
+            assert not added.duplicate
+            again = own.remember_rule(user.id, "Always sign emails with the first name only.")
+            assert again.duplicate
+            assert [e.text for e in mw.notebook(user.id).items] == [added.text]  # owner reads
+            assert own.forget_rules_matching(user.id, "sign emails").removed == 1
 
         mw.add_document("Returns", "Bikes can be returned within 30 days with the receipt.")
         found = mw.search_knowledge("Can bikes be returned with the receipt?")

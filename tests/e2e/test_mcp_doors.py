@@ -23,7 +23,9 @@ def workspace(server: Server) -> tuple[str, str]:
     assert key
     with Http(server.url, key) as mw:
         user = mw.create_user("Sam", role="operator")
-    return key, user.id
+        own = mw.create_api_key("owner", user_id=user.id).api_key  # Sam's: his notebook is his
+    assert own
+    return own, user.id
 
 
 async def remember_and_list(client: Client, user_id: str) -> tuple[Any, Any]:

@@ -6,10 +6,12 @@ from tests.integration.conftest import Api
 
 
 def _staff(api: Api) -> tuple[str, str, str]:
-    _, key = api.workspace()
-    user = api.call("POST", "/v1/users", key, json={"name": "Mira", "role": "operator"}).json()
-    agent = api.call("POST", "/v1/agents", key, json={"name": "Eve"}).json()
-    return key, user["id"], agent["id"]
+    """Mira's own key (an operator key made for her: her notebook is hers to write)."""
+    _, owner = api.workspace()
+    user = api.call("POST", "/v1/users", owner, json={"name": "Mira", "role": "operator"}).json()
+    agent = api.call("POST", "/v1/agents", owner, json={"name": "Eve"}).json()
+    made = api.call("POST", "/v1/api-keys", owner, json={"role": "operator", "user_id": user["id"]})
+    return made.json()["api_key"], user["id"], agent["id"]
 
 
 def test_notebook_routes(api: Api) -> None:

@@ -286,7 +286,9 @@ def test_the_context_states_which_rules_are_which_in_order(api: Api) -> None:
         json={"rules": ["Mention the spring sale."], "persona": {"voice": "cheerful"}},
     )
     user = api.call("POST", "/v1/users", owner, json={"name": "Sam", "role": "operator"}).json()
-    api.call("POST", f"/v1/users/{user['id']}/notebook", owner, json={"text": "Reply in bullets"})
+    own = api.call("POST", "/v1/api-keys", owner, json={"role": "operator", "user_id": user["id"]})
+    mine = own.json()["api_key"]  # Sam's own key: a notebook is its person's to write
+    api.call("POST", f"/v1/users/{user['id']}/notebook", mine, json={"text": "Reply in bullets"})
     conv = api.call(
         "POST",
         "/v1/conversations",

@@ -79,9 +79,9 @@ def test_another_workspaces_contact_is_not_found(api: Api) -> None:
 
 
 def test_forms_without_the_csrf_token_change_nothing(api: Api) -> None:
-    ws, key, mw = business(api)
+    ws, _, mw = business(api)
     user = mw.tenancy.create_user(ws, "Mira", "operator")
-    client = logged_in(api, key)
+    client = logged_in(api, mw.tenancy.create_api_key(ws, "operator", user_id=user.id))  # hers
     r = client.post(f"/console/users/{user.id}/notebook", data={"text": "Use metric units."})
     assert "form expired" in r.text
     assert mw.notebook.entries(ws, user.id) == []

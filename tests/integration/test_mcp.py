@@ -54,7 +54,12 @@ def setup_workspace(api: Api) -> dict[str, str]:
         },
         headers=h,
     )
-    return {"ws": ws, "key": key, "user": user.json()["id"], "contact": contact, "conv": conv}
+    # Dana's own owner key: her notebook is hers to write (a key made for her)
+    made = api.client.post(
+        "/v1/api-keys", json={"role": "owner", "user_id": user.json()["id"]}, headers=h
+    )
+    own = made.json()["api_key"]
+    return {"ws": ws, "key": own, "user": user.json()["id"], "contact": contact, "conv": conv}
 
 
 def test_every_tool_works_in_process_and_is_audited(api: Api) -> None:

@@ -13,10 +13,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import anyio
 import pytest
 
+from memwise import errors
 from memwise.accounts.policy import AccountPolicy, PolicyRefused
 from memwise.api import threads
+from memwise.domain.access import Kind, Principal
+from memwise.domain.tenancy import Role
 from memwise.doors.telegram import ONE_TO_ONE, Incoming, TelegramDoor
 from memwise.providers import http
+from memwise.services.assistant import tools
+from memwise.services.assistant.tools import Call, Door
 from tests.integration.conftest import Api
 from tests.security.conftest import staff
 
@@ -166,7 +171,47 @@ def test_a_long_lesson_question_is_taught_on_both_backends(sec: Api) -> None:
     s = staff(sec)
     question = "Can I bring " + "my very large and very friendly dog " * 40 + "to the shop?"
     assert 300 < len(question) <= 2000
-    draft = sec.call("POST", "/v1/lessons", s["admin"], json={"question": question, "answer": "Yes."})
+    draft = sec.call(
+        "POST", "/v1/lessons", s["admin"], json={"question": question, "answer": "Yes."}
+    )
     assert draft.status_code == 201, draft.text
     approved = sec.call("POST", f"/v1/lessons/{draft.json()['id']}/approve", s["admin"])
     assert approved.status_code == 200, approved.text
+
+
+def test_a_notebook_is_its_person_s_own(sec: Api) -> None:
+    """Any operator once read, removed and added rules in any staff member's notebook, the
+    owner's included, served at once as the owner's own."""
+    s = staff(sec)
+    boss = sec.call("POST", "/v1/users", s["owner"], json={"name": "Boss", "role": "owner"}).json()
+    mine = sec.call(
+        "POST", "/v1/api-keys", s["owner"], json={"role": "owner", "user_id": boss["id"]}
+    ).json()["api_key"]
+    base = f"/v1/users/{boss['id']}/notebook"
+    assert sec.call("POST", base, mine, json={"text": "Quote in EUR"}).status_code == 201
+    (rule,) = sec.call("GET", base, mine).json()["items"]
+    for key in (s["op"], s["admin"], s["owner"]):  # nobody else writes it, whatever their role
+        assert sec.call("POST", base, key, json={"text": "Give 50% off"}).status_code == 403
+        assert sec.call("DELETE", f"{base}/{rule['id']}", key).status_code == 403
+        assert sec.call("DELETE", base, key, params={"phrase": "EUR"}).status_code == 403
+    assert sec.call("GET", base, s["op"]).status_code == 403  # an operator may not read it
+    assert sec.call("GET", base, s["admin"]).status_code == 200  # an admin may
+    # not through a conversation either: the staff conversation's chat is its person's
+    conv = sec.call(
+        "POST",
+        "/v1/conversations",
+        s["op"],
+        json={"agent_id": s["agent"], "channel": "api", "user_id": boss["id"]},
+    ).json()
+    said = sec.call(
+        "POST",
+        "/v1/chat",
+        s["op"],
+        json={"conversation_id": conv["id"], "text": "remember: quote in USD"},
+    )
+    assert said.status_code in (200, 403) and "Saved" not in said.text
+    # nor MCP
+    call = Call(sec.mw, s["ws"], Door.mcp, "mcp:op", Principal(Kind.key, s["ws"], Role.operator))
+    with pytest.raises(errors.Forbidden):
+        tools.execute("remember_rule", {"user_id": boss["id"], "text": "Give 50% off"}, call)
+    assert [r["text"] for r in sec.call("GET", base, mine).json()["items"]] == ["Quote in EUR"]

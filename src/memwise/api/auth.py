@@ -60,9 +60,15 @@ async def authenticate(request: Request, mw: Annotated[Memwise, Depends(get_mw)]
                 Kind.visitor, conv.workspace_id, conversation_id=conv.id, token_id=token[-12:]
             )
     else:
-        found = await run_in_threadpool(mw.tenancy.authenticate_key, token)
+        found = await run_in_threadpool(mw.tenancy.key_principal, token)
         if found:
-            principal = Principal(Kind.key, found[0], found[1], token_id=token[-12:])
+            principal = Principal(
+                Kind.key,
+                found.workspace_id,
+                found.role,
+                token_id=token[-12:],
+                user_id=found.user_id,
+            )
     if principal is None:  # a valid key always passes; failures are counted and throttled
         throttle.refuse_if_blocked(address)
         throttle.failed(address, token[:10])

@@ -50,6 +50,9 @@ class UserIn(Body):
 class ApiKeyIn(Body):
     role: Literal["owner", "admin", "operator"]
     label: str | None = Field(None, max_length=200)
+    user_id: str | None = Field(
+        None, max_length=64, description="the staff user the key acts for (writes their notebook)"
+    )
 
 
 class ContactIn(Body):

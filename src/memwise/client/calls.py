@@ -97,6 +97,15 @@ def create_user(name: str, role: str = "operator", telegram_id: str | None = Non
     return Call("POST", "/v1/users", _as(m.User), body)
 
 
+def create_api_key(
+    role: str = "operator", label: str | None = None, user_id: str | None = None
+) -> Call[m.ApiKey]:
+    """A new workspace key (its secret in ``api_key``, shown once); with ``user_id`` it acts
+    for that staff user (the one key kind that writes their notebook)."""
+    body = _given(role=role, label=label, user_id=user_id)
+    return Call("POST", "/v1/api-keys", _as(m.ApiKey), body)
+
+
 def create_contact(
     name: str,
     *,

@@ -311,6 +311,7 @@ class ApiKey(Result):
     label: str | None = None
     created_at: Moment | None = None
     revoked_at: Moment | None = None
+    user_id: str | None = None  # the staff user the key acts for, if one
     api_key: str | None = None  # shown once, when minted or rotated
 
 

@@ -641,8 +641,8 @@ def notebook(request: Request, who: Operator) -> Response:
         who,
         "notebook.html",
         user=user,
-        entries=mw.notebook.entries(ws, user.id),
-        block=mw.notebook.block(ws, user.id),
+        entries=mw.notebook.entries(ws, user.id, by=who.principal),
+        block=mw.notebook.block(ws, user.id, by=who.principal),
         limits=mw.rt.limits.notebook,
     )
 
@@ -651,7 +651,7 @@ def notebook(request: Request, who: Operator) -> Response:
 def add_rule(request: Request, who: Operator, data: dict[str, str]) -> Response:
     user_id = arg(request, "user_id")
     added = mw_of(request).notebook.add(
-        who.workspace_id, user_id, data.get("text", ""), actor=who.actor
+        who.workspace_id, user_id, data.get("text", ""), actor=who.actor, by=who.principal
     )
     note = "That rule is already there." if added.duplicate else "Rule saved."
     return back(f"/console/users/{user_id}/notebook", note=note)
@@ -661,7 +661,7 @@ def add_rule(request: Request, who: Operator, data: dict[str, str]) -> Response:
 def forget_rule(request: Request, who: Operator, data: dict[str, str]) -> Response:
     user_id = arg(request, "user_id")
     mw_of(request).notebook.forget(
-        who.workspace_id, user_id, arg(request, "entry_id"), actor=who.actor
+        who.workspace_id, user_id, arg(request, "entry_id"), actor=who.actor, by=who.principal
     )
     return back(f"/console/users/{user_id}/notebook", note="Rule removed.")
 

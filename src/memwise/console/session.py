@@ -32,6 +32,7 @@ class Operator:
     workspace_id: str
     role: Role
     key: str  # the session token: the CSRF token is derived from it
+    user_id: str | None = None  # the staff user whose key opened the session, if one
 
     @property
     def actor(self) -> str:
@@ -43,7 +44,9 @@ class Operator:
 
     @property
     def principal(self) -> Principal:
-        return Principal(Kind.key, self.workspace_id, self.role, token_id="console")
+        return Principal(
+            Kind.key, self.workspace_id, self.role, token_id="console", user_id=self.user_id
+        )
 
     @property
     def is_admin(self) -> bool:
@@ -69,10 +72,10 @@ def operator(request: Request) -> Operator:
         if token.startswith("cs_")
         else None
     )
-    if not found:
+    if not found or found.workspace_id is None or found.role is None:
         raise LoginRequired()
-    current_workspace.set(found[0])
-    return Operator(found[0], found[1], token)
+    current_workspace.set(found.workspace_id)
+    return Operator(found.workspace_id, found.role, token, found.user_id)
 
 
 def secure_request(request: Request) -> bool:

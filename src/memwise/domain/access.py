@@ -39,6 +39,7 @@ class Principal:
     role: Role | None = None
     conversation_id: str | None = None
     token_id: str = ""
+    user_id: str | None = None  # the staff user a key acts for, if it was made for one
 
     @property
     def actor(self) -> str:

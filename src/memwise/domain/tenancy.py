@@ -154,6 +154,7 @@ class ApiKey:
     label: str | None
     created_at: datetime
     revoked_at: datetime | None
+    user_id: str | None = None  # the staff user the key acts for (their notebook is theirs)
 
 
 @dataclass(frozen=True)

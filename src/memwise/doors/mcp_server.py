@@ -23,7 +23,7 @@ from memwise import __version__, errors
 from memwise.api.limits import RateLimiter
 from memwise.api.threads import waiting
 from memwise.clock import current_workspace
-from memwise.domain.access import Kind, Principal
+from memwise.domain.access import Principal
 from memwise.services.assistant import tools
 from memwise.services.facade import Memwise
 
@@ -54,8 +54,8 @@ class Gate:
         prefix = f"prefix:{(token or '')[:10]}"
         if self.failures.empty(prefix):
             raise ToolError("rate_limited: too many failed attempts with this key; wait a minute")
-        found = self.mw.tenancy.key_holder(token) if token else None
-        if not found:
+        found = self.mw.tenancy.key_principal(token) if token else None
+        if found is None:
             with contextlib.suppress(errors.LimitExceeded):  # counted; refused next time
                 self.failures.check(prefix)
             raise ToolError("unauthorized: a valid workspace API key is required")
@@ -63,9 +63,8 @@ class Gate:
             self.calls.check(f"key:{(token or '')[-12:]}")
         except errors.LimitExceeded as exc:
             raise ToolError(f"rate_limited: {exc.message}") from None
-        workspace_id, role, key_id = found
-        current_workspace.set(workspace_id)
-        return Principal(Kind.key, workspace_id, role, token_id=key_id)
+        current_workspace.set(found.workspace_id)
+        return found
 
 
 def _headers(ctx: Context[Any, Any]) -> Any:

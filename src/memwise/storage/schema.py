@@ -44,6 +44,7 @@ api_keys = sa.Table(
     sa.Column("label", sa.String(200), nullable=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("revoked_at", UTCDateTime, nullable=True),
+    sa.Column("user_id", sa.String(40), nullable=True),  # the staff user it acts for, if one
 )
 
 agents = sa.Table(

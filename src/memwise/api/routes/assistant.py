@@ -60,6 +60,7 @@ def _chat(body: ChatIn, caller: Principal, mw: Memwise) -> dict[str, Any]:
         messages=_messages(body.messages),
         page=body.page.model_dump() if body.page else None,
         actor=caller.actor,
+        by=caller,
     )
     answer = vars(reply)
     if caller.is_visitor:  # the team's own handle on the question stays with the team

@@ -91,7 +91,10 @@ def get_workspace(caller: Operator, mw: MW) -> dict[str, Any]:
 
 @router.post("/api-keys", status_code=201, response_model=m.ApiKey)
 def create_api_key(body: ApiKeyIn, caller: Admin, mw: MW) -> dict[str, Any]:
-    return {"api_key": mw.tenancy.create_api_key(ws(caller), body.role, body.label, by=caller)}
+    made = mw.tenancy.create_api_key(
+        ws(caller), body.role, body.label, user_id=body.user_id, by=caller
+    )
+    return {"api_key": made}
 
 
 @router.get("/api-keys", response_model=m.Page[m.ApiKey])

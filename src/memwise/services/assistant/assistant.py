@@ -124,20 +124,25 @@ class Assistant:
         messages: list[Message] | None = None,
         page: dict[str, str] | None = None,
         actor: str = "visitor",
+        by: Principal | None = None,
     ) -> Reply:
+        """``by``: who speaks, when a door knows (a notebook command writes only its own
+        person's notebook)."""
         if not isinstance(text, str) or not text.strip():
             raise errors.Invalid("a message needs some words", code="empty_message")
         conv = self.mw.record.get(workspace_id, conversation_id)
         staff = conv.user_id is not None
         self.mw.record.append(workspace_id, conversation_id, "user" if staff else "customer", text)
-        reply = self._answer(workspace_id, conv, text.strip(), actor)
+        reply = self._answer(workspace_id, conv, text.strip(), actor, by)
         self.mw.record.append(workspace_id, conversation_id, "assistant", reply.reply)
         return reply
 
-    def _answer(self, ws: str, conv: Any, text: str, actor: str) -> Reply:
+    def _answer(
+        self, ws: str, conv: Any, text: str, actor: str, by: Principal | None = None
+    ) -> Reply:
         route = router.route(text)
         if conv.user_id:
-            command = self._notebook_command(ws, conv, text, actor)
+            command = self._notebook_command(ws, conv, text, actor, by)
             if command is not None:
                 return command
         elif route != "live_record" and _is_instruction(text):
@@ -217,7 +222,9 @@ class Assistant:
             unanswered_id=item.id,
         )
 
-    def _notebook_command(self, ws: str, conv: Any, text: str, actor: str) -> Reply | None:
+    def _notebook_command(
+        self, ws: str, conv: Any, text: str, actor: str, by: Principal | None = None
+    ) -> Reply | None:
         user = conv.user_id
         low = text.lower()
         if low.startswith("/reset"):
@@ -226,7 +233,7 @@ class Assistant:
                 "Done — this conversation starts fresh. Your saved rules are kept.", route="window"
             )
         if re.match(r"^(?:/list|what do you remember|what are my rules|list (?:my )?rules)", low):
-            entries = self.mw.notebook.entries(ws, user)
+            entries = self.mw.notebook.entries(ws, user, by=by)
             if not entries:
                 return Reply("Your notebook is empty.", route="notebook")
             return Reply(
@@ -235,12 +242,12 @@ class Assistant:
             )
         m = re.match(r"^(?:/forget|forget)\s*:?\s*(.+)$", text, re.I | re.S)
         if m:
-            removed = self.mw.notebook.forget_phrase(ws, user, m.group(1), actor=actor)
+            removed = self.mw.notebook.forget_phrase(ws, user, m.group(1), actor=actor, by=by)
             return Reply(f"Removed {removed} rule{'s' if removed != 1 else ''}.", route="notebook")
         m = re.match(r"^(?:/remember|remember)\s*(?:that)?\s*:?\s*(.+)$", text, re.I | re.S)
         if m:
             try:
-                added = self.mw.notebook.add(ws, user, m.group(1), actor=actor)
+                added = self.mw.notebook.add(ws, user, m.group(1), actor=actor, by=by)
             except errors.Invalid as exc:
                 return Reply(f"I didn't save that: {exc.message}", route="notebook")
             return Reply(

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from memwise import errors, observability
+from memwise.domain.access import Principal
 from memwise.policies.window import Message
 from memwise.services.assistant import tools
 from memwise.services.assistant.assistant import Reply
@@ -45,6 +46,7 @@ class ModelAssistant:
         messages: list[Message] | None = None,
         page: dict[str, str] | None = None,
         actor: str = "assistant",
+        by: Principal | None = None,
     ) -> Reply:
         if not isinstance(text, str) or not text.strip():
             raise errors.Invalid("a message needs some words", code="empty_message")
@@ -55,7 +57,7 @@ class ModelAssistant:
         if pending is not None:
             self.mw.windows.set_pending(ws, conversation_id, None)
             if YES.match(text):
-                reply = self._execute_pending(ws, conv, pending)
+                reply = self._execute_pending(ws, conv, pending, by)
                 self.mw.record.append(ws, conversation_id, "assistant", reply.reply)
                 return reply
             self.mw.audit.record(
@@ -108,7 +110,7 @@ class ModelAssistant:
                 }
             )
             for call in calls:
-                result, found, held = self._run(ws, conv, call)
+                result, found, held = self._run(ws, conv, call, by)
                 sources += found
                 proposed = held or proposed
                 convo.append(
@@ -134,9 +136,9 @@ class ModelAssistant:
         return reply
 
     def _run(
-        self, ws: str, conv: Any, call: dict[str, Any]
+        self, ws: str, conv: Any, call: dict[str, Any], by: Principal | None = None
     ) -> tuple[str, list[dict[str, Any]], dict[str, Any] | None]:
-        at = tools.Call(self.mw, ws, tools.Door.model, "model", conversation=conv)
+        at = tools.Call(self.mw, ws, tools.Door.model, "model", by, conversation=conv)
         try:
             done = tools.execute(str(call["name"]), dict(call.get("arguments") or {}), at)
         except errors.MemwiseError as exc:
@@ -147,8 +149,10 @@ class ModelAssistant:
             return "proposed: ask the user to confirm before it is created", [], held
         return done.text, done.sources, None
 
-    def _execute_pending(self, ws: str, conv: Any, pending: dict[str, Any]) -> Reply:
-        at = tools.Call(self.mw, ws, tools.Door.model, "model", conversation=conv)
+    def _execute_pending(
+        self, ws: str, conv: Any, pending: dict[str, Any], by: Principal | None = None
+    ) -> Reply:
+        at = tools.Call(self.mw, ws, tools.Door.model, "model", by, conversation=conv)
         name = str(pending.get("tool") or "create_ticket")
         try:
             done = tools.execute(name, dict(pending.get("arguments") or {}), at, confirmed=True)

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from sqlalchemy.engine import Connection
 
 from memwise import errors
+from memwise.domain.access import Principal
+from memwise.domain.tenancy import Role
 from memwise.ids import new_id
 from memwise.policies.limits import NotebookLimits
 from memwise.policies.notebook import (
@@ -77,6 +79,27 @@ def check_not_customer_data(conn: Connection, workspace_id: str, text: str) -> N
         )
 
 
+def may_write(by: Principal | None, user_id: str) -> None:
+    """A notebook is its person's: only they write it — through a key made for them
+    (``user_id``), their console session, their own staff conversation or Telegram. A
+    library caller (``by`` None) is trusted like the workspace's owner."""
+    if by is not None and by.user_id != user_id:
+        raise errors.Forbidden(
+            "a notebook is its person's own: only a key made for that staff user writes it",
+            code="not_your_notebook",
+        )
+
+
+def may_read(by: Principal | None, user_id: str) -> None:
+    """Its person reads it; others only with the admin role or higher (they answer for how
+    the team works), never an operator."""
+    if by is not None and by.user_id != user_id and not by.at_least(Role.admin):
+        raise errors.Forbidden(
+            "another person's notebook is shown only to admins and owners",
+            code="not_your_notebook",
+        )
+
+
 class Notebook:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
@@ -85,12 +108,21 @@ class Notebook:
     def limits(self) -> NotebookLimits:
         return self.rt.limits.notebook
 
-    def add(self, workspace_id: str, user_id: str, text: str, *, actor: str = "user") -> Added:
+    def add(
+        self,
+        workspace_id: str,
+        user_id: str,
+        text: str,
+        *,
+        actor: str = "user",
+        by: Principal | None = None,
+    ) -> Added:
         """Save one rule. Duplicates are not saved; when full, the oldest makes room."""
         cleaned = check_entry(text, self.limits)
         norm = normalize(cleaned)
         with self.rt.db.write() as conn:
-            require_user(conn, workspace_id, user_id)
+            require_user(conn, workspace_id, user_id)  # another workspace's user: NotFound
+            may_write(by, user_id)
             check_not_customer_data(conn, workspace_id, cleaned)
             existing = store.same_words(conn, workspace_id, user_id, norm)
             if existing is not None:
@@ -126,19 +158,31 @@ class Notebook:
         store.delete(conn, workspace_id, user_id, evicted)
         return evicted
 
-    def entries(self, workspace_id: str, user_id: str) -> list[Entry]:
+    def entries(
+        self, workspace_id: str, user_id: str, *, by: Principal | None = None
+    ) -> list[Entry]:
         """Every entry, oldest → newest (including those that no longer reach the model)."""
         with self.rt.db.read() as conn:
             require_user(conn, workspace_id, user_id)
+            may_read(by, user_id)
             return [store.entry_from_row(r) for r in store.owned(conn, workspace_id, user_id)]
 
-    def block(self, workspace_id: str, user_id: str) -> Block:
-        return build_block(self.entries(workspace_id, user_id), self.limits)
+    def block(self, workspace_id: str, user_id: str, *, by: Principal | None = None) -> Block:
+        return build_block(self.entries(workspace_id, user_id, by=by), self.limits)
 
-    def forget(self, workspace_id: str, user_id: str, entry_id: str, *, actor: str = "user") -> int:
+    def forget(
+        self,
+        workspace_id: str,
+        user_id: str,
+        entry_id: str,
+        *,
+        actor: str = "user",
+        by: Principal | None = None,
+    ) -> int:
         """Remove one entry by id; NotFound if this user has no such entry."""
         with self.rt.db.write() as conn:
             require_user(conn, workspace_id, user_id)
+            may_write(by, user_id)
             gone = store.delete(conn, workspace_id, user_id, [entry_id])
             if not gone:
                 raise errors.NotFound("no such notebook entry", code="entry_not_found")
@@ -146,7 +190,13 @@ class Notebook:
         return 1
 
     def forget_phrase(
-        self, workspace_id: str, user_id: str, phrase: str, *, actor: str = "user"
+        self,
+        workspace_id: str,
+        user_id: str,
+        phrase: str,
+        *,
+        actor: str = "user",
+        by: Principal | None = None,
     ) -> int:
         """Remove every entry containing ``phrase`` (normalised); returns how many."""
         needle = normalize(phrase or "")
@@ -154,6 +204,7 @@ class Notebook:
             raise errors.Invalid("give a few words of the rule to forget", code="empty_phrase")
         with self.rt.db.write() as conn:
             require_user(conn, workspace_id, user_id)
+            may_write(by, user_id)
             matching = [
                 r.id for r in store.owned(conn, workspace_id, user_id) if needle in r.normalized
             ]

@@ -300,7 +300,7 @@ def search_knowledge(c: Call, a: SearchArgs) -> Result:
 
 
 def remember_rule(c: Call, a: RuleArgs) -> Result:
-    added = c.mw.notebook.add(c.workspace_id, a.user_id, a.text, actor=c.actor)
+    added = c.mw.notebook.add(c.workspace_id, a.user_id, a.text, actor=c.actor, by=c.by)
     return Result(
         {"duplicate": added.duplicate, "entry": out(added.entry)},
         "already saved" if added.duplicate else "saved",
@@ -309,16 +309,16 @@ def remember_rule(c: Call, a: RuleArgs) -> Result:
 
 def forget_rule(c: Call, a: ForgetArgs) -> Result:
     if a.entry_id:
-        n = c.mw.notebook.forget(c.workspace_id, a.user_id, a.entry_id, actor=c.actor)
+        n = c.mw.notebook.forget(c.workspace_id, a.user_id, a.entry_id, actor=c.actor, by=c.by)
     elif a.phrase and a.phrase.strip():
-        n = c.mw.notebook.forget_phrase(c.workspace_id, a.user_id, a.phrase, actor=c.actor)
+        n = c.mw.notebook.forget_phrase(c.workspace_id, a.user_id, a.phrase, actor=c.actor, by=c.by)
     else:
         raise errors.Invalid("give entry_id or phrase", code="nothing_to_forget")
     return Result({"removed": n}, f"removed {n}", outcome=f"removed {n}")
 
 
 def list_rules(c: Call, a: UserArgs) -> Result:
-    entries = c.mw.notebook.entries(c.workspace_id, a.user_id)
+    entries = c.mw.notebook.entries(c.workspace_id, a.user_id, by=c.by)
     return Result(
         {"rules": [out(e) for e in entries]},
         "\n".join(e.text for e in entries) or "no rules",

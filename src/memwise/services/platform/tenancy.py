@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from memwise import errors
-from memwise.domain.access import Principal, may_grant, require_staff
+from memwise.domain.access import Kind, Principal, may_grant, require_staff
 from memwise.domain.record import check_text
 from memwise.domain.tenancy import (
     DEFAULT_ALLOWANCE,
@@ -107,8 +107,15 @@ class Tenancy:
         return self.get_workspace(row["id"]), key
 
     def _insert_key(
-        self, conn: Connection, workspace_id: str, role: Role, label: str | None
+        self,
+        conn: Connection,
+        workspace_id: str,
+        role: Role,
+        label: str | None,
+        user_id: str | None = None,
     ) -> str:
+        if user_id is not None:
+            store.user(conn, workspace_id, user_id)  # NotFound for another workspace's user
         secret = new_secret("mw")
         store.insert_key(
             conn,
@@ -118,6 +125,7 @@ class Tenancy:
             key_hash=hash_secret(secret),
             label=label,
             created_at=self.rt.clock.now(),
+            user_id=user_id,
         )
         return secret
 
@@ -127,16 +135,19 @@ class Tenancy:
         role: str,
         label: str | None = None,
         *,
+        user_id: str | None = None,
         by: Principal | None = None,
     ) -> str:
-        """A new key (shown once). Admins mint admin and operator keys; owners any."""
+        """A new key (shown once). Admins mint admin and operator keys; owners any. With
+        ``user_id`` the key acts for that staff user: it alone (of keys) writes their
+        notebook."""
         role_ = rows.enum_value(Role, role, "role")
         if role_ not in KEY_ROLES:
             raise errors.Invalid("API keys are for owner, admin or operator", code="invalid_role")
         self._may_manage(by, role_)
         with self.rt.db.write() as conn:
             store.workspace(conn, workspace_id)
-            return self._insert_key(conn, workspace_id, role_, label)
+            return self._insert_key(conn, workspace_id, role_, label, user_id)
 
     @staticmethod
     def _may_manage(by: Principal | None, role: Role) -> None:
@@ -207,8 +218,8 @@ class Tenancy:
             )
         return token, row.workspace_id, Role(row.role)
 
-    def session(self, token: str, *, idle_minutes: float = 60) -> tuple[str, Role] | None:
-        """(workspace id, role) of a live console session: not revoked, its key not revoked,
+    def session(self, token: str, *, idle_minutes: float = 60) -> Principal | None:
+        """Who holds a live console session: not revoked, its key not revoked,
         before its absolute expiry and used within ``idle_minutes``."""
         now = self.rt.clock.now()
         with self.rt.db.read() as conn:
@@ -220,7 +231,9 @@ class Tenancy:
         if now - row.last_seen_at > timedelta(seconds=30):  # at most one write a half-minute
             with self.rt.db.write() as conn:
                 store.touch_session(conn, row.id, now)
-        return row.workspace_id, Role(row.role)
+        return Principal(
+            Kind.key, row.workspace_id, Role(row.role), token_id="console", user_id=row.user_id
+        )
 
     def close_session(self, token: str) -> None:
         """Log out: the session is revoked on the server, whatever the browser keeps."""
@@ -236,9 +249,21 @@ class Tenancy:
     def key_holder(self, secret: str) -> tuple[str, Role, str] | None:
         """The (workspace id, role, key id) a key grants, or None: the key id names the
         key in an audit entry without any part of its secret."""
+        found = self.key_principal(secret)
+        return (
+            (str(found.workspace_id), found.role, found.token_id) if found and found.role else None
+        )
+
+    def key_principal(self, secret: str) -> Principal | None:
+        """Who a key is: its workspace, role, id (``token_id``) and the staff user it acts
+        for, or None."""
         with self.rt.db.read() as conn:
             row = store.active_key_by_hash(conn, hash_secret(secret))
-        return (row.workspace_id, Role(row.role), str(row.id)) if row else None
+        if row is None:
+            return None
+        return Principal(
+            Kind.key, row.workspace_id, Role(row.role), token_id=str(row.id), user_id=row.user_id
+        )
 
     def workspace_named(self, name: str) -> str | None:
         """The id of the oldest workspace with this exact name (the demo reuses its own)."""

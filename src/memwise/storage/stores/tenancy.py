@@ -107,7 +107,13 @@ def agent_from_row(row: Any) -> Agent:
 
 def key_from_row(row: Any) -> ApiKey:
     return ApiKey(
-        row.id, row.workspace_id, Role(row.role), row.label, row.created_at, row.revoked_at
+        row.id,
+        row.workspace_id,
+        Role(row.role),
+        row.label,
+        row.created_at,
+        row.revoked_at,
+        row.user_id,
     )
 
 
@@ -213,7 +219,12 @@ def insert_session(conn: Connection, **values: Any) -> None:
 def session_by_hash(conn: Connection, token_hash: str) -> Any | None:
     """The session row with its key's role and revocation (``kr``)."""
     return conn.execute(
-        sa.select(console_sessions, api_keys.c.role, api_keys.c.revoked_at.label("kr"))
+        sa.select(
+            console_sessions,
+            api_keys.c.role,
+            api_keys.c.revoked_at.label("kr"),
+            api_keys.c.user_id,
+        )
         .join(api_keys, api_keys.c.id == console_sessions.c.key_id)
         .where(console_sessions.c.token_hash == token_hash)
     ).first()
