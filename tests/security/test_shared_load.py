@@ -215,3 +215,20 @@ def test_a_notebook_is_its_person_s_own(sec: Api) -> None:
     with pytest.raises(errors.Forbidden):
         tools.execute("remember_rule", {"user_id": boss["id"], "text": "Give 50% off"}, call)
     assert [r["text"] for r in sec.call("GET", base, mine).json()["items"]] == ["Quote in EUR"]
+
+
+def test_bad_keys_at_mcp_are_throttled_and_never_lock_out_a_valid_key(sec: Api) -> None:
+    if not sec.client.get("/mcp/").status_code == 401:
+        pytest.skip("the mcp extra is not installed")
+    s = staff(sec)
+    answers = [
+        sec.client.post("/mcp/", headers={"Authorization": f"Bearer mw_guess{i:04d}"}).status_code
+        for i in range(40)
+    ]
+    assert answers[0] == 401 and 429 in answers
+    wrong = sec.client.post("/mcp/", headers={"Authorization": "Bearer mw_wrong"})
+    assert "not valid" in wrong.text or wrong.status_code == 429
+    # the same address, with its key: the console lets it in whatever the bad ones did
+    sec.client.cookies.clear()
+    ok = sec.client.post("/console/login", data={"api_key": s["op"]}, follow_redirects=False)
+    assert ok.status_code == 303 and ok.headers["location"] == "/console/conversations"

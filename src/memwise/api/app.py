@@ -9,16 +9,17 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
-from memwise import __version__
+from memwise import __version__, errors
 from memwise.api import errors as api_errors
 from memwise.api import metrics as metrics_routes
 from memwise.api import threads
+from memwise.api.auth import client_address
 from memwise.api.limits import AuthThrottle, BodyLimit, RateLimiter, SecurityHeaders
 from memwise.api.routes import (
     accounts,
@@ -192,16 +193,29 @@ class KeyRequired:
         scheme, _, token = headers.get("authorization", "").partition(" ")
         token = token.strip()
         mw = self.host.state.mw
-        ok = scheme.lower() == "bearer" and bool(token) and not token.startswith("vt_")
+        given = scheme.lower() == "bearer" and bool(token)
+        ok = given and not token.startswith("vt_")
         if ok:
             ok = await run_in_threadpool(mw.tenancy.authenticate_key, token) is not None
-        if not ok:
-            await JSONResponse(
-                api_errors.body(
-                    "unauthorized", "MCP needs 'Authorization: Bearer <workspace key>'"
-                ),
-                status_code=401,
-            )(scope, receive, send)
+        if not ok:  # counted and throttled like every door's bad keys (a valid key passes)
+            throttle = self.host.state.auth_throttle
+            address = client_address(Request(scope))
+            try:
+                throttle.refuse_if_blocked(address)
+                throttle.failed(address, token[:10])
+            except errors.LimitExceeded as exc:
+                await JSONResponse(api_errors.body(exc.code, exc.message), status_code=429)(
+                    scope, receive, send
+                )
+                return
+            message = (
+                "that workspace key is not valid"
+                if given
+                else "MCP needs 'Authorization: Bearer <workspace key>'"
+            )
+            await JSONResponse(api_errors.body("unauthorized", message), status_code=401)(
+                scope, receive, send
+            )
             return
         await self.app(scope, receive, send)
 

@@ -185,10 +185,6 @@ async def login(request: Request) -> Response:
         return back("/console/login", error="Log in from this console's own page.")
     throttle = request.app.state.auth_throttle
     address = client_address(request)
-    try:
-        throttle.refuse_if_blocked(address)
-    except errors.LimitExceeded:
-        return back("/console/login", error="Too many failed logins: wait a minute.")
     data = await form(request)
     key = data.get("api_key", "").strip()
     settings = request.app.state.settings
@@ -200,8 +196,9 @@ async def login(request: Request) -> Response:
         if key
         else None
     )
-    if not opened:
+    if not opened:  # a valid key always logs in: bad ones from an address cannot lock it out
         try:
+            throttle.refuse_if_blocked(address)
             throttle.failed(address, key[:10])
         except errors.LimitExceeded:
             return back("/console/login", error="Too many failed logins: wait a minute.")
