@@ -486,3 +486,30 @@ def test_a_dot_reference_stays_one_segment() -> None:
     from memwise.accounts.source import _seg
 
     assert _seg("..") == "%2E%2E" and _seg(".") == "%2E" and _seg("a/b") == "a%2Fb"
+
+
+@pytest.mark.postgres
+def test_a_member_of_a_superuser_role_is_refused_too(sec: Api, crm_role: str) -> None:
+    """A login that may SET ROLE to a superuser once switched role in one SELECT and read
+    /etc/passwd on the database server."""
+    s = staff(sec)
+    conv = conversation(sec, s, account_ref="ACC-1001")
+    admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    member = sa.make_url(crm_role).username
+    top = sa.make_url(PG_ADMIN_URL).username
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'GRANT "{top}" TO "{member}"')
+    try:
+        sec.mw.accounts.allow(AccountPolicy(sql_urls=(crm_role,), statement_timeout_s=2))
+        queries = {
+            "order": "SELECT set_config('role', '" + str(top) + "', true) AS r,"
+            " pg_read_file('/etc/passwd') AS status, :account AS a, :id AS i"
+        }
+        assert _put(sec, s["admin"], type="sql", url=crm_role, queries=queries).status_code == 200
+        body = {"conversation_id": conv["id"], "kind": "order", "id": "4411"}
+        got = sec.call("POST", "/v1/accounts/lookup", s["op"], json=body)
+        assert got.json()["status"] == "unavailable" and "root:" not in got.text
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'REVOKE "{top}" FROM "{member}"')
+        admin.dispose()

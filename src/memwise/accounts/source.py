@@ -205,10 +205,16 @@ class SQLAccountSource:
         if conn.dialect.name == "postgresql":
             conn.exec_driver_sql("SET TRANSACTION READ ONLY")
             conn.exec_driver_sql(f"SET LOCAL statement_timeout = {ms}")
+            # every role the login may become (SET ROLE works for any role it is a member
+            # of, however indirectly): a member of a superuser role is as strong as one
             powerful = conn.exec_driver_sql(
-                "SELECT bool_or(rolsuper OR pg_has_role(rolname, 'pg_read_server_files', 'MEMBER')"
-                " OR pg_has_role(rolname, 'pg_execute_server_program', 'MEMBER'))"
-                " FROM pg_roles WHERE rolname IN (session_user, current_user)"
+                "SELECT bool_or(r.rolsuper"
+                " OR pg_has_role(r.oid, 'pg_read_server_files', 'MEMBER')"
+                " OR pg_has_role(r.oid, 'pg_write_server_files', 'MEMBER')"
+                " OR pg_has_role(r.oid, 'pg_execute_server_program', 'MEMBER'))"
+                " FROM pg_roles r"
+                " WHERE pg_has_role(session_user, r.oid, 'MEMBER')"
+                " OR pg_has_role(current_user, r.oid, 'MEMBER')"
             ).scalar()
             if powerful:
                 return (
