@@ -232,3 +232,21 @@ def test_bad_keys_at_mcp_are_throttled_and_never_lock_out_a_valid_key(sec: Api) 
     sec.client.cookies.clear()
     ok = sec.client.post("/console/login", data={"api_key": s["op"]}, follow_redirects=False)
     assert ok.status_code == 303 and ok.headers["location"] == "/console/conversations"
+
+
+def test_the_worker_takes_turns_between_workspaces_and_kinds(sec: Api) -> None:
+    """60 visitor messages once fanned out to deliveries that delayed another workspace's
+    extraction by 31 s: the worker now takes turns between (workspace, kind) queues."""
+    jobs = sec.mw.jobs
+    loud, quiet = staff(sec)["ws"], staff(sec, "Quiet")["ws"]
+    for n in range(60):
+        jobs.enqueue(loud, "deliver_event", f"flood:{n}", {"n": n})
+    jobs.enqueue(loud, "extract", "loud:extract", {"conversation_id": "x"})
+    jobs.enqueue(quiet, "extract", "quiet:extract", {"conversation_id": "y"})
+    taken = []
+    for _ in range(4):
+        job = jobs.claim("w1", ["deliver_event", "extract"])
+        assert job is not None
+        taken.append((job.workspace_id, job.kind))
+    assert (quiet, "extract") in taken[:3] and (loud, "extract") in taken[:3]
+    assert taken.count((loud, "deliver_event")) <= 2

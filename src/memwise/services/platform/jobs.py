@@ -37,6 +37,8 @@ class Jobs:
         self.rt = rt
         self.lease = lease
         self.backoff = backoff
+        self._served: dict[tuple[str, str], int] = {}  # (workspace, kind) -> the turn it ran
+        self._turn = 0
 
     def enqueue(
         self,
@@ -77,20 +79,47 @@ class Jobs:
         """
         now = self.rt.clock.now()
 
-        def pick(conn: Connection) -> Any:
+        def pick(conn: Connection, ws: str | None, wanted: list[str] | None) -> Any:
             return store.next_due(
-                conn, now, as_of=as_of, kinds=kinds, workspace_id=workspace_id, job_id=job_id
+                conn, now, as_of=as_of, kinds=wanted, workspace_id=ws, job_id=job_id
             )
 
         with self.rt.db.write() as conn:
-            row = pick(conn)
-            while row is not None and row.attempts >= row.max_attempts:
-                why = row.last_error or f"the worker holding it stopped ({row.attempts} attempts)"
-                store.give_up(conn, row, now, why)
-                row = pick(conn)
-            if row is None:
-                return None
-            return store.take(conn, row, now + self.lease, worker)
+            queues = (
+                [(workspace_id, None)]
+                if job_id
+                else self._in_turn(
+                    store.due_queues(conn, now, as_of=as_of, kinds=kinds, workspace_id=workspace_id)
+                )
+            )
+            for ws, kind in queues:
+                wanted = [kind] if kind else kinds
+                row = pick(conn, ws, wanted)
+                while row is not None and row.attempts >= row.max_attempts:
+                    why = (
+                        row.last_error or f"the worker holding it stopped ({row.attempts} attempts)"
+                    )
+                    store.give_up(conn, row, now, why)
+                    row = pick(conn, ws, wanted)
+                if row is not None:
+                    self._ran(row.workspace_id, row.kind)
+                    return store.take(conn, row, now + self.lease, worker)
+            return None
+
+    def _in_turn(self, queues: list[tuple[str, str, datetime]]) -> list[tuple[str, str | None]]:
+        """The due queues, the one served longest ago first (oldest job first among equals):
+        the worker takes turns between workspaces, and between a workspace's kinds of job, so
+        one tenant's thousand deliveries never keep another's extraction waiting behind
+        them (each queue waits at most one job of every other queue)."""
+        ordered = sorted(queues, key=lambda q: (self._served.get((q[0], q[1]), -1), q[2]))
+        return [(ws, kind) for ws, kind, _ in ordered]
+
+    def _ran(self, workspace_id: str, kind: str) -> None:
+        self._turn += 1
+        self._served[(workspace_id, kind)] = self._turn
+        if len(self._served) > 10_000:  # only the order matters: keep the recent half
+            keep = sorted(self._served.items(), key=lambda kv: kv[1])[5_000:]
+            self._served = dict(keep)
 
     def by_key(self, workspace_id: str, key: str) -> Job | None:
         with self.rt.db.read() as conn:

@@ -71,6 +71,40 @@ def insert_once(
     return job_id, True
 
 
+def _due(now: datetime, as_of: datetime | None) -> Any:
+    """Queued and scheduled up to ``as_of`` (or now), waiting and due, or running with its
+    lease run out."""
+    return sa.or_(
+        sa.and_(
+            jobs.c.status == JobStatus.queued.value, jobs.c.run_after <= max(now, as_of or now)
+        ),
+        sa.and_(jobs.c.status == JobStatus.waiting.value, jobs.c.run_after <= now),
+        sa.and_(jobs.c.status == JobStatus.running.value, jobs.c.lease_until < now),
+    )
+
+
+def due_queues(
+    conn: Connection,
+    now: datetime,
+    *,
+    as_of: datetime | None = None,
+    kinds: list[str] | None = None,
+    workspace_id: str | None = None,
+) -> list[tuple[str, str, datetime]]:
+    """Each (workspace, kind) with a due job, and its oldest due time: the queues the
+    worker takes turns between."""
+    q = (
+        sa.select(jobs.c.workspace_id, jobs.c.kind, sa.func.min(jobs.c.run_after))
+        .where(_due(now, as_of))
+        .group_by(jobs.c.workspace_id, jobs.c.kind)
+    )
+    if kinds:
+        q = q.where(jobs.c.kind.in_(kinds))
+    if workspace_id:
+        q = q.where(jobs.c.workspace_id == workspace_id)
+    return [(str(w), str(k), t) for w, k, t in conn.execute(q)]
+
+
 def next_due(
     conn: Connection,
     now: datetime,
@@ -80,16 +114,8 @@ def next_due(
     workspace_id: str | None = None,
     job_id: str | None = None,
 ) -> Any | None:
-    """The next due row, locked: queued and scheduled up to ``as_of`` (or now), waiting and
-    due, or running with its lease run out."""
-    due = sa.or_(
-        sa.and_(
-            jobs.c.status == JobStatus.queued.value, jobs.c.run_after <= max(now, as_of or now)
-        ),
-        sa.and_(jobs.c.status == JobStatus.waiting.value, jobs.c.run_after <= now),
-        sa.and_(jobs.c.status == JobStatus.running.value, jobs.c.lease_until < now),
-    )
-    q = sa.select(jobs).where(due)
+    """The next due row, locked (see ``_due``)."""
+    q = sa.select(jobs).where(_due(now, as_of))
     if kinds:
         q = q.where(jobs.c.kind.in_(kinds))
     if workspace_id:
