@@ -899,6 +899,19 @@ def grounded(
     return any(_clause_ok(w, asked, hits, text, kind) for w, asked, hits in best)
 
 
+# What a proposal may hold before the harness reads it: an item is at most 500 characters
+# when stored (a longer one is refused there anyway), and a quote is a few sentences.
+MAX_ITEM_CHARS, MAX_QUOTE_CHARS, MAX_QUOTES = 500, 2000, 8
+
+
+def _bounded(p: Proposal) -> bool:
+    return (
+        len(p.text) <= MAX_ITEM_CHARS
+        and len(p.quotes) <= MAX_QUOTES
+        and all(len(q) <= MAX_QUOTE_CHARS for q in p.quotes)
+    )
+
+
 def verify(
     items: Sequence[Proposal],
     events: Sequence[ProposedEvent],
@@ -909,6 +922,9 @@ def verify(
     checker = QuoteChecker(transcript, threshold)
     out = Verified()
     for p in items:
+        if not _bounded(p):  # a model's huge strings are discarded before any reading
+            out.discarded += 1
+            continue
         ev = checker.evidence(p.quotes)
         if ev and grounded(p.text, ev, checker.around(ev), p.kind):
             out.items.append((p, ev))
@@ -920,7 +936,7 @@ def verify(
             out.events.append((e, found))
         else:
             out.discarded += 1
-    if continuity is not None:
+    if continuity is not None and _bounded(continuity):
         ev = checker.evidence(continuity.quotes)
         if ev and grounded(continuity.text, ev, checker.around(ev), continuity.kind):
             out.continuity = (continuity, ev)

@@ -96,7 +96,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "exfiltration",
         re.compile(
             r"\b(?:send|email|post|forward|upload)\b[^.\n]{0,40}?\b(?:to|at)\b[^.\n]{0,10}?"
-            r"(?:https?://|[\w.-]+@[\w-]+\.)",
+            r"(?:https?://|[\w.-]{1,64}@[\w-]{1,63}\.)",
             re.I,
         ),
     ),
