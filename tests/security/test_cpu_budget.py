@@ -17,10 +17,17 @@ from typing import Any
 import pytest
 
 from memwise import Memwise, errors
+from memwise.context import router
 from memwise.domain.access import Kind, Principal
 from memwise.domain.tenancy import Role
+from memwise.extraction import harness
+from memwise.policies import compaction
+from memwise.policies.window import Message
+from memwise.retrieval import lexical
+from memwise.safety import instructions, pii, secrets
 from memwise.services.assistant import tools
 from memwise.services.assistant.tools import Call, Door
+from memwise.services.conversation import inbound
 
 BUDGET_S = 0.100
 SIZE = 32_000
@@ -180,3 +187,45 @@ def test_search(shop: dict[str, Any]) -> None:
         mw.recaller.recall(shop["ws"], shop["contact"], text)
 
     within_budget(search)
+
+
+# -- linear time: the readers of whole customer texts -----------------------------------------
+# Every reader below may be given a whole turn, document or question. Four times the text
+# must cost at most about four times the time (quadratic would be sixteen): measured on the
+# shapes that made patterns backtrack. Readers that only ever see bounded text (a memory
+# item's 500 characters, a rule's 400) are held to the budget above at those bounds instead.
+READERS: dict[str, Callable[[str], Any]] = {
+    "secrets.find": secrets.find,
+    "instructions.scan": instructions.scan,
+    "router.route": router.route,
+    "router.live_target": router.live_target,
+    "inbound.new_words": inbound.new_words,
+    "inbound.spoken": inbound.spoken,
+    "pii.find": lambda t: pii.find(None, None, t),
+    "harness.words_at": harness.words_at,
+    "compaction.select": lambda t: compaction.select([Message("user", t)]),
+    "lexical.terms": lexical.terms,
+}
+UNITS = ("1-", "12 ", "4-", "\n \n", "the ", "my password is ", "([", "a-b-", "a@b.", "aZ9_")
+
+
+def _spent(read: Callable[[str], Any], text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        read(text)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+@pytest.mark.parametrize("name", sorted(READERS))
+def test_text_readers_are_linear(name: str) -> None:
+    read = READERS[name]
+    read(ORDINARY)
+    superlinear = {}
+    for unit in UNITS:
+        small, large = ((unit * n)[:n] for n in (8_000, 32_000))
+        a, b = _spent(read, small), _spent(read, large)
+        if b > 0.010 and b > 8 * max(a, 0.001):
+            superlinear[unit] = (round(a * 1000, 1), round(b * 1000, 1))
+    assert not superlinear, f"{name}: 8 kB → 32 kB costs (ms) {superlinear}"
