@@ -29,6 +29,9 @@ class Author(StrEnum):
     assistant = "assistant"
     operator = "operator"
     tool = "tool"
+    # an inbound sender their provider did not authenticate (no SPF/DKIM/DMARC pass, no
+    # verified number): their words are recorded, and never evidence for memory
+    sender = "sender"
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ def client_time(at: datetime | None, now: datetime, skew_s: float, *, trusted: b
 
 def check_role_for_participant(role: Author, staff_facing: bool) -> None:
     """A customer speaks only in customer-facing conversations; a user only in staff ones."""
-    if role is Author.customer and staff_facing:
+    if role in (Author.customer, Author.sender) and staff_facing:
         raise errors.Invalid("a staff conversation has no customer turns", code="wrong_role")
     if role is Author.user and not staff_facing:
         raise errors.Invalid("a customer conversation has no staff-user turns", code="wrong_role")

@@ -17,6 +17,7 @@ too. An item with no verified, grounding quote is discarded and counted.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -153,6 +154,12 @@ SAME = [
 _QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "´": "'", "`": "'"})
 
 
+@functools.lru_cache(maxsize=8192)
+def fold_word(word: str) -> str:
+    """``fold`` for one word, remembered (a turn says the same words again and again)."""
+    return fold(word)
+
+
 def fold(text: str) -> str:
     """Compatibility forms, quote marks, case and accents folded ("São" is "sao")."""
     t = unicodedata.normalize("NFKD", text).translate(_QUOTES).casefold()
@@ -230,14 +237,17 @@ def words_at(text: str) -> list[tuple[str, int, int]]:
     """The text's words, normalised (case, quote marks, contractions spelled out), each with
     the span of the original word it comes from."""
     out: list[tuple[str, int, int]] = []
+    # ASCII folds to its lower case, character for character: fold it whole, once (a word
+    # at a time cost most of an extraction's CPU on a long turn)
+    whole = text.lower().replace("`", "'") if text.isascii() else None
     for m in _TOKEN.finditer(text):
-        w = fold(m.group()).strip("'")
+        w = (whole[m.start() : m.end()] if whole is not None else fold_word(m.group())).strip("'")
         if not w:
             continue
         parts: tuple[str, ...] = (w,)
         if w in _IRREGULAR:
             parts = _IRREGULAR[w]
-        else:
+        elif "'" in w:
             for suffix, full in _SUFFIXES:
                 if w.endswith(suffix) and len(w) > len(suffix):
                     parts = (w[: -len(suffix)], full)

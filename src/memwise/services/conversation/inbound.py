@@ -7,6 +7,12 @@ message id) and two headers: ``X-Memwise-Timestamp`` (Unix seconds) and
 (5 minutes) or a delivery already received (the provider's ``message_id``, else the
 signature, remembered for 24 hours) records nothing.
 
+Each message should carry its provider's verdict on the sender (``authentication``: for
+email ``{"spf", "dkim", "dmarc"}`` as the provider checked them, a pass being DMARC, or SPF
+and DKIM; for SMS and voice ``{"verified": true}`` when the provider verified the number).
+Without a pass, the words are recorded as the ``sender``'s, never the customer's: a forged
+From can reach the record but never becomes memory about the contact it names.
+
 A reply joins the open conversation of the same channel and thread only when its sender is
 that conversation's contact; anyone else who knows the thread id starts a conversation of
 their own. A sender is matched to a contact by the channel's identity (email or phone); when
@@ -133,6 +139,8 @@ class Inbound:
         if not sender:
             raise errors.Invalid("the message needs a sender ('from')", code="invalid_sender")
         lines = _lines(payload)
+        if not authenticated(channel, payload):  # recorded, never evidence for memory
+            lines = [("sender" if role == "customer" else role, text) for role, text in lines]
         at = payload.get("at")
         try:
             when = datetime.fromisoformat(at) if isinstance(at, str) and at else None
@@ -206,6 +214,18 @@ _SPEAKER = re.compile(
     re.I,
 )
 _SPOKEN = {"client": "customer", "bot": "assistant"}
+
+
+def authenticated(channel: str, payload: dict[str, Any]) -> bool:
+    """Whether the provider vouched for the sender: DMARC passed, or SPF and DKIM both did
+    (email); the number was verified (SMS, voice). Absent or malformed: not vouched."""
+    verdict = payload.get("authentication")
+    if not isinstance(verdict, dict):
+        return False
+    if CHANNELS.get(channel) == "email":
+        said = {k: str(verdict.get(k) or "").strip().lower() for k in ("spf", "dkim", "dmarc")}
+        return said["dmarc"] == "pass" or (said["spf"] == "pass" and said["dkim"] == "pass")
+    return verdict.get("verified") is True
 
 
 def new_words(text: str) -> tuple[str, str]:
