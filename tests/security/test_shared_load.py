@@ -12,17 +12,21 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import anyio
 import pytest
+from fastapi.testclient import TestClient
 
-from memwise import errors
+from memwise import FixedClock, Memwise, errors
 from memwise.accounts.policy import AccountPolicy, PolicyRefused
 from memwise.api import threads
+from memwise.api.app import create_app
+from memwise.clock import WorkspaceClocks
+from memwise.config import Settings
 from memwise.domain.access import Kind, Principal
 from memwise.domain.tenancy import Role
 from memwise.doors.telegram import ONE_TO_ONE, Incoming, TelegramDoor
 from memwise.providers import http
 from memwise.services.assistant import tools
 from memwise.services.assistant.tools import Call, Door
-from tests.integration.conftest import Api
+from tests.integration.conftest import ADMIN, Api
 from tests.security.conftest import staff
 
 
@@ -250,3 +254,51 @@ def test_the_worker_takes_turns_between_workspaces_and_kinds(sec: Api) -> None:
         taken.append((job.workspace_id, job.kind))
     assert (quiet, "extract") in taken[:3] and (loud, "extract") in taken[:3]
     assert taken.count((loud, "deliver_event")) <= 2
+
+
+def test_limits_hold_for_the_deployment_not_for_each_process(
+    database_url: str, clock: FixedClock
+) -> None:
+    """Three processes once let 87 of 30 requests and 94 of 30 bad keys through a minute:
+    on PostgreSQL the buckets are in the database, one per key for the whole deployment."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("SQLite is one process's database: its limits are that process's")
+    settings = Settings(
+        database_url=database_url,
+        admin_token=ADMIN,
+        test_clock=True,
+        rate_limit_per_minute=30,
+        auth_failures_per_minute=30,
+    )
+    opened = [
+        Memwise.open(database_url, clock=WorkspaceClocks(clock), migrate=False) for _ in "abc"
+    ]
+    try:
+        with (
+            TestClient(create_app(settings, opened[0]), raise_server_exceptions=False) as a,
+            TestClient(create_app(settings, opened[1]), raise_server_exceptions=False) as b,
+            TestClient(create_app(settings, opened[2]), raise_server_exceptions=False) as c,
+        ):
+            made = a.post(
+                "/v1/workspaces",
+                json={"name": "Acme", "timezone": "UTC"},
+                headers={"Authorization": f"Bearer {ADMIN}"},
+            )
+            key = made.json()["api_key"]
+            served = [
+                client.get("/v1/workspace", headers={"Authorization": f"Bearer {key}"}).status_code
+                for _ in range(30)
+                for client in (a, b, c)
+            ]
+            assert served.count(200) <= 31 and 429 in served
+            bad = [
+                client.get(
+                    "/v1/workspace", headers={"Authorization": f"Bearer mw_bad{n}"}
+                ).status_code
+                for n in range(30)
+                for client in (a, b, c)
+            ]
+            assert bad.count(401) <= 31 and 429 in bad
+    finally:
+        for mw in opened:
+            mw.close()

@@ -102,8 +102,10 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
     )
     app.state.mw = mw or open_memwise(settings)
     app.state.settings = settings
-    app.state.rate_limiter = RateLimiter(settings.rate_limit_per_minute)
-    app.state.auth_throttle = AuthThrottle(settings.auth_failures_per_minute)
+    app.state.rate_limiter = RateLimiter(
+        settings.rate_limit_per_minute, app.state.mw.buckets, "requests"
+    )
+    app.state.auth_throttle = AuthThrottle(settings.auth_failures_per_minute, app.state.mw.buckets)
     api_errors.install(app)
     for module in ROUTERS:
         app.include_router(module.router)
@@ -201,8 +203,8 @@ class KeyRequired:
             throttle = self.host.state.auth_throttle
             address = client_address(Request(scope))
             try:
-                throttle.refuse_if_blocked(address)
-                throttle.failed(address, token[:10])
+                await run_in_threadpool(throttle.refuse_if_blocked, address)
+                await run_in_threadpool(throttle.failed, address, token[:10])
             except errors.LimitExceeded as exc:
                 await JSONResponse(api_errors.body(exc.code, exc.message), status_code=429)(
                     scope, receive, send

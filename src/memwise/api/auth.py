@@ -70,10 +70,10 @@ async def authenticate(request: Request, mw: Annotated[Memwise, Depends(get_mw)]
                 user_id=found.user_id,
             )
     if principal is None:  # a valid key always passes; failures are counted and throttled
-        throttle.refuse_if_blocked(address)
-        throttle.failed(address, token[:10])
+        await run_in_threadpool(throttle.refuse_if_blocked, address)
+        await run_in_threadpool(throttle.failed, address, token[:10])
         raise errors.Unauthorized("that token is not valid", code="unauthorized")
-    request.app.state.rate_limiter.check(principal.token_id)
+    await run_in_threadpool(request.app.state.rate_limiter.check, principal.token_id)
     current_workspace.set(principal.workspace_id)
     return principal
 

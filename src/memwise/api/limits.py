@@ -12,6 +12,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memwise.api.errors import NotText, RateLimited, TooLarge, body
 from memwise.domain.record import NOT_TEXT
+from memwise.services.platform.buckets import Buckets
 
 # Control characters that are not text (tab, newline, carriage return and form feed are):
 # raw, as JSON escapes (an even run of backslashes before it is no escape) or %-encoded.
@@ -133,16 +134,23 @@ class BodyLimit:
 
 
 class RateLimiter:
-    """A token bucket per caller: ``per_minute`` requests, refilled continuously."""
+    """A token bucket per caller: ``per_minute`` requests, refilled continuously. With
+    ``shared`` buckets on PostgreSQL the bucket is the deployment's (every process takes from
+    the same one, in the database); otherwise this process's own. Its calls may read the
+    database: doors make them off the event loop."""
 
-    def __init__(self, per_minute: int) -> None:
+    def __init__(self, per_minute: int, shared: Buckets | None = None, name: str = "") -> None:
         self.capacity = float(max(1, per_minute))
         self.rate = self.capacity / 60.0
         self._buckets: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
+        self.shared = shared if shared is not None and shared.shared else None
+        self.name = name
 
     def empty(self, key: str, now: float | None = None) -> bool:
         """Whether ``key`` has no request left right now (nothing is taken)."""
+        if self.shared is not None and now is None:
+            return self.shared.empty(f"{self.name}:{key}", self.capacity)
         t = time.monotonic() if now is None else now
         with self._lock:
             if key not in self._buckets:
@@ -151,6 +159,10 @@ class RateLimiter:
             return min(self.capacity, tokens + (t - last) * self.rate) < 1
 
     def check(self, key: str, now: float | None = None) -> None:
+        if self.shared is not None and now is None:
+            if not self.shared.take(f"{self.name}:{key}", self.capacity):
+                raise RateLimited(f"too many requests: try again in {1 / self.rate:.1f} s")
+            return
         t = time.monotonic() if now is None else now
         with self._lock:
             if len(self._buckets) > MAX_BUCKETS:  # forget callers whose bucket is full again
@@ -173,9 +185,9 @@ class AuthThrottle:
     """Failed logins and bad keys: ``per_minute`` failures per client address and per token
     prefix, then 429 for that address (or prefix) until the bucket refills."""
 
-    def __init__(self, per_minute: int) -> None:
-        self.addresses = RateLimiter(per_minute)
-        self.prefixes = RateLimiter(per_minute)
+    def __init__(self, per_minute: int, shared: Buckets | None = None) -> None:
+        self.addresses = RateLimiter(per_minute, shared, "failed-address")
+        self.prefixes = RateLimiter(per_minute, shared, "failed-prefix")
 
     def refuse_if_blocked(self, address: str) -> None:
         if self.addresses.empty(address):

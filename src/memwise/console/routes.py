@@ -198,8 +198,8 @@ async def login(request: Request) -> Response:
     )
     if not opened:  # a valid key always logs in: bad ones from an address cannot lock it out
         try:
-            throttle.refuse_if_blocked(address)
-            throttle.failed(address, key[:10])
+            await run_in_threadpool(throttle.refuse_if_blocked, address)
+            await run_in_threadpool(throttle.failed, address, key[:10])
         except errors.LimitExceeded:
             return back("/console/login", error="Too many failed logins: wait a minute.")
         return back("/console/login", error="That API key is not valid.")

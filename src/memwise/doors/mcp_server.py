@@ -42,8 +42,8 @@ class Gate:
     def __init__(self, mw: Memwise, key: str | None = None, per_minute: int = 600) -> None:
         self.mw = mw
         self.key = key
-        self.calls = RateLimiter(per_minute)  # the REST limit, per key
-        self.failures = RateLimiter(30)  # bad keys, per key prefix
+        self.calls = RateLimiter(per_minute, mw.buckets, "mcp-calls")  # the REST limit, per key
+        self.failures = RateLimiter(30, mw.buckets, "mcp-failed-prefix")  # bad keys, per prefix
 
     def principal(self, ctx: Context[Any, Any]) -> Principal:
         token = self.key

@@ -36,6 +36,7 @@ from memwise.services.memory.patterns import PROMOTE, Patterns
 from memwise.services.memory.rebuild import Rebuilds
 from memwise.services.memory.recall import Recaller
 from memwise.services.platform.audit import Audit
+from memwise.services.platform.buckets import Buckets
 from memwise.services.platform.builder import Builder
 from memwise.services.platform.events import DELIVER, Events
 from memwise.services.platform.jobs import Jobs
@@ -105,6 +106,7 @@ class Memwise:
         self.data_requests.after_delete.append(self.history.forget)
         self.data_requests.after_delete.append(self.recaller.forget)
         self.jobs = Jobs(self.rt)
+        self.buckets = Buckets(self.rt)
         self.metering = Metering(self.rt)
         self.extraction = ExtractionRunner(
             self.rt, self.memory, self.jobs, extractor, verifier=verifier

@@ -585,3 +585,14 @@ setups = sa.Table(
     sa.Column("preview_conversation_id", sa.String(40), nullable=True),
     sa.Column("updated_at", UTCDateTime, nullable=False),
 )
+
+# Token buckets every server process shares (PostgreSQL): requests per key, failed logins per
+# address and per key prefix. ``at`` is Unix time; ``allowed`` the outcome of the last take.
+rate_buckets = sa.Table(
+    "rate_buckets",
+    metadata,
+    sa.Column("key", sa.String(200), primary_key=True),
+    sa.Column("tokens", sa.Float, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("allowed", sa.Boolean, nullable=False),
+)

@@ -81,6 +81,7 @@ KEPT = {
     "ticket_adapters": "the workspace's helpdesk settings",
     "rule_versions": "the business's written rules (a customer's details are refused there)",
     "setups": "the setup builder's state (the preview contact is a contact of its own)",
+    "rate_buckets": "request counts per key, address and key prefix, gone within minutes",
 }
 
 
