@@ -17,7 +17,7 @@ EXPECT = {
     "python-client.md": ["sources: ['Returns']", "404 "],
     "mcp.md": ["'search_knowledge'", "['Quote prices without VAT.']"],
     "telegram.md": ["Monday to Friday", "clean page"],
-    "webhooks.md": ["201 False", "True True", "False\n401"],
+    "webhooks.md": ["201 False", "True True", "False\n['sender']\n401"],
     "widget.md": ["widget.js", 'data-token="vt_'],
 }
 

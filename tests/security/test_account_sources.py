@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -450,7 +450,7 @@ def test_answers_are_capped_while_they_arrive(internal: tuple[str, list[str]]) -
     sent = {"bytes": 0}
 
     def endless(request: httpx.Request) -> httpx.Response:
-        def chunks() -> Iterator[bytes]:
+        async def chunks() -> AsyncIterator[bytes]:  # lookups read their answers async
             for _ in range(10_000):  # 640 MB if it were all read
                 sent["bytes"] += 65_536
                 yield b" " * 65_536

@@ -23,6 +23,7 @@ from sqlalchemy.pool import NullPool
 from memwise import errors
 from memwise.accounts.policy import AccountPolicy, PolicyRefused, pinned
 from memwise.clock import Clock
+from memwise.providers import http
 
 KINDS = ("order", "invoice", "shipment", "balance", "card")
 NEEDS_ID = {"order", "invoice", "shipment"}
@@ -65,7 +66,7 @@ class HTTPAccountSource:
         timeout_s: float = 5.0,
         retries: int = 1,
         lookups: Mapping[str, str] | None = None,
-        transport: httpx.BaseTransport | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
         policy: AccountPolicy | None = None,
     ) -> None:
         self.clock = clock
@@ -74,13 +75,8 @@ class HTTPAccountSource:
         self.base_url = base_url.rstrip("/")
         self.policy = policy
         self.timeout_s = timeout_s
-        self.client = httpx.Client(
-            base_url=self.base_url,
-            headers=dict(headers or {}),
-            timeout=timeout_s,
-            transport=transport,
-            follow_redirects=False,
-        )
+        self.headers = dict(headers or {})
+        self.transport = transport
 
     def lookup(self, kind: str, account: str, item_id: str | None) -> Result:
         template = self.lookups.get(kind)
@@ -99,27 +95,26 @@ class HTTPAccountSource:
             target = base + path
         last = "no answer"
         for attempt in range(self.retries + 1):
-            deadline = time.monotonic() + self.timeout_s
-            try:
-                with self.client.stream("GET", target, headers=headers, extensions=extensions) as r:
-                    status = r.status_code
-                    body = bytearray()
-                    if 200 <= status < 300:
-                        for chunk in r.iter_bytes():
-                            body += chunk
-                            if len(body) > MAX_ANSWER_BYTES:
-                                return Result(
-                                    "unavailable", kind, reason="the source's answer was too large"
-                                )
-                            if time.monotonic() > deadline:
-                                return Result(
-                                    "unavailable", kind, reason="the source answered too slowly"
-                                )
-            except httpx.HTTPError as exc:  # timeout, refused, DNS …: could not be asked
+            try:  # the whole exchange within the timeout, the answer within the cap
+                answer = http.request(
+                    "GET",
+                    target,
+                    headers={**self.headers, **headers},
+                    extensions=extensions,
+                    deadline_s=self.timeout_s,
+                    max_bytes=MAX_ANSWER_BYTES,
+                    transport=self.transport,
+                )
+            except http.TooLarge:
+                return Result("unavailable", kind, reason="the source's answer was too large")
+            except http.TooSlow:
+                return Result("unavailable", kind, reason="the source answered too slowly")
+            except httpx.HTTPError as exc:  # refused, DNS …: could not be asked
                 last = f"{type(exc).__name__}"
                 if attempt < self.retries:
                     time.sleep(0.05 * (attempt + 1))
                 continue
+            status, body = answer.status, answer.body
             if status == 404:
                 return Result("not_found", kind, read_at=self.clock.now())
             if status >= 500 and attempt < self.retries:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Coroutine, Mapping
+import time
+from collections.abc import Coroutine, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -117,3 +118,44 @@ def request(
             raise TooSlow(f"no whole answer within {deadline_s:g} s") from exc
 
     return run(bounded())
+
+
+class _BoundedStream(httpx.SyncByteStream):
+    def __init__(self, inner: httpx.SyncByteStream, deadline: float, max_bytes: int) -> None:
+        self.inner, self.deadline, self.max_bytes = inner, deadline, max_bytes
+
+    def __iter__(self) -> Iterator[bytes]:
+        read = 0
+        for chunk in self.inner:
+            read += len(chunk)
+            if read > self.max_bytes:
+                raise TooLarge(
+                    f"the answer is over {self.max_bytes:,} bytes; the rest was not read"
+                )
+            if time.monotonic() > self.deadline:
+                raise TooSlow("the answer did not end within its deadline")
+            yield chunk
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class BoundedTransport(httpx.HTTPTransport):
+    """For a library that brings its own synchronous client (the model SDKs take an
+    ``http_client``): the answer is cut at ``max_bytes`` and at ``deadline_s`` after the
+    request, checked as each chunk arrives; a silent peer is cut by the client's read
+    timeout, so an exchange ends within the deadline plus one read timeout."""
+
+    def __init__(self, deadline_s: float, max_bytes: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.deadline_s, self.max_bytes = deadline_s, max_bytes
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        deadline = time.monotonic() + self.deadline_s
+        response = super().handle_request(request)
+        if time.monotonic() > deadline:
+            response.close()
+            raise TooSlow(f"no answer within {self.deadline_s:g} s")
+        assert isinstance(response.stream, httpx.SyncByteStream)
+        response.stream = _BoundedStream(response.stream, deadline, self.max_bytes)
+        return response
