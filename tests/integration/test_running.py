@@ -127,3 +127,26 @@ def test_the_server_runs_the_worker_in_process(served: Api) -> None:
 
 def _ws(api: Api, key: str) -> str:
     return str(api.call("GET", "/v1/workspace", key).json()["id"])
+
+
+def test_the_offline_extractor_says_which_language_it_did_not_read(mw_sqlite: Memwise) -> None:
+    mw = mw_sqlite
+    ws, _ = mw.tenancy.create_workspace("Salon", "Europe/Berlin", "business")
+    agent = mw.tenancy.create_agent(ws.id, "Eve", memory_enabled=True, domain="general")
+    anna = mw.tenancy.create_contact(ws.id, "Anna")
+    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=anna.id)
+    mw.record.append(
+        ws.id, conv.id, "customer", "Ich wohne seit März in Leipzig und bin Vegetarierin."
+    )
+    mw.record.append(
+        ws.id, conv.id, "customer", "Kleine Änderung: der Termin ist jetzt am Mittwoch."
+    )
+    mw.record.append(ws.id, conv.id, "customer", "By the way, I prefer email.")
+    mw.record.end(ws.id, conv.id)
+    mw.worker().run_once()
+    job = mw.jobs.by_key(ws.id, f"extract:{conv.id}")
+    assert job is not None and job.result is not None
+    (note,) = job.result["not_read"]
+    assert note.startswith("not read: language German (2 turns")
+    kept = [s.item.text for s in mw.memory.items(ws.id, anna.id)]
+    assert any("email" in t.lower() for t in kept) and not any("Leipzig" in t for t in kept)

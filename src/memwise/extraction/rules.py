@@ -9,6 +9,7 @@ proposal quotes the sentence it came from; the harness checks the quote like any
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 from memwise.extraction import dates, slots
 from memwise.extraction.pack import Pack
 from memwise.extraction.types import Existing, Extraction, Line, Proposal, ProposedEvent
+from memwise.text import language
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
 _OPERATIONAL_EVENTS = frozenset(
@@ -125,6 +127,10 @@ def _sentences(line: Line) -> list[str]:
     return [s for s in found if len(s) >= 4]
 
 
+# The languages the offline extractor's rules read. A customer turn detected in another
+# language (memwise.text.language) is not read, and the extraction result says so.
+READS = frozenset({"en"})
+
 # The offline extractor reads at most this much of one turn: its rules cost about 2–3 ms of
 # CPU per thousand characters, and a turn may hold 32,000 (a paste, a log, an attack), which
 # would hold the shared worker far past its budget (docs/security.md, "Budgets"). What lies
@@ -160,6 +166,7 @@ class RuleExtractor:
         questions: list[str] = []
         asked: list[str] = []  # the customer's requests since the assistant last spoke
         not_read: list[str] = []
+        other_languages: Counter[str] = Counter()
         for line in transcript:
             if line.role == "assistant":
                 for request in asked:
@@ -169,6 +176,10 @@ class RuleExtractor:
                 asked = []
                 continue
             if line.role != "customer":
+                continue
+            said_in = language.detect(line.text)
+            if said_in is not None and said_in.code not in READS:
+                other_languages[said_in.name] += 1  # said plainly, never read as English
                 continue
             line, unread = _read_part(line)
             if unread:
@@ -181,6 +192,11 @@ class RuleExtractor:
                 if slots.is_request(sentence):
                     asked.append(sentence)
                 events += self._events(sentence, pack)
+        not_read += [
+            f"not read: language {name} ({n} turn{'s' * (n != 1)}; the offline extractor reads "
+            f"{', '.join(language.NAMES[c] for c in sorted(READS))}, a configured model reads any)"
+            for name, n in other_languages.most_common()
+        ]
         return Extraction(
             items=items,
             events=events,
