@@ -28,6 +28,7 @@ from memwise.safety import instructions, pii, secrets
 from memwise.services.assistant import tools
 from memwise.services.assistant.tools import Call, Door
 from memwise.services.conversation import inbound
+from memwise.text import dates as text_dates
 
 BUDGET_S = 0.100
 SIZE = 32_000
@@ -65,10 +66,12 @@ ADVERSARIAL: dict[str, str] = {
     "relatives": _fill("my sister's friend's "),
     "speaker labels": _fill("customer: agent: "),
 }
-ORDINARY = "Hi, I moved to Leeds last month and my order 4410 has not arrived yet."
+ORDINARY = "Hi, I moved to Leeds and my order 4410 has not arrived. Call me tomorrow at 11."
 
 
 def cpu(call: Callable[[str], Any], text: str) -> float:
+    text_dates.most_specific.cache_clear()  # each run pays in full: no answer remembered
+    harness.fold_word.cache_clear()
     start = time.process_time()
     with contextlib.suppress(Exception):  # a refusal is an answer too: only the time counts
         call(text)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from memwise.text import dates as text_dates
+
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _WD = {w: i for i, w in enumerate(WEEKDAYS)} | {w[:3]: i for i, w in enumerate(WEEKDAYS)}
 MONTHS = [
@@ -174,10 +176,7 @@ def _time_of(text: str) -> time | None:
             hour, minute, second = int(m.group(1) or m.group(2)), 0, 0
     if hour is not None:
         if (hour < 12 and _EVENING.search(text)) or (
-            hour < 12
-            and not re.search(r"\bmorning|a\.?m\b", text, re.I)
-            and 1 <= hour <= 6
-            and minute == 0
+            1 <= hour <= 6 and not re.search(r"\bmorning|a\.?m\b", text, re.I)
         ):
             hour += 12
         return time(hour, minute, second)
@@ -196,28 +195,19 @@ _PAST = re.compile(
 
 
 def _next_day_of_month(day: int, today: date, past: bool = False) -> date | None:
-    if past:
-        year, month = today.year, today.month
-        for _ in range(13):
-            try:
-                candidate = date(year, month, day)
-            except ValueError:
-                candidate = None
-            if candidate and candidate <= today:
-                return candidate
-            year, month = (year - 1, 12) if month == 1 else (year, month - 1)
-        return None
-    year, month = today.year, today.month
+    """The nearest day ``day`` of a month on or after today (on or before, when ``past``)."""
+    year, month, step = today.year, today.month, -1 if past else 1
     for _ in range(13):
         try:
-            candidate = date(year, month, day)
+            candidate: date | None = date(year, month, day)
         except ValueError:
             candidate = None
-        if candidate and candidate >= today:
+        if candidate and (candidate <= today if past else candidate >= today):
             return candidate
-        month += 1
-        if month > 12:
-            year, month = year + 1, 1
+        month += step
+        year, month = (
+            (year - 1, 12) if month < 1 else (year + 1, 1) if month > 12 else (year, month)
+        )
     return None
 
 
@@ -527,10 +517,16 @@ HAS_DATE = re.compile(
 
 
 def find_phrase(sentence: str) -> str | None:
-    """The date wording in a sentence, if any (with a following time, when there is one)."""
+    """The date wording in a sentence, if any (with a following time, when there is one):
+    the most specific of dateparser's candidates when one says more than the first word
+    this module's pattern finds ("Friday the 17th of April", not "Friday")."""
     m = HAS_DATE.search(sentence)
     if not m:
         return None
+    start = max(0, m.start() - 40)  # dateparser reads the words around it: bounded work
+    best = text_dates.most_specific(sentence[start : m.end() + 60])
+    if best and len(best) > len(m.group()):
+        m = re.compile(re.escape(best)).search(sentence, start) or m
     tail = sentence[m.end() : m.end() + 25]
     t = re.match(
         r"\s*(?:at|@|around|by|from)?\s*\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)?", tail, re.I
