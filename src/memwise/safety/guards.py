@@ -61,7 +61,8 @@ MESSAGES = {
     "instruction": "instruction-like text is kept in the record as data, never as a memory item",
     "entitlement": "a claimed discount, free item or special agreement stays a record line for a "
     "person to check; it is never memory the assistant acts on",
-    "secret": "card numbers, IBANs, passwords and tokens are never kept in contact memory",
+    "secret": "card numbers, IBANs, national identifiers, passwords and tokens are never kept in "
+    "contact memory",
 }
 
 

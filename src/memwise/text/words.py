@@ -1,0 +1,18 @@
+"""Word lists, as data files (``memwise/text/data/<name>.txt``: one entry a line, ``#`` for
+comments), loaded in this one place and remembered."""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+
+@functools.cache
+def load(name: str) -> frozenset[str]:
+    """The entries of ``data/<name>.txt``, lower-cased."""
+    text = resources.files("memwise.text").joinpath("data", f"{name}.txt").read_text("utf-8")
+    return frozenset(
+        line.strip().lower()
+        for line in text.splitlines()
+        if line.strip() and not line.startswith("#")
+    )
