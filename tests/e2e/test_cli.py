@@ -5,6 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 
 def _memwise(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -214,3 +217,29 @@ def test_the_demo_never_deletes_another_database(tmp_path: Path) -> None:
     assert "holds other workspaces" in out.stdout
     with Memwise.open(db) as mw:
         assert mw.tenancy.workspace_named("My real shop") is not None
+
+
+def test_serve_without_the_mcp_extra_names_it_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`serve` once printed "pip install 'memwise'": Rich had eaten "[mcp]"."""
+    import builtins
+
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from memwise.cli.main import app
+
+    real_import = builtins.__import__
+
+    def without_mcp(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "mcp":
+            raise ImportError("no mcp here")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_mcp)
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    url = f"sqlite:///{tmp_path / 'serve.db'}"
+    result = CliRunner().invoke(app, ["serve", "--database-url", url])
+    assert result.exit_code == 0, result.output
+    assert "pip install 'memwise[mcp]'" in result.output

@@ -248,3 +248,20 @@ def test_turns_in_a_batch_land_together_or_not_at_all(api: Api) -> None:
     assert r.status_code == 404
     r = api.call("POST", f"/v1/conversations/{conv}/turns/batch", visitor, json={"turns": own})
     assert r.status_code == 201
+
+
+def test_the_first_minutes_get_messages_that_say_what_to_do(api: Api) -> None:
+    """A new user once met a bare 404 for the admin token on a workspace route and "Input
+    should be a valid dictionary" for a body sent without its content type."""
+    _, key = api.workspace()
+    wrong = api.call("GET", "/v1/workspace", ADMIN)
+    assert wrong.status_code == 404 and wrong.json()["error"]["code"] == "not_a_workspace_key"
+    assert "workspace API key" in wrong.json()["error"]["message"]
+    untyped = api.client.post(
+        "/v1/contacts",
+        content=b'{"name": "Ann"}',
+        headers={"Authorization": f"Bearer {key}", "content-type": "text/plain"},
+    )
+    assert untyped.status_code == 422
+    assert untyped.json()["error"]["code"] == "json_body_required"
+    assert "application/json" in untyped.json()["error"]["message"]

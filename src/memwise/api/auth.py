@@ -85,6 +85,12 @@ def staff(minimum: Role = Role.operator) -> Callable[[Principal], Principal]:
     """A workspace key with at least ``minimum`` role (admin tokens and visitors: 404)."""
 
     def dependency(p: Caller) -> Principal:
+        if p.kind == Kind.admin:  # the server's token: say which key the route wants
+            raise errors.NotFound(
+                "the admin token reaches no workspace's routes: use a workspace API key "
+                "(POST /v1/workspaces returns the first one)",
+                code="not_a_workspace_key",
+            )
         if p.kind != Kind.key or p.role is None:
             raise errors.NotFound("not found", code="not_found")
         if RANK[p.role] < RANK[minimum]:

@@ -78,13 +78,23 @@ def install(app: FastAPI) -> None:
         return respond(exc)
 
     @app.exception_handler(RequestValidationError)
-    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         problems = [
             {"at": ".".join(str(p) for p in e.get("loc", ())), "problem": e.get("msg", "")}
             for e in exc.errors()
         ]
         if any(e.get("type") == "json_invalid" for e in exc.errors()):
             return JSONResponse(body("invalid_json", "the body is not valid JSON"), 400)
+        sent = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        whole_body = [e for e in exc.errors() if tuple(e.get("loc", ())) == ("body",)]
+        if whole_body and not sent.endswith("json"):
+            return JSONResponse(
+                body(
+                    "json_body_required",
+                    "send the body as JSON, with the header 'Content-Type: application/json'",
+                ),
+                422,
+            )
         first = problems[0] if problems else {"at": "", "problem": "invalid"}
         return JSONResponse(
             body("validation_error", f"{first['at']}: {first['problem']}", {"problems": problems}),

@@ -142,7 +142,7 @@ def serve(
 
         console.print(f"MCP tools at http://{host}:{port}/mcp/ (streamable HTTP)")
     except ImportError:
-        console.print("MCP is off: pip install 'memwise[mcp]' to serve it at /mcp/")
+        console.print("MCP is off: pip install 'memwise[mcp]' to serve it at /mcp/", markup=False)
     uvicorn.run(
         "memwise.api.main:app",
         host=host,
