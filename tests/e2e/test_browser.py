@@ -374,3 +374,17 @@ def test_a_new_business_builds_its_assistant_in_four_steps(browser: object, serv
     assert "/widget.js" in page.locator("tr.door[data-door=web]").inner_text()
     shot(page, "builder-door-on")
     page.close()
+
+
+def test_the_api_docs_page_works_offline(browser: object, server: Server) -> None:
+    """Swagger UI's files come from the server itself (the browser runs with no network
+    beyond the server: a page that loaded them from a CDN stayed blank)."""
+    page = browser.new_page()  # type: ignore[attr-defined]
+    failed: list[str] = []
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    page.goto(f"{server.url}/docs")
+    sync_api.expect(page.locator(".opblock-tag").first).to_be_visible(timeout=15_000)
+    assert page.locator(".opblock").count() > 50
+    assert not [u for u in failed if not u.startswith(server.url)]
+    shot(page, "api-docs")
+    page.close()

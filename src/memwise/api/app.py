@@ -99,6 +99,7 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
         title="memwise",
         version=__version__,
         description="The memory layer of a business's AI assistant.",
+        docs_url=None,  # served below from the package's own Swagger UI: it works offline
     )
     app.state.mw = mw or open_memwise(settings)
     app.state.settings = settings
@@ -111,6 +112,7 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
         app.include_router(module.router)
     app.include_router(metrics_routes.router)
     mount_console(app)
+    mount_docs(app)
     mount_mcp(app, sessions)
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
     app.add_middleware(SecurityHeaders)
@@ -124,6 +126,28 @@ def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:
             allow_headers=["Authorization", "Content-Type"],
         )
     return app
+
+
+def mount_docs(app: FastAPI) -> None:
+    """The API docs page at /docs, with Swagger UI's files (a version that reads OpenAPI 3.1)
+    from the fastapi-offline package: no CDN, so the page works without the internet."""
+    from pathlib import Path
+
+    import fastapi_offline
+    from fastapi.openapi.docs import get_swagger_ui_html
+
+    assets = Path(fastapi_offline.__file__).parent / "static"
+    app.mount("/docs/static", StaticFiles(directory=assets), name="docs")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> Any:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="memwise — API",
+            swagger_js_url="/docs/static/swagger-ui-bundle.js",
+            swagger_css_url="/docs/static/swagger-ui.css",
+            swagger_favicon_url="/docs/static/favicon.png",
+        )
 
 
 class EmbeddedWorker:
