@@ -214,3 +214,38 @@ def test_openai_compatible_embeddings_drive_hybrid_search(
         stored = conn.exec_driver_sql("SELECT DISTINCT embedder FROM knowledge_chunks").all()
     assert stored == [("openai:emb",)]  # vectors record their embedder; they never mix
     mw.close()
+
+
+def test_a_local_server_without_json_schema_falls_back_and_says_how(
+    mw_sqlite: Memwise, server: FakeModelServer, clock: FixedClock
+) -> None:
+    """llama.cpp's server, Ollama or LM Studio may refuse ``response_format: json_schema``
+    (and ``json_object``): the extractor asks in the prompt, reads the JSON out of a prose
+    answer, repairs a bad one once, and the job says which mode it used."""
+    import json
+    from datetime import UTC, datetime
+
+    clock.set(datetime(2026, 11, 29, 9, 0, tzinfo=UTC))
+    mw_sqlite.extraction.extractor = OpenAIExtractor(
+        "local", base_url=f"{server.url}/v1", max_retries=0
+    )
+    fenced = "Sure! Here is the memory:\n```json\n" + json.dumps(GOOD) + "\n```\nAnything else?"
+    server.enqueue(
+        Reply(status=400),  # json_schema: not supported here
+        Reply(status=400),  # json_object: neither
+        Reply(payload="I could not do that."),  # the prompt mode's first answer: no JSON
+        Reply(payload=fenced),  # the one repair
+    )
+    ws, contact = _conversation(mw_sqlite)
+    assert mw_sqlite.worker().run_once() == {"extract:applied": 1}
+    bodies = [r["body"] for r in server.requests]
+    assert bodies[0]["response_format"]["type"] == "json_schema"
+    assert bodies[1]["response_format"]["type"] == "json_object"
+    assert (
+        "response_format" not in bodies[2] and "JSON schema" in bodies[2]["messages"][0]["content"]
+    )
+    assert "could not be read" in bodies[3]["messages"][1]["content"]
+    texts = {s.item.text for s in mw_sqlite.memory.items(ws, contact)}
+    assert texts == {"Prefers email", "Dentist appointment"}
+    job = mw_sqlite.jobs.find(ws)[0]
+    assert job.result and job.result["mode"] == "prompt"

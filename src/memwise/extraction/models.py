@@ -25,20 +25,32 @@ class ModelExtractor:
         self.chat = chat
         self.name = chat.name
 
+    @property
+    def mode(self) -> str:
+        """How the last answer was asked for: json_schema, json_object or prompt (OpenAI-
+        compatible servers), tool (Anthropic)."""
+        return str(getattr(self.chat, "mode", "tool"))
+
     def extract(
         self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Pack
     ) -> Extraction:
-        raw, tokens = self.chat.structured(
-            prompts.system_prompt(pack),
-            prompts.user_prompt(transcript, existing),
-            prompts.SCHEMA,
-            "record_memory",
-        )
-        if not raw:
-            raise prompts.MalformedOutput("the model returned no content")
-        extraction = prompts.parse(raw)
+        system, user = prompts.system_prompt(pack), prompts.user_prompt(transcript, existing)
+        raw, tokens = self.chat.structured(system, user, prompts.SCHEMA, "record_memory")
+        try:
+            extraction = prompts.parse(raw or "")
+        except prompts.MalformedOutput as exc:  # one repair: say what was wrong, ask again
+            again = (
+                f"{user}\n\nYour previous answer could not be read ({exc.message[:300]}). "
+                "Answer again with only the JSON object the schema asks for."
+            )
+            raw, more = self.chat.structured(system, again, prompts.SCHEMA, "record_memory")
+            extraction = prompts.parse(raw or "")  # a second failure: the job retries later
+            tokens = (tokens or 0) + (more or 0)
         return Extraction(
-            extraction.items, extraction.events, extraction.continuity, {"tokens": tokens}
+            extraction.items,
+            extraction.events,
+            extraction.continuity,
+            {"tokens": tokens, "mode": self.mode},
         )
 
 

@@ -81,21 +81,53 @@ class OpenAIChat(_SDKChat):
         ]
         return {"content": m.content, "tool_calls": calls}
 
+    # How a JSON answer is asked for, strictest first. Local servers (llama.cpp's, Ollama,
+    # vLLM, LM Studio) refuse what they do not support with a 400: the next mode is tried, and
+    # the one that worked is kept for this process (``mode``).
+    MODES = ("json_schema", "json_object", "prompt")
+    mode = "json_schema"
+
     def structured(
         self, system: str, user: str, schema: dict[str, Any], name: str
     ) -> tuple[Any, int | None]:
-        r = self.client.chat.completions.create(
-            model=self.model,
-            messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
-            response_format={
-                "type": "json_schema",
-                "json_schema": {"name": name, "schema": schema, "strict": True},
-            },
-            temperature=0,
-        )
-        content = r.choices[0].message.content if r.choices else None
-        usage = getattr(r, "usage", None)
-        return content, getattr(usage, "total_tokens", None)
+        import openai
+
+        for mode in self.MODES[self.MODES.index(self.mode) :]:
+            asked: dict[str, Any] = {}
+            if mode == "json_schema":
+                asked["response_format"] = {
+                    "type": "json_schema",
+                    "json_schema": {"name": name, "schema": schema, "strict": True},
+                }
+            elif mode == "json_object":
+                asked["response_format"] = {"type": "json_object"}
+            said = system + (
+                ""
+                if mode == "json_schema"
+                else "\n\nAnswer with one JSON object, nothing else, "
+                f"that follows this JSON schema:\n{json.dumps(schema)}"
+            )
+            try:
+                r = self.client.chat.completions.create(
+                    model=self.model,
+                    messages=[
+                        {"role": "system", "content": said},
+                        {"role": "user", "content": user},
+                    ],
+                    temperature=0,
+                    **asked,
+                )
+            except (openai.BadRequestError, openai.UnprocessableEntityError):
+                if mode == self.MODES[-1]:
+                    raise
+                continue  # this server does not take that mode: the next one
+            self.mode = mode
+            content = r.choices[0].message.content if r.choices else None
+            usage = getattr(r, "usage", None)
+            return json_in(content) if mode == "prompt" else content, getattr(
+                usage, "total_tokens", None
+            )
+        raise AssertionError("unreachable: the last mode raises")
 
     def text(self, system: str, user: str, max_tokens: int = 1024) -> str:
         r = self.client.chat.completions.create(
@@ -214,3 +246,13 @@ def connect(
     kind = OpenAIChat if provider == "openai" else AnthropicChat
     chat: ChatModel = kind(model, base_url=base_url, api_key=api_key, timeout=timeout)
     return chat
+
+
+def json_in(text: str | None) -> str | None:
+    """The JSON object in a plain answer: the text itself, or what lies between its first
+    "{" and its last "}" (a model asked for JSON in the prompt may wrap it in prose or a
+    code fence). The caller's parser decides whether it is the schema."""
+    if not text:
+        return text
+    start, end = text.find("{"), text.rfind("}")
+    return text[start : end + 1] if 0 <= start < end else text

@@ -245,7 +245,9 @@ class ExtractionRunner:
         return outcome
 
     def _made_by(self) -> dict[str, str]:
-        return {"extractor": self.extractor.name, "prompt_version": self.extractor.prompt_version}
+        made = {"extractor": self.extractor.name, "prompt_version": self.extractor.prompt_version}
+        mode = getattr(self.extractor, "mode", None)  # how a model was asked for its JSON
+        return made | ({"mode": str(mode)} if mode else {})
 
     def _finish(self, job: Job, outcome: Outcome) -> Outcome:
         self.jobs.finish(job, outcome.as_dict())
