@@ -34,6 +34,8 @@ def test_sync_client_walks_a_conversation_end_to_end(server: Server) -> None:
         assert [t.seq for t in batch.items] == [2, 3] and isinstance(batch.items[0], m.Turn)
         hits = mw.search_record("birthday")
         assert hits.items and "<mark>" in hits.items[0].highlight
+        recalled = mw.recall_record(contact.id, "when is her daughter's birthday?", limit=3)
+        assert recalled.items[0].turn_id == turn.id and recalled.items[0].speaker
 
         dana = mw.create_api_key("operator", user_id=user.id).api_key  # her notebook is hers
         assert dana
@@ -98,6 +100,8 @@ def test_async_client_has_the_same_operations(server: Server) -> None:
             conv = await mw.start_conversation(agent.id, "web", contact_id=contact.id)
             await mw.add_turn(conv.id, "customer", "Is the shop open on Sunday?")
             reply = await mw.chat(conv.id, "Is the shop open on Sunday?")
+            recalled = await mw.recall_record(contact.id, "opening on Sundays", asked_by="customer")
+            assert recalled.items and recalled.items[0].conversation_id == conv.id
             page = await mw.turns(conv.id)
             return conv.id, reply.reply, len(page.items)
 

@@ -26,6 +26,7 @@ TOOLS = {
     "find_contact",
     "identify",
     "start_conversation",
+    "recall_record",
 }
 
 

@@ -172,3 +172,24 @@ def test_an_ambiguous_telegram_sender_keeps_one_contact_of_its_own(sec: Api) -> 
         for n in range(3)
     }
     assert len(seen) == 1 and not seen & {a.id, b.id}
+
+
+def test_record_recall_is_for_staff_keys_never_a_model_in_a_customers_chat(sec: Api) -> None:
+    """The record is not a visitor's search index: recall_record is an MCP tool (staff keys
+    only); a model speaking with a customer is never offered it."""
+
+    s = staff(sec)
+    conv = conversation(sec, s)
+    sec.mw.record.append(s["ws"], conv["id"], "customer", "My locker code is the blue one.")
+    offered = {t.name for t in tools.offered(tools.Door.model)}
+    assert "recall_record" not in offered
+    call = tools.Call(sec.mw, s["ws"], tools.Door.mcp, "mcp:op")
+    done = tools.execute("recall_record", {"contact_id": s["contact"], "question": "locker"}, call)
+    assert isinstance(done, tools.Result) and done.data["hits"]
+    assert done.data["hits"][0]["block"].startswith('<data part="record"')
+    with pytest.raises(errors.Invalid):  # another door has no such tool
+        tools.execute(
+            "recall_record",
+            {"contact_id": s["contact"], "question": "locker"},
+            tools.Call(sec.mw, s["ws"], tools.Door.model, "model"),
+        )

@@ -386,6 +386,17 @@ def recall(contact_id: str, request: str, limit: int | None = None) -> Call[m.Re
     return Call("POST", f"/v1/contacts/{contact_id}/recall", _as(m.Recall), body)
 
 
+def recall_record(
+    contact_id: str, question: str, *, limit: int = 10, asked_by: str = "staff"
+) -> Call[m.Page[m.HistoryHit]]:
+    """The contact's past turns that best answer ``question`` (both sides of every
+    conversation), each with its conversation, time and speaker."""
+    params = {"q": question, "k": limit, "asked_by": asked_by}
+    return Call(
+        "GET", f"/v1/contacts/{contact_id}/history", _as(m.Page[m.HistoryHit]), params=params
+    )
+
+
 def patterns(contact_id: str) -> Call[m.Patterns]:
     return Call("GET", f"/v1/contacts/{contact_id}/patterns", _as(m.Patterns))
 
