@@ -354,3 +354,17 @@ def test_the_agent_page_edits_rules_and_switches_doors(api: Api) -> None:
     )
     page = client.get("/console/agents")
     assert "Use metric units" in page.text and "Eve" in page.text
+
+
+def test_a_contacts_page_searches_their_conversations(api: Api) -> None:
+    ws, key, mw = business(api)
+    agent = mw.tenancy.create_agent(ws, "Eve", memory_enabled=True, domain="retail")
+    ann = mw.tenancy.create_contact(ws, "Ann Lee")
+    conv, _ = mw.record.start(ws, agent.id, "web", contact_id=ann.id)
+    mw.record.append(ws, conv.id, "customer", "What would the grey corner sofa cost delivered?")
+    mw.record.append(ws, conv.id, "assistant", "The grey corner sofa is 1,240 EUR delivered.")
+    page = logged_in(api, key).get(f"/console/contacts/{ann.id}", params={"q": "sofa price"})
+    assert page.status_code == 200
+    assert "1,240 EUR" in page.text and f"/console/conversations/{conv.id}" in page.text
+    quiet = logged_in(api, key).get(f"/console/contacts/{ann.id}", params={"q": "parking"})
+    assert "Nothing in their conversations answers that." in quiet.text

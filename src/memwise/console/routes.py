@@ -315,6 +315,11 @@ def contact(request: Request, who: Operator) -> Response:
     ctx["estimate"] = mw.rebuilds.estimate(ws, contact.id)
     ctx["progress"] = mw.rebuilds.progress(ws, contact.id)
     ctx["conversations"] = mw.record.conversations(ws, contact_id=contact.id, limit=20)
+    asked = request.query_params.get("q", "").strip()[:2000]
+    ctx["asked"] = asked
+    ctx["recalled"] = (
+        mw.history.recall(ws, contact.id, asked, k=10, asked_by="staff") if asked else []
+    )
     return render(request, who, "contact.html", **ctx)
 
 
