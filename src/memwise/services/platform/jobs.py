@@ -10,6 +10,7 @@ store's (``memwise.storage.stores.jobs``).
 
 from __future__ import annotations
 
+import threading
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -39,6 +40,7 @@ class Jobs:
         self.backoff = backoff
         self._served: dict[tuple[str, str], int] = {}  # (workspace, kind) -> the turn it ran
         self._turn = 0
+        self._turns = threading.Lock()  # the worker's threads and a quick remember share it
 
     def enqueue(
         self,
@@ -111,15 +113,17 @@ class Jobs:
         the worker takes turns between workspaces, and between a workspace's kinds of job, so
         one tenant's thousand deliveries never keep another's extraction waiting behind
         them (each queue waits at most one job of every other queue)."""
-        ordered = sorted(queues, key=lambda q: (self._served.get((q[0], q[1]), -1), q[2]))
+        with self._turns:
+            ordered = sorted(queues, key=lambda q: (self._served.get((q[0], q[1]), -1), q[2]))
         return [(ws, kind) for ws, kind, _ in ordered]
 
     def _ran(self, workspace_id: str, kind: str) -> None:
-        self._turn += 1
-        self._served[(workspace_id, kind)] = self._turn
-        if len(self._served) > 10_000:  # only the order matters: keep the recent half
-            keep = sorted(self._served.items(), key=lambda kv: kv[1])[5_000:]
-            self._served = dict(keep)
+        with self._turns:
+            self._turn += 1
+            self._served[(workspace_id, kind)] = self._turn
+            if len(self._served) > 10_000:  # only the order matters: keep the recent half
+                keep = sorted(self._served.items(), key=lambda kv: kv[1])[5_000:]
+                self._served = dict(keep)
 
     def by_key(self, workspace_id: str, key: str) -> Job | None:
         with self.rt.db.read() as conn:
