@@ -24,6 +24,7 @@ from memwise.domain.access import Kind, Principal
 from memwise.domain.tenancy import Role
 from memwise.doors.telegram import ONE_TO_ONE, Incoming, TelegramDoor
 from memwise.providers import http
+from memwise.providers.sdk import sdk_client
 from memwise.services.assistant import tools
 from memwise.services.assistant.tools import Call, Door
 from tests.integration.conftest import ADMIN, Api
@@ -302,3 +303,16 @@ def test_limits_hold_for_the_deployment_not_for_each_process(
     finally:
         for mw in opened:
             mw.close()
+
+
+def test_a_model_servers_answer_is_bounded_too(hostile: tuple[str, str]) -> None:
+    """The OpenAI-compatible client reads its answer through a bounded transport: a model
+    server that drips or floods is cut (the deadline, the 4 MB cap), never read whole."""
+    mode, url = hostile
+    if mode == "list":
+        return
+    client = sdk_client("openai", url.rsplit("/", 1)[0], None, timeout=1.0, max_retries=0)
+    start = time.monotonic()
+    with pytest.raises((http.TooSlow, http.TooLarge)):
+        client.chat.completions.create(model="m", messages=[{"role": "user", "content": "hi"}])
+    assert time.monotonic() - start < 4.0
