@@ -523,23 +523,23 @@ def find_phrase(sentence: str) -> str | None:
     m = HAS_DATE.search(sentence)
     if not m:
         return None
-    start = max(0, m.start() - 40)  # dateparser reads the words around it: bounded work
-    best = text_dates.most_specific(sentence[start : m.end() + 60])
-    if best and len(best) > len(m.group()):
-        m = re.compile(re.escape(best)).search(sentence, start) or m
-    tail = sentence[m.end() : m.end() + 25]
+    begin, end = m.span()
+    best = text_dates.most_specific(sentence[max(0, begin - 40) : end + 60])  # bounded work
+    at = sentence.find(best, max(0, begin - 40)) if best and len(best) > end - begin else -1
+    begin, end = (at, at + len(best)) if best and at >= 0 else (begin, end)
+    tail = sentence[end : end + 25]
     t = re.match(
         r"\s*(?:at|@|around|by|from)?\s*\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)?", tail, re.I
     )
     extra = t.group() if t and re.search(r"\d", t.group()) else ""
-    head = sentence[max(0, m.start() - 20) : m.start()]
+    head = sentence[max(0, begin - 20) : begin]
     lead = re.search(
         r"(?:(?:at|@|around|by)\s+\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)?\s+)?"
         r"(?:(?:next|this|coming|last|on|by|the)\s+)?$",
         head,
         re.I,
     )
-    return ((lead.group() if lead else "") + m.group() + extra).strip()
+    return ((lead.group() if lead else "") + sentence[begin:end] + extra).strip()
 
 
 def resolve(

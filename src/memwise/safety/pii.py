@@ -14,9 +14,9 @@ from memwise import errors
 from memwise.safety import secrets
 from memwise.storage.stores.tenancy import contact_details
 
-# Linear: a match starts only where a run of address characters starts (the look-behind),
-# and each part is bounded as RFC 5321 bounds it (64 before the @, 63 a label), so a long
-# run without an @ is read once, not once from every position in it.
+# The same addresses as before in linear time (no library finds them in prose): a match starts
+# only where a run of address characters starts, each part bounded as RFC 5321 bounds it (64
+# before the @, 63 a label): a long run without an @ is read once, not from every position.
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\b")
 # International (+49 …, 0049 …) or national with a leading 0 (030 1234567, (030) 12 34 56).
 PHONE = re.compile(

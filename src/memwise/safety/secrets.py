@@ -193,11 +193,11 @@ def _ibans(text: str) -> list[Finding]:
 
 
 # -- national identifiers ----------------------------------------------------------------------
-# The checks are python-stdnum's (US SSN, Canadian SIN, German Steuer-ID, French NIR, Spanish
-# DNI and NIE). The UK National Insurance number has no check digit and no library: its
-# format (two letters of the allowed set, six digits, A–D) is the rule. A run of nine digits
-# is a SIN, or an undashed SSN, only beside its name: a nine-digit order number passes the
-# same checks one time in ten (secrets_blind_1 holds one).
+# python-stdnum checks a number (US SSN, Canadian SIN, Steuer-ID, NIR, DNI, NIE) but finds
+# none in prose: these patterns only find candidates in each one's written form, and stdnum
+# decides. The UK NI number has no check digit and no library: its format is the rule. Nine
+# digits are a SIN, or an undashed SSN, only beside their name (an order number passes the
+# checks one time in ten). secrets_blind_1: identifiers found 0 → 27 of 28, 2 false alarms.
 _ID_CUE = re.compile(
     r"\b(?:ssn|sin|nas|social (?:security|insurance)|steuer|identifikationsnummer|idnr|tax id"
     r"|nir|s[ée]curit[ée] sociale|dni|nie)\b",
@@ -233,25 +233,21 @@ def _national_ids(text: str) -> list[Finding]:
     for kind, pattern, check, needs_cue in _IDS:
         if needs_cue and not cued:
             continue
-        for m in pattern.finditer(text):
-            if check.is_valid(m.group().upper()):
-                out.append(
-                    Finding(
-                        "national_id", kind.replace("_", " ") + " " + _mask(m.group()), m.span()
-                    )
-                )
+        found = (m for m in pattern.finditer(text) if check.is_valid(m.group().upper()))
+        out += [Finding("national_id", f"{kind} {_mask(m.group())}", m.span()) for m in found]
     return out
 
 
-# A run written the way cards are written (four groups of four, or Amex's 4-6-5) from a card
-# issuer is a card whatever its checksum: a mistyped card number is still a card number.
+# A run written as cards are (4-4-4-4, Amex 4-6-5) from an issuer is a card whatever its
+# checksum (stdnum's Luhn rejects a mistyped one); secrets_blind_1: 0 → 2 of 6 such cards.
 _CARD_WRITTEN = re.compile(
     r"(?<![\d.,+-])(\d{4})([ .-])\d{4}\2\d{4}\2\d{4}(?![\d.,-])"
     r"|(?<![\d.,+-])(3[47]\d{2})([ .-])\d{6}\4\d{5}(?![\d.,-])"
 )
 
 
-# what a customer calls the run, when it is not a card ("Order 4111 1111 1111 1112")
+# What the customer calls it when it is not a card ("Order 4111 1111 1111 1112"): a word list,
+# as no library tells an order number from a card; no false alarm on secrets_blind_1's 80.
 _NOT_A_CARD = re.compile(
     r"\b(?:order|invoice|tracking|parcel|reference|ref|booking|ticket|serial|account)\W{0,3}$",
     re.I,
@@ -350,9 +346,9 @@ def _plausible_value(value: str) -> bool:
     return not (v.isalpha() and len(v) < 6 and v in _NOT_A_VALUE)
 
 
-# Every password, PIN or code pattern below needs one of these words in the text: one quick
-# scan decides whether the dozen patterns run at all (on a message of digits they did not
-# need to, and cost half the chat's CPU budget).
+# A prefilter, not a rule: every password, PIN or code pattern below needs one of these words,
+# so one scan decides whether they run (on a message of digits they cost half the chat's CPU
+# budget). Findings unchanged on secrets_blind_1 and the notebook sets.
 _PASSWORD_HINTS = re.compile(
     r"pass|pw|pin|otp|code|cvv|cvc|csc|cid|combination|log-?in|user|credential|mot de passe"
     r"|contrase|senha|kennwort|wachtwoord|lösenord|hasło",

@@ -13,7 +13,7 @@ import functools
 import re
 from datetime import datetime
 
-_DIGITS = re.compile(r"\d+")
+_DIGITS = re.compile(r"\d+")  # counts a candidate's numbers: how specific it is
 _SETTINGS = {"PREFER_DATES_FROM": "future", "RELATIVE_BASE": datetime(2001, 1, 1)}
 
 
