@@ -12,15 +12,14 @@ import argparse
 import contextlib
 import resource
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from memwise import FixedClock, Memwise
 from memwise.providers import http
+from memwise.testing import HostileServer
 
 BEFORE = {
     "visitor chat, 2.4 kB of '1-1-…'": "29.6 s CPU",
@@ -40,38 +39,15 @@ def cpu(run: Callable[[], Any]) -> float:
     return time.process_time() - start
 
 
-class Hostile(BaseHTTPRequestHandler):
-    mode = "drip"
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("content-length") or 0))
-        self.send_response(200)
-        self.end_headers()
-        try:
-            for _ in range(400 * 16 if self.mode == "flood" else 60):
-                if self.mode == "drip":
-                    self.wfile.write(b"x")
-                    self.wfile.flush()
-                    time.sleep(1.0)
-                else:
-                    self.wfile.write(b"y" * 65536)
-        except OSError:
-            pass
-
-
 def outside(mode: str) -> tuple[float, int]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), type("H", (Hostile,), {"mode": mode}))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/hook"
+    server = HostileServer(mode=mode, pause=1.0)
+    url = f"{server.url}/hook"
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.monotonic()
     with contextlib.suppress(Exception):
         http.request("POST", url, content=b"{}", deadline_s=10.0, max_bytes=64_000)
     took = time.monotonic() - start
-    server.shutdown()
+    server.close()
     grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss
     return took, grown // 1024
 

@@ -45,6 +45,46 @@ class _Loopback:
 
 
 @dataclass
+class HostileServer(_Loopback):
+    """An outside service at its worst, for testing the bounds on outside calls: ``drip``
+    answers one byte every ``pause`` seconds, ``flood`` answers megabytes without end,
+    ``list`` answers a JSON list where an object is expected."""
+
+    mode: str = "drip"
+    pause: float = 0.2
+
+    def __post_init__(self) -> None:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("content-length") or 0))
+                self.send_response(200)
+                if server.mode == "list":
+                    body = b'["not", "an", "object"]'
+                    self.send_header("content-length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
+                self.end_headers()
+                try:
+                    for _ in range(10_000):
+                        if server.mode == "drip":
+                            self.wfile.write(b"x")
+                            self.wfile.flush()
+                            time.sleep(server.pause)
+                        else:
+                            self.wfile.write(b"y" * 65536)
+                except OSError:
+                    pass  # the caller hung up: what it should do
+
+        self.listen(Handler)
+
+
+@dataclass
 class FakeModelServer(_Loopback):
     replies: deque[Reply] = field(default_factory=deque)
     requests: list[dict[str, Any]] = field(default_factory=list)

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import random
 import string
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import anyio
 import pytest
@@ -27,6 +25,7 @@ from memwise.providers import http
 from memwise.providers.sdk import sdk_client
 from memwise.services.assistant import tools
 from memwise.services.assistant.tools import Call, Door
+from memwise.testing import HostileServer
 from tests.integration.conftest import ADMIN, Api
 from tests.security.conftest import staff
 
@@ -67,44 +66,11 @@ def test_a_telegram_group_records_nothing_and_shows_no_one_s_notes(sec: Api) -> 
     assert reply != ONE_TO_ONE
 
 
-class _Hostile(BaseHTTPRequestHandler):
-    """An outside service at its worst: it drips its answer, or answers without end."""
-
-    mode = "drip"
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("content-length") or 0))
-        self.send_response(200)
-        if self.mode == "list":
-            body = b'["not", "an", "object"]'
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
-        self.end_headers()
-        try:
-            for _ in range(10_000):
-                if self.mode == "drip":
-                    self.wfile.write(b"x")
-                    self.wfile.flush()
-                    time.sleep(0.2)
-                else:  # "flood": megabytes without end
-                    self.wfile.write(b"y" * 65536)
-        except OSError:
-            pass  # memwise hung up: what it should do
-
-
 @pytest.fixture(params=["drip", "flood", "list"])
 def hostile(request: pytest.FixtureRequest) -> Iterator[tuple[str, str]]:
-    handler = type("H", (_Hostile,), {"mode": request.param})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield request.param, f"http://127.0.0.1:{server.server_address[1]}/hook"
-    server.shutdown()
-    server.server_close()
+    server = HostileServer(mode=request.param)
+    yield request.param, f"{server.url}/hook"
+    server.close()
 
 
 def test_outside_calls_have_a_deadline_and_a_byte_cap(hostile: tuple[str, str]) -> None:
