@@ -193,3 +193,14 @@ def test_record_recall_is_for_staff_keys_never_a_model_in_a_customers_chat(sec: 
             {"contact_id": s["contact"], "question": "locker"},
             tools.Call(sec.mw, s["ws"], tools.Door.model, "model"),
         )
+
+
+def test_record_recall_never_reaches_another_workspaces_contact(sec: Api) -> None:
+    mine, theirs = staff(sec), staff(sec, "Other")
+    conv = conversation(sec, theirs)
+    sec.mw.record.append(theirs["ws"], conv["id"], "customer", "My locker code is 1234.")
+    call = tools.Call(sec.mw, mine["ws"], tools.Door.mcp, "mcp:op")
+    with pytest.raises(errors.NotFound):
+        tools.execute(
+            "recall_record", {"contact_id": theirs["contact"], "question": "locker"}, call
+        )
