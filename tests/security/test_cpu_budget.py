@@ -10,6 +10,7 @@ SQLite), after one warm-up call with ordinary text so that first-use loading is 
 from __future__ import annotations
 
 import contextlib
+import gc
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -213,11 +214,16 @@ UNITS = ("1-", "12 ", "4-", "\n \n", "the ", "my password is ", "([", "a-b-", "a
 
 
 def _spent(read: Callable[[str], Any], text: str) -> float:
+    """The best of five runs, the garbage collector paused: noise is not work."""
     best = float("inf")
-    for _ in range(3):
-        start = time.process_time()
-        read(text)
-        best = min(best, time.process_time() - start)
+    gc.disable()
+    try:
+        for _ in range(5):
+            start = time.process_time()
+            read(text)
+            best = min(best, time.process_time() - start)
+    finally:
+        gc.enable()
     return best
 
 
@@ -229,6 +235,6 @@ def test_text_readers_are_linear(name: str) -> None:
     for unit in UNITS:
         small, large = ((unit * n)[:n] for n in (8_000, 32_000))
         a, b = _spent(read, small), _spent(read, large)
-        if b > 0.010 and b > 8 * max(a, 0.001):
+        if b > 0.020 and b > 8 * max(a, 0.002):  # quadratic is 16×, and tens of ms at 32 kB
             superlinear[unit] = (round(a * 1000, 1), round(b * 1000, 1))
     assert not superlinear, f"{name}: 8 kB → 32 kB costs (ms) {superlinear}"
