@@ -258,3 +258,68 @@ def test_dates_entities_and_labels_an_extractor_adds_are_kept_only_when_said(
         assert labels == {"product": "Trail Stove"}
     finally:
         mw.close()
+
+
+class Relatives:
+    """A careless model: every fact about the customer's relatives proposed under the
+    customer's own keys."""
+
+    name = "relatives"
+    prompt_version = "test"
+
+    def extract(
+        self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Any
+    ) -> Extraction:
+        p = Proposal
+        return Extraction(
+            items=[
+                p(
+                    "fact",
+                    "Sister-in-law lives in Denpasar",
+                    ["she lives in Denpasar"],
+                    "home.city",
+                ),
+                p("fact", "Runs a roofing company", ["runs a roofing company"], "work.business"),
+                p("fact", "Friend runs a roofing company", ["runs a roofing company"], "work.job"),
+            ]
+        )
+
+
+def test_a_relatives_fact_never_changes_the_customers_profile(
+    database_url: str, clock: FixedClock
+) -> None:
+    mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=Relatives())
+    try:
+        ws, _ = mw.tenancy.create_workspace("Acme", "Europe/Berlin")
+        agent = mw.tenancy.create_agent(ws.id, "Eve", memory_enabled=True, domain="retail")
+        ann = mw.tenancy.create_contact(ws.id, "Ann")
+        conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+        said = mw.record.append(
+            ws.id, conv.id, "customer", "I moved to Brunswick. I run a landscaping business."
+        )
+        mine = [
+            ("Moved to Brunswick", "I moved to Brunswick", "home.city"),
+            ("Runs a landscaping business", "I run a landscaping business", "work.job"),
+        ]
+        for text, quote, key in mine:
+            new = NewItem("fact", text, key=key, evidence=[Evidence(said.id, quote)])
+            assert mw.memory.write(ws.id, ann.id, new).action == "created"
+        mw.record.append(
+            ws.id,
+            conv.id,
+            "customer",
+            "My sister-in-law visited, she lives in Denpasar. A friend of mine runs a roofing "
+            "company.",
+        )
+        mw.record.end(ws.id, conv.id)
+        assert mw.worker().run_once() == {"extract:applied": 1}
+        current = {s.item.key: s.item.text for s in mw.memory.items(ws.id, ann.id)}
+        assert current["home.city"] == "Moved to Brunswick"
+        assert current["work.job"] == "Runs a landscaping business"
+        assert current["people.sister_in_law.home.city"] == "Sister-in-law lives in Denpasar"
+        assert current["people.friend.work.job"] == "Friend runs a roofing company"
+        assert "Runs a roofing company" not in current.values()  # the friend's, not hers
+        (job, *_) = [j for j in mw.jobs.find(ws.id) if j.result]
+        assert job.result is not None and job.result["rekeyed"] == 2
+    finally:
+        mw.close()

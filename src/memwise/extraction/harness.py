@@ -31,6 +31,8 @@ from memwise.extraction.dates import CARDINALS
 from memwise.extraction.types import Line, Proposal, ProposedEvent
 from memwise.retrieval.lexical import STOPWORDS, snowball
 from memwise.safety import secrets
+from memwise.text import parse
+from memwise.text import words as wordlists
 
 MIN_CONTENT_WORDS = 2
 # Words an item's wording adds around what the customer said: never evidence on their own.
@@ -466,82 +468,8 @@ _ITEM_TENTATIVE = re.compile(
     r"lov\w*|rather|hat\w*)\b",
     re.I,
 )
-RELATIONS = frozenset(
-    [
-        "husband",
-        "wife",
-        "partner",
-        "spouse",
-        "son",
-        "daughter",
-        "kid",
-        "kids",
-        "child",
-        "children",
-        "baby",
-        "mother",
-        "mom",
-        "mum",
-        "father",
-        "dad",
-        "parents",
-        "brother",
-        "sister",
-        "sibling",
-        "siblings",
-        "friend",
-        "friends",
-        "neighbour",
-        "neighbor",
-        "colleague",
-        "colleagues",
-        "boss",
-        "aunt",
-        "uncle",
-        "niece",
-        "nephew",
-        "grandmother",
-        "grandfather",
-        "grandma",
-        "grandpa",
-        "cousin",
-        "boyfriend",
-        "girlfriend",
-        "fiance",
-        "fiancee",
-        "flatmate",
-        "roommate",
-        "housemate",
-        "family",
-    ]
-)
-# someone else than the customer, when a clause is said of them
-OTHERS = RELATIONS | frozenset(
-    [
-        "ex",
-        "landlord",
-        "landlady",
-        "doctor",
-        "dentist",
-        "gp",
-        "customers",
-        "clients",
-        "ceo",
-        "manager",
-        "guy",
-        "lady",
-        "man",
-        "woman",
-        "people",
-        "mate",
-        "mates",
-        "kids",
-        "twins",
-        "wife's",
-        "husband's",
-    ]
-)
-_OWNERS = frozenset(["my", "our", "the", "both", "all", "his", "her", "their", "your"])
+# someone else than the customer, when a clause is said of them (a data file: text/data)
+OTHERS = wordlists.load("people")
 _REPORTED = frozenset(
     [
         "thinks",
@@ -678,25 +606,66 @@ def _negation_ok(words: list[str], item: str, item_words: set[str]) -> bool:
     return bool(item_words & _INHERENTLY_NEGATIVE - set(words))
 
 
-def _someone_else(words: list[str], first_hit: int) -> bool:
-    """Whether the clause says it of someone else: "My neighbour is…", "She's…", "My lovely
-    wife is…", "Mum is…", "My doctor thinks I am…" (not "My sister and I live…")."""
-    lead = [w for w in words[:3] if w not in ("and", "also", "so", "well", "oh", "yes", "yeah")]
-    if lead and lead[0].split("'")[0] in ("he", "she", "they", "his", "her", "their"):
-        return True
-    for k in range(first_hit):
-        w = words[k].split("'")[0]
-        if w not in OTHERS:
-            continue
-        owned = k == 0 or words[k - 1] in _OWNERS or (k > 1 and words[k - 2] in _OWNERS)
-        if not owned:
-            continue
-        after = words[k + 1 : first_hit]
-        if after[:2] in (["and", "i"], ["and", "me"]) or after[:1] == ["i"]:
-            return False  # "My sister and I …", "With my sister I …"
-        reported = any(x in _REPORTED for x in after)
-        return reported or not ({"i", "we", "me"} & set(after))
-    return False
+def attribution(
+    text: str, context: Sequence[str], quotes: Sequence[str] = ()
+) -> tuple[parse.Who, str, str]:
+    """Whom the quoted clause is about, read off the parse (``memwise.text.parse``): of the
+    clauses around the quotes that the quotes touch, the ones holding most of the item's
+    words decide — the customer ("speaker", or "household" for "we"), someone else
+    ("other", with the words that name them: "My sister-in-law Priya", "Joan", "she"), or
+    no one in particular ("none"). Also returns the deciding clause's own text."""
+    wanted = _same(set(content_words(text))) - {snowball(w) for w in TEMPLATE_WORDS}
+    best: list[tuple[parse.Clause, str]] = []
+    touched: list[tuple[parse.Clause, str]] = []
+    score = 0
+    for said in context:
+        low = said.lower()
+        spans = [(at, at + len(q)) for q in quotes if (at := low.find(q.lower())) >= 0]
+        for clause in parse.parser().parse(said):
+            if spans and not any(clause.start < b and clause.end > a for a, b in spans):
+                continue  # a clause the quote does not touch says nothing of it
+            own = said[clause.start : clause.end]
+            touched.append((clause, own))
+            n = len(_same(set(content_words(own))) & wanted)
+            if n > score:
+                best, score = [(clause, own)], n
+            elif n == score and n:
+                best.append((clause, own))
+    for who in ("speaker", "household", "other"):  # said in other words: what it touches
+        for clause, own in best or touched:
+            if clause.who == who:
+                return who, clause.name, own
+    return "none", "", ""
+
+
+def names(text: str, name: str, clause: str) -> bool:
+    """Whether the item names whom its clause is about: a word of their name ("Priya",
+    "sister"); for "he", "she" or "they", a person word or a name that the clause itself
+    does not hold ("Colleague is a platinum member", not "Platinum member")."""
+    item = {w.split("'")[0] for w in norm(text).split()}
+    named = {w.split("'")[0] for w in norm(name).split()} - STOPWORDS - {"my", "our", "mine"}
+    people = wordlists.load("people")
+    if named - parse.PRONOUNS:  # "Father lives with …" names "my dad": any person word does,
+        return bool(_same(named) & _same(item) or item & people)  # checked against the turn
+    own = {w.split("'")[0] for w in norm(clause).split()}
+    capitals = {norm(w) for w in text.split()[1:] if w[:1].isupper()}
+    return bool((item & people | capitals) - own)
+
+
+def key_about(text: str, key: str, context: Sequence[str], evidence: Sequence[Evidence]) -> str:
+    """The item's key, under the person it is about when that is not the customer: "Sister-
+    in-law lives in Denpasar" proposed as ``home.city`` is kept as
+    ``people.sister_in_law.home.city``, so it never supersedes the customer's own city."""
+    who, name, _ = attribution(text, context, [e.quote for e in evidence])
+    if who != "other":
+        return key
+    item = [w.split("'")[0] for w in norm(text.replace("-", "_")).split()]
+    named = [w for w in norm(name.replace("-", "_")).split() if w not in STOPWORDS]
+    people = OTHERS | {p.replace("-", "_") for p in OTHERS}
+    whom = next((w for w in item if w in people or w.split("_")[0] in people), None)
+    whom = whom or next((w for w in named if w in item), None) or "someone"
+    prefix = f"people.{whom}."
+    return key if key.startswith(prefix) else (prefix + key)[:200]
 
 
 # verbs of a state that has ended; not "moved", "married", "retired", which start one
@@ -748,8 +717,7 @@ def _clause_ok(
 ) -> bool:
     """Whether a clause holding the item's words states it: said, not asked; not negated,
     wished, supposed, reported or (for a lasting fact or preference) past before them unless
-    the item says so too; about the customer, not a relative, a friend or anyone else,
-    unless the item names them."""
+    the item says so too. Whom it is about is read by the parser (``attribution``)."""
     if asked and not _ITEM_ASKED.search(item):  # "Asked about: the Alpine 2" may quote a question
         return False
     item_words = {w.split("'")[0] for w in norm(item).split()} | set(norm(item).split())
@@ -775,11 +743,7 @@ def _clause_ok(
     lasting = kind in ("fact", "preference")
     if lasting and _past(before) and not _ITEM_PAST.search(item):
         return False
-    if _reported(words[: min(hits)]) and not _ITEM_REPORTED.search(item):
-        return False
-    if _someone_else(words, min(hits)):
-        return bool(item_words & (OTHERS | {"he", "she", "they"}))
-    return True
+    return not (_reported(words[: min(hits)]) and not _ITEM_REPORTED.search(item))
 
 
 _BEING = frozenset(["is", "was", "are", "were", "has", "had", "remains", "stays"])
@@ -845,10 +809,12 @@ def grounded(
     or words) and names appear in them, and all of its other content words (all but one
     when it has four or more; a few channel words count as the same); and the clause of the
     turn that says it states it — not as a question, not negated, not as a wish, a
-    supposition or something past, not about someone else — unless the item says so too.
+    supposition or something past — unless the item says so too; and about the customer,
+    unless the item names whom it is about (``attribution``).
     ``context``: the clauses of the turns around the quotes (``QuoteChecker.around``)."""
     if not evidence:
         return False
+    text = re.sub(r"(?i)\b(\w+)-in-laws?\b", r"\1", text)  # a sister-in-law is a sister here
     quotes = " . ".join(e.quote for e in evidence)
     said = quotes + " " + quotes.replace("-", "")  # "e-mail" says email
     said_norm, said_stems = f" {norm(said)} ", _stems(said)
@@ -873,11 +839,16 @@ def grounded(
             return False
     # Someone the item names ("Daughter is allergic …") is in the turn around the quote, or
     # the quote says it of someone ("she's allergic to nuts").
+    said_of = context if context else [e.quote for e in evidence]
+    who, name, clause = attribution(text, said_of, [e.quote for e in evidence])
+    if who == "other" and not names(text, name, clause):
+        return False  # "Joan gets seasick" is not the customer's "Gets seasick"
     others = {w.split("'")[0] for w in norm(text).split()} & OTHERS
     around = _clauses(" . ".join(context) if context else quotes)
     if others and not (
         _same(others) & _same({w.split("'")[0] for words_, _ in around for w in words_})
-        or any(_someone_else(words_, len(words_)) for words_, _ in around)
+        or any(c.who == "other" for said in said_of for c in parse.parser().parse(said))
+        or {w.split("'")[0] for words_, _ in around for w in words_} & wordlists.load("people")
     ):
         return False
     meaning = {

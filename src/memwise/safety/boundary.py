@@ -1,25 +1,18 @@
 """The memory write boundary: what may never become a contact memory item, whoever proposed it.
 
 A proposed item (from the rule extractor, a model, an operator's note or a library caller)
-is classified before anything is written. Five classes are refused:
+is classified before anything is written. Five classes are refused: ``absence`` (not on
+record, not found, could not be checked: unknown stays unknown); ``operational`` (orders,
+invoices, shipments, payments, refunds, balances, billing: the live account record holds
+them, read fresh); ``instruction`` (text aimed at the assistant: data, never a rule);
+``entitlement`` (claimed discounts, free items, waived fees, agreements: a record line for a
+person to check); ``secret`` (cards, IBANs, identifiers, passwords, tokens: ``secrets``).
 
-- ``absence``: statements that something is not on record, not found, or could not be
-  checked. Unknown stays unknown: a miss is never stored as a fact.
-- ``operational``: orders, invoices, shipments, parcels, deliveries, payments, refunds,
-  balances, amounts owed, subscription billing: they change, and they belong to the live
-  account record, read fresh.
-- ``instruction``: text aimed at the assistant (reveal the prompt, skip checks, approve
-  refunds, act as someone, ignore rules): data in the record, never a rule.
-- ``entitlement``: claims of discounts, free items, waived fees, special agreements or
-  promises: a record line for a person to check, never a fact the assistant acts on.
-- ``secret``: card numbers, IBANs, passwords, tokens (see :mod:`memwise.safety.secrets`).
-
-The rules are lexical and written as concepts (a negation near a lookup; a transaction
-noun with a state, an event or an amount; a control verb aimed at the assistant; a benefit
-with a grant), not as sentences. What they pass, a small learned classifier
-(:mod:`memwise.safety.learned`) looks at again for proposed items (never for an operator's
-own note). ``bench/boundary_bench.py`` measures both on the labelled sets
-(``tests/data/boundary_*.json``), and on a held-out set neither was written or trained on.
+The rules are concepts (a negation near a lookup; a transaction noun with a state, an event
+or an amount; a control verb aimed at the assistant; a benefit with a grant), and, for
+absences, a negated clause read off the parse (:mod:`memwise.text.parse`). What they pass,
+a learned classifier (:mod:`memwise.safety.learned`) looks at again for proposed items.
+``bench/boundary_bench.py`` measures both on the labelled sets (``tests/data/boundary_*``).
 """
 
 from __future__ import annotations
@@ -29,6 +22,7 @@ from dataclasses import dataclass
 
 from memwise import errors
 from memwise.safety import instructions, learned, secrets
+from memwise.text import parse, words
 
 CLASSES = ("absence", "operational", "instruction", "entitlement", "secret")
 
@@ -36,8 +30,7 @@ _APOS = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'"})
 
 
 def normal_form(text: str) -> str:
-    """The text as the rules (and the learned classifier) read it: one kind of apostrophe,
-    single spaces, contractions spelled out."""
+    """The text as the rules and the classifiers read it (apostrophes, spaces, contractions)."""
     t = " ".join(text.translate(_APOS).split())
     t = _BARE_CONTRACTION.sub(lambda m: m.group(1) + "n't", t)
     return re.sub(
@@ -89,14 +82,8 @@ _ABSENCE_DIRECT = _rx(
     r"(?!(?:allerg|medical|health|conditions?\b|dietary|intolerance|pets?\b|plans?\b|partner|"
     r"children|kids|medication|issues?\b|problems?\b))\w+"
     r"|\bno (?:such|trace|sign) of\b"
-    r"|\bis not (?:in|on) (?:our|the) (?:system|records?|database|file|books)\b"
-    r"|\b(?:has|have|had) never (?:ordered|bought|booked|purchased|shopped)\b"
-    r"|\bnot (?:a )?(?:registered|known) (?:customer|user|member)\b"
     r"|\bcould not be (?:checked|verified|found|confirmed|located|retrieved)\b"
     r"|\bunknown (?:account|customer|order|number|status)\b|\b(?:account|status) unknown\b"
-    r"|\b(?:has|have|had) not (?:yet )?(?:ever )?(?:bought|ordered|purchased|booked|shopped|"
-    r"used us)\b(?:\W+\w+){0,2}?\W+(?:anything|any\b|from us|with us|here)"
-    r"|\bnot (?:\w+ ){0,4}ever (?:ordered|bought|booked|purchased|shopped)\b"
     r"|\b(?:nobody|no one|no-one|no customer|no client|no patient|no guest|no member) "
     r"(?:\w+ )?(?:by|of|with|under|called) (?:that|this|the) name\b"
     r"|\bnot (?:someone|somebody|anyone|a person|a customer|a client) "
@@ -104,10 +91,6 @@ _ABSENCE_DIRECT = _rx(
     r"(?:ever |before )?(?:dealt|worked|spoken|met|seen|served|heard of)\b"
     r"|\b(?:never|not) (?:\w+ )?(?:dealt|done business) with (?:us|him|her|them)\b"
     r"|\b(?:never|not) (?:\w+ )?been in touch with us\b"
-    r"|^\W*(?:(?:he|she|they|is|are|customer|caller|client) )*not (?:yet )?(?:an? )?"
-    r"(?:existing |current |registered |known |actual )?"
-    r"(?:customer|client|member|patient|guest|subscriber|account holder)"
-    r"(?: (?:of ours|here|with us|yet))?[.!]?$"
     r"|\b(?:e-?mail|email address|address|number|phone number)s? (?:\w+ )?(?:bounced|"
     r"is invalid|not valid|unreachable|disconnected|no longer in use)\b"
     r"|\bnew to us\b|\bfirst[- ]time (?:customer|caller|client|contact)\b"
@@ -500,8 +483,10 @@ def classify(
         _entitled(_NOT_A_BENEFIT.sub(" ", part), preference) for part, preference in parts
     ):
         return Verdict("entitlement", "a claimed discount, free item or agreement is a record line")
-    if _ABSENCE_DIRECT.search(t) or any(
-        not preference and _ABSENCE_NEAR.search(part) for part, preference in parts
+    if (
+        _ABSENCE_DIRECT.search(t)
+        or any(not preference and _ABSENCE_NEAR.search(part) for part, preference in parts)
+        or _absent(t)
     ):
         return Verdict("absence", "something not on record is never stored: unknown stays unknown")
     if _STATUS.search(t):
@@ -527,6 +512,21 @@ def classify(
             kind, f"the learned classifier reads it as {kind} (P(genuine) {p_genuine:.2f})"
         )
     return None
+
+
+def _absent(t: str) -> bool:
+    """Not on record, read off the parse: ``text/data/having.txt``, ``holding.txt`` …"""
+    cs, held, holds = parse.parser().parse(t), words.load("belonging"), words.load("holding")
+    if cs and cs[0].subjectless and cs[0].tag[:2] in ("VB", "MD"):  # "Has no account with us"
+        cs, held = parse.parser().parse(f"The customer {t[:1].lower()}{t[1:]}"), held - {"customer"}
+    joined = {c.start for c in cs if c.head in words.load("having") and c.tag in ("VBD", "VBN")}
+    return any(  # joined nothing but what belonging names, or holds or is what it names
+        c.negated
+        and c.who != "other"
+        and (c.start not in joined or set(c.objects) <= held | {"anything", "nothing"})
+        and (c.start in joined or (bool(held & set(c.lemmas)) and c.head in held | holds))
+        for c in cs
+    )
 
 
 # where one statement of a line ends and the next begins

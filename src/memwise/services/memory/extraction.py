@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 
 from memwise import errors, observability
 from memwise.domain.jobs import Job
-from memwise.domain.memory import Evidence
+from memwise.domain.memory import Evidence, check_key
 from memwise.extraction import dates, harness
 from memwise.extraction import pack as packs
 from memwise.extraction.rules import RuleExtractor
@@ -46,6 +46,7 @@ class Outcome:
     events: int = 0
     reason: str | None = None
     not_read: list[str] = field(default_factory=list)  # what the extractor did not read
+    rekeyed: int = 0  # items about someone else, kept under that person's key
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -56,6 +57,7 @@ class Outcome:
             "events": self.events,
             "reason": self.reason,
             "not_read": self.not_read,
+            "rekeyed": self.rekeyed,
         }
 
 
@@ -322,6 +324,7 @@ class ExtractionRunner:
             outcome.refused[exc.code] = outcome.refused.get(exc.code, 0) + 1
             return
         outcome.written[written.action] = outcome.written.get(written.action, 0) + 1
+        outcome.rekeyed += bool((key or p.key) and written.item.key != check_key(key or p.key))
 
 
 def _says(quote: str, words: str) -> bool:

@@ -141,6 +141,8 @@ class Memory:
                 "in them, and not asked, negated, supposed or said of someone else",
                 code="not_grounded",
             )
+        if source is Source.stated and key:  # a relative's fact never takes the customer's key
+            key = harness.key_about(text, key, around or [e.quote for e in evidence], evidence)
         now = self.rt.clock.now()
         said_at = max((e.at for e in evidence if e.at), default=now)
         zone = self.zone(conn, workspace_id)

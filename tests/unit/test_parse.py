@@ -1,0 +1,108 @@
+"""The parser behind ``memwise.text.parse``: whom each clause is about, read off the parse."""
+
+from __future__ import annotations
+
+import pytest
+
+from memwise import errors
+from memwise.domain.memory import Evidence
+from memwise.extraction import harness
+from memwise.text import parse
+
+
+def _whos(text: str) -> list[tuple[str, str, str]]:
+    return [(text[c.start : c.end].strip(" ,."), c.who, c.name) for c in parse.parser().parse(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "who", "name"),
+    [
+        ("I moved to Hamburg last month.", "speaker", "I"),
+        ("We have a newborn at home.", "household", "We"),
+        ("My sister and I live in Leeds.", "household", "My sister"),
+        ("Joan gets terribly seasick.", "other", "Joan"),
+        ("A friend of mine runs a roofing company.", "other", "friend of mine"),
+        ("My wife's allergic to cats.", "other", "My wife"),  # a contracted "is"
+        ("The dog is allergic to chicken.", "other", "dog"),
+        ("She works from home.", "other", "She"),
+        ("My booking is for two people.", "speaker", "My booking"),  # a thing of the speaker's
+        ("It was raining all day.", "none", ""),
+    ],
+)
+def test_whom_a_clause_is_about(text: str, who: str, name: str) -> None:
+    (first, *_) = _whos(text)
+    assert first[1:] == (who, name)
+
+
+def test_a_verb_joined_by_and_takes_its_subject() -> None:
+    text = "My sister-in-law will bring her, she lives in Cheam and works from home."
+    whos = {t: w for t, w, _ in _whos(text)}
+    assert whos["works from home"] == "other"
+
+
+def test_negation_and_questions_are_read() -> None:
+    (clause,) = parse.parser().parse("I have no account with you.")
+    assert clause.negated and not clause.asked
+    (clause,) = parse.parser().parse("Do you open on Sundays?")
+    assert clause.asked
+
+
+def test_the_input_is_bounded() -> None:
+    text = "I live in Leeds. " * 500
+    assert all(c.end <= parse.MAX_CHARS for c in parse.parser().parse(text))
+
+
+def test_another_parser_can_stand_in() -> None:
+    class Nobody:
+        name = "nobody"
+
+        def parse(self, text: str) -> list[parse.Clause]:
+            return [parse.Clause(0, len(text), "be", "other", "Someone", False, False)]
+
+    parse.use(Nobody())
+    try:
+        assert parse.parser().parse("I live in Leeds")[0].who == "other"
+    finally:
+        parse.use(None)
+
+
+def test_a_parser_that_cannot_load_says_so() -> None:
+    broken = parse.SpacyParser("memwise_no_such_pipeline")
+    with pytest.raises(errors.Unavailable) as failed:
+        broken.parse("I live in Leeds")
+    assert failed.value.code == "parser_unavailable"
+
+
+@pytest.mark.parametrize(
+    ("said", "quote", "item", "kept"),
+    [
+        (
+            "Joan gets terribly seasick.",
+            "Joan gets terribly seasick",
+            "Gets terribly seasick",
+            False,
+        ),
+        ("Joan gets terribly seasick.", "Joan gets terribly seasick", "Joan gets seasick", True),
+        ("she lives in Cheam and works from home.", "works from home", "Works from home", False),
+        (
+            "she lives in Cheam and works from home.",
+            "she lives in Cheam",
+            "Sister-in-law lives in Cheam",
+            True,
+        ),
+        ("My sister and I live in Leeds.", "My sister and I live in Leeds", "Lives in Leeds", True),
+    ],
+)
+def test_an_item_about_someone_else_names_them(
+    said: str, quote: str, item: str, kept: bool
+) -> None:
+    assert harness.grounded(item, [Evidence("t1", quote)], [said], "fact") is kept
+
+
+def test_a_relatives_fact_is_kept_under_that_persons_key() -> None:
+    said = ["she lives in Cheam and works from home."]
+    ev = [Evidence("t1", "she lives in Cheam")]
+    key = harness.key_about("Sister-in-law lives in Cheam", "home.city", said, ev)
+    assert key == "people.sister_in_law.home.city"
+    mine = harness.key_about("Lives in Sutton", "home.city", ["I live in Sutton now."], [])
+    assert mine == "home.city"
