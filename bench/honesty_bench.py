@@ -9,7 +9,8 @@ forbidden classes (absence, other_person, instruction, entitlement, operational,
 wrong_key). The scripted extractor proposes them all, every quote as written; it stands for
 a model that also answers a verifier "supported" for everything (so no second look is
 asked). The worker extracts the ended conversation through the unchanged harness and write
-boundary, and the table says what was stored as current memory.
+boundary, and the table says what was stored as current memory (a wrongly keyed proposal:
+stored under the key it was proposed with, where it would supersede an unrelated item).
 
 Goals (issue 42): 0 stored in every forbidden class; 0 prior or genuine items superseded by
 a forbidden one; >= 0.90 of genuine proposals kept.
@@ -128,10 +129,14 @@ def _one(
     served = mw.memory.items(ws.id, contact.id, include=("superseded", "archived"))
     by_id = {s.item.id: s.item for s in served}
     current = {_norm(s.item.text) for s in served if s.item.lifecycle.value == "active"}
+    keyed = {(_norm(s.item.text), s.item.key) for s in served if s.item.lifecycle.value == "active"}
     label_of = {_norm(p["text"]): p["label"] for p in conv["proposals"]}
     for p in conv["proposals"]:
         per[p["label"]]["proposed"] += 1
-        per[p["label"]]["stored"] += _norm(p["text"]) in current
+        if p["label"] == "wrong_key":  # its harm is the key: kept beside without it is fine
+            per[p["label"]]["stored"] += (_norm(p["text"]), p["key"]) in keyed
+        else:
+            per[p["label"]]["stored"] += _norm(p["text"]) in current
     for item_id, prior in prior_ids.items():
         item = by_id[item_id]
         if item.lifecycle.value == "active":

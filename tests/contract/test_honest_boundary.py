@@ -323,3 +323,64 @@ def test_a_relatives_fact_never_changes_the_customers_profile(
         assert job.result is not None and job.result["rekeyed"] == 2
     finally:
         mw.close()
+
+
+class WrongKeys:
+    """A careless model: new facts keyed like unrelated items the customer already has."""
+
+    name = "wrong-keys"
+    prompt_version = "test"
+
+    def extract(
+        self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Any
+    ) -> Extraction:
+        p = Proposal
+        return Extraction(
+            items=[
+                p(
+                    "preference",
+                    "Loves peanut butter cookies",
+                    ["I love peanut butter cookies"],
+                    "allergy.peanuts",
+                ),
+                p("fact", "Works shifts at a café", ["I work shifts at a café"], "home.city"),
+                p("fact", "Lives in Hamburg", ["I live in Hamburg now"], "home.city"),
+            ]
+        )
+
+
+def test_a_key_that_does_not_fit_its_text_supersedes_nothing(
+    database_url: str, clock: FixedClock
+) -> None:
+    mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=WrongKeys())
+    try:
+        ws, _ = mw.tenancy.create_workspace("Acme", "Europe/Berlin")
+        agent = mw.tenancy.create_agent(ws.id, "Eve", memory_enabled=True, domain="retail")
+        ann = mw.tenancy.create_contact(ws.id, "Ann")
+        conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+        said = mw.record.append(
+            ws.id, conv.id, "customer", "I am allergic to peanuts. I live in Bremen."
+        )
+        for text, quote, key in [
+            ("Is allergic to peanuts", "I am allergic to peanuts", "allergy.peanuts"),
+            ("Lives in Bremen", "I live in Bremen", "home.city"),
+        ]:
+            new = NewItem("fact", text, key=key, evidence=[Evidence(said.id, quote)])
+            assert mw.memory.write(ws.id, ann.id, new).action == "created"
+        clock.advance(days=1)
+        mw.record.append(
+            ws.id,
+            conv.id,
+            "customer",
+            "I love peanut butter cookies! I work shifts at a café. I live in Hamburg now.",
+        )
+        mw.record.end(ws.id, conv.id)
+        assert mw.worker().run_once() == {"extract:applied": 1}
+        current = {s.item.text: s.item.key for s in mw.memory.items(ws.id, ann.id)}
+        assert current["Is allergic to peanuts"] == "allergy.peanuts"  # never archived
+        assert current["Loves peanut butter cookies"] is None  # kept beside, without the key
+        assert current["Works shifts at a café"] is None
+        assert current["Lives in Hamburg"] == "home.city"  # the real correction
+        assert "Lives in Bremen" not in current
+    finally:
+        mw.close()

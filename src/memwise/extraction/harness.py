@@ -652,6 +652,26 @@ def names(text: str, name: str, clause: str) -> bool:
     return bool((item & people | capitals) - own)
 
 
+def predicate(text: str) -> str:
+    """What an item text says of its subject, as a lemma: the head of its first clause, or
+    for "is …" the word it is ("allergic" in "Is allergic to peanuts")."""
+    first = text.split()[0].lower() if text.split() else ""
+    subject = first in parse.PRONOUNS | {"my", "our", "the", "a", "an"}  # else a note's verb
+    said = text if subject else f"The customer {text[:1].lower()}{text[1:]}"
+    clauses = parse.parser().parse(said)
+    if not clauses:
+        return ""
+    c = clauses[0]
+    rest = [w for w in c.lemmas[c.lemmas.index(c.head) + 1 :] if w not in STOPWORDS]
+    return rest[0] if c.head == "be" and rest else c.head
+
+
+def shares_meaning(new: str, old: str) -> bool:
+    """Whether two item texts share a content word (a stem, or words that say the same):
+    what tells a correction from an unrelated item when no embedder is installed."""
+    return bool(_same(set(content_words(new))) & _same(set(content_words(old))))
+
+
 def key_about(text: str, key: str, context: Sequence[str], evidence: Sequence[Evidence]) -> str:
     """The item's key, under the person it is about when that is not the customer: "Sister-
     in-law lives in Denpasar" proposed as ``home.city`` is kept as

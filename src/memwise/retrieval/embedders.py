@@ -145,6 +145,23 @@ class MiniLMEmbedder:
         return normalise(np.stack([pooled for pooled, *_ in found])), pieces
 
 
+_shipped: list[Embedder | None] = []
+_shipped_lock = threading.Lock()
+
+
+def shipped() -> Embedder | None:
+    """The local MiniLM on ONNX Runtime when its runtime and weights are installed (once per
+    process, remembered), else None: what reads meaning when no embedder is configured."""
+    with _shipped_lock:
+        if not _shipped:
+            try:
+                found: Embedder | None = MiniLMEmbedder("onnx", word_pieces=False)
+            except (errors.Unavailable, ImportError):
+                found = None
+            _shipped.append(found)
+        return _shipped[0]
+
+
 def _installed(*modules: str) -> bool:
     import importlib.util
 

@@ -520,12 +520,12 @@ def _absent(t: str) -> bool:
     if cs and cs[0].subjectless and cs[0].tag[:2] in ("VB", "MD"):  # "Has no account with us"
         cs, held = parse.parser().parse(f"The customer {t[:1].lower()}{t[1:]}"), held - {"customer"}
     joined = {c.start for c in cs if c.head in words.load("having") and c.tag in ("VBD", "VBN")}
-    return any(  # joined nothing but what belonging names, or holds or is what it names
-        c.negated
-        and c.who != "other"
-        and (c.start not in joined or set(c.objects) <= held | {"anything", "nothing"})
-        and (c.start in joined or (bool(held & set(c.lemmas)) and c.head in held | holds))
-        for c in cs
+    on = {c.start for c in cs if c.head in held | {"be"} and held & set(c.lemmas)}
+    said = [c for c in cs if c.negated and c.who != "other" and not c.modal]  # "can't have"
+    return any(  # joined nothing but what belonging names, holds nothing, or is not on record
+        (c.start not in joined or set(c.objects) <= held | {"anything", "nothing"})
+        and (c.start in joined | on or c.head in holds)
+        for c in said
     )
 
 

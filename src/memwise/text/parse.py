@@ -41,6 +41,7 @@ _HOUSEHOLD = frozenset(["we", "us", "ourselves"])
 _THIRD = frozenset(["he", "she", "they", "him", "her", "them", "himself", "herself"])
 PRONOUNS = _SPEAKER | _HOUSEHOLD | _THIRD
 _MINE = frozenset(["my", "our", "mine", "ours"])
+_POINTING = frozenset(["it", "this", "that"])
 _SUBJECTS = frozenset(["nsubj", "nsubjpass", "csubj"])
 _CLAUSE_DEPS = frozenset(["ROOT", "conj", "ccomp", "advcl", "relcl", "xcomp", "parataxis", "acl"])
 
@@ -64,6 +65,7 @@ class Clause:
     objects: tuple[str, ...] = ()  # the lemmas of its direct objects ("meat" in "bought meat")
     aux: tuple[str, ...] = ()  # its auxiliaries, as written ("does", "would", "do")
     form: str = ""  # the head as written, lower-cased ("likes" where ``head`` is "like")
+    modal: bool = False  # said with can, could, would, might …: an ability or a supposition
 
 
 class Parser(Protocol):
@@ -74,15 +76,21 @@ class Parser(Protocol):
         ...
 
 
-def _np(token: Any) -> str:
-    """The words that name a subject: the noun with its compounds, possessor and apposed name."""
-    parts = [
-        t
-        for t in token.subtree
-        if t.i == token.i or t.dep_ in ("compound", "poss", "appos", "punct", "prep", "pobj")
+def _span(token: Any) -> Any:
+    """The words that name a subject: the noun with its possessor, compounds and modifiers,
+    and what follows it as "of …" or an apposed name ("my maid of honour Síle")."""
+    left = [
+        t.i
+        for c in token.children
+        if c.dep_ in ("poss", "compound", "amod", "det")
+        for t in c.subtree
     ]
-    parts = [t for t in parts if not (t.dep_ == "punct" and t.text not in "-")]
-    return "".join(t.text_with_ws for t in sorted(parts, key=lambda t: t.i)).strip()[:80]
+    right = [c.right_edge.i for c in token.children if c.dep_ == "appos" or c.lower_ == "of"]
+    return token.doc[min([token.i, *left]) : max([token.i, *right]) + 1]
+
+
+def _np(token: Any) -> str:
+    return str(_span(token).text)[:80]
 
 
 def _who(token: Any) -> tuple[Who, str]:
@@ -94,16 +102,19 @@ def _who(token: Any) -> tuple[Who, str]:
         return "household", token.text
     if low in _THIRD:
         return "other", token.text
-    if token.pos_ == "PRON":
-        return "none", ""
+    if token.pos_ == "PRON":  # "it's the neighbour's Kelpie": what "it" is said to be
+        attr = [c for c in token.head.children if c.dep_ == "attr" and c.pos_ != "PRON"]
+        return _who(attr[0]) if low in _POINTING and attr else ("none", "")
     people = words.load("people") | words.load("animals")
-    lemma = token.lemma_.lower()
-    if token.ent_type_ == "PERSON" or token.pos_ == "PROPN":
+    named = token.ent_type_ == "PERSON" or token.pos_ == "PROPN"
+    if named or token.lemma_.lower() in people or low in people:
         return "other", _np(token)
-    if lemma in people or low in people:
-        return "other", _np(token)
-    owners = {c.lower_ for c in token.children if c.dep_ == "poss"}
-    if owners & _MINE:
+    if any(t.pos_ == "PROPN" for t in _span(token)):
+        return "other", _np(token)  # "my maid of honour Síle": someone with a name
+    owners = [c for c in token.children if c.dep_ == "poss"]
+    if any(o.lower_ not in _MINE and _who(o)[0] == "other" for o in owners):
+        return "other", _np(token)  # "the neighbour's Kelpie", "Joan's flight"
+    if {o.lower_ for o in owners} & _MINE:
         return "speaker", _np(token)  # "my flight", "our booking": the speaker's
     return "none", ""
 
@@ -173,9 +184,13 @@ def _parsed(parser: SpacyParser, text: str) -> tuple[Clause, ...]:
             joined = {c.lower_ for c in found[0].children if c.dep_ == "conj"}
             if joined & (_SPEAKER | _HOUSEHOLD):  # "My sister and I live in Leeds": household
                 return "household", _np(found[0]), False
-            return (*_who(found[0]), False)
+            whos = [_who(f) for f in found]  # two subjects (a misparse): someone else's wins
+            return (*next((w for w in whos if w[0] == "other"), whos[0]), False)
         if h.dep_ == "relcl" and h.head.i != h.i:
             return (*_who(h.head), False)
+        if h.dep_ == "ROOT" and h.pos_ == "NOUN":  # "My dad's allergic…" read as a noun
+            who, name = _who(h)
+            return who, name, who == "none"
         if h.dep_ in ("conj", "xcomp", "advcl", "acl") and h.head.i != h.i:
             return subject(clause_of(h.head).i)
         return "none", "", True
@@ -214,6 +229,7 @@ def _parsed(parser: SpacyParser, text: str) -> tuple[Clause, ...]:
                 objects,
                 aux,
                 h.lower_,
+                any(c.tag_ == "MD" for c in h.children),
             )
         )
     return tuple(sorted(out, key=lambda c: c.start))
