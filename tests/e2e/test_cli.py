@@ -182,7 +182,7 @@ def test_keys_and_import_from_the_command_line(tmp_path: Path) -> None:
         },
         {
             "contact": {"name": "Ann L", "emails": ["ANN@example.com"]},
-            "messages": [{"role": "user", "text": "I moved to Hamburg."}],
+            "messages": [{"role": "user", "text": "I moved\u0002 to Hamburg.\u200b"}],
         },
         {"messages": []},
         "not an object",
@@ -191,7 +191,7 @@ def test_keys_and_import_from_the_command_line(tmp_path: Path) -> None:
     path.write_text("\n".join(_json.dumps(x) for x in lines))
     out = _memwise("import", str(path), "--workspace", ws.id, "--database-url", db, cwd=tmp_path)
     assert out.returncode == 2, out.stderr  # two lines failed, and said which
-    assert "imported 2 conversations; 2 lines failed" in out.stdout
+    assert "imported 2 conversations; 2 lines failed; 1 lines had characters" in out.stdout
     assert "line 3" in out.stderr and "line 4" in out.stderr
     with Memwise.open(db) as mw:
         convs = mw.record.conversations(ws.id)

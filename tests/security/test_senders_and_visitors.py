@@ -214,7 +214,7 @@ NUL_BODIES = [
     ("POST", "/v1/contacts", {"name": "Ann\u0000"}),
     ("POST", "/v1/agents", {"name": "E\u0000ve"}),
     ("POST", "/v1/unanswered", {"question": "why\u0000"}),
-    ("POST", "/v1/tickets", {"subject": "s\u0001", "body": "b"}),
+    ("POST", "/v1/tickets", {"subject": "s\u0000", "body": "b"}),
     (
         "POST",
         "/v1/knowledge/documents",
@@ -246,7 +246,7 @@ def test_nul_in_turns_queries_webhooks_and_forms(sec: Api) -> None:
         == 422
     )
     assert sec.call("GET", "/v1/record/search?q=a%00b", s["op"]).status_code == 422
-    assert sec.call("GET", "/v1/knowledge/search?q=%1F", s["op"]).status_code == 422
+    assert sec.call("GET", "/v1/knowledge/search?q=%00", s["op"]).status_code == 422
     assert sec.call("GET", f"/v1/conversations/{conv['id']}%00", s["op"]).status_code in (404, 422)
     raw = b'{"from": "a@b.cd", "text": "x\\u0000y"}'
     r = sec.client.post(
@@ -422,3 +422,32 @@ def test_senders_without_a_plain_identity_still_thread(sec: Api, first: str, aga
         sec, s["ws"], channel, {"from": again, "text": "Hello?", "thread_id": "t-9"}, secret
     ).json()
     assert two["threaded"] is True and two["conversation_id"] == one["conversation_id"]
+
+
+def test_stray_controls_and_format_characters_are_cleaned_and_the_turn_kept(sec: Api) -> None:
+    """Real chat logs hold STX, zero-width spaces, bidi overrides and symbol-font bullets:
+    the turn is kept without them (a private-use bullet becomes "•"), and says how many
+    characters it lost; NUL alone is refused."""
+    s = staff(sec)
+    conv = conversation(sec, s)
+    said = "pasted\u0002 line\u200b with \u202eoverride and \uf0b7 bullet 😀 👩\u200d💻"
+    r = sec.call(
+        "POST",
+        f"/v1/conversations/{conv['id']}/turns",
+        conv["visitor"],
+        json={"role": "customer", "text": said},
+    )
+    assert r.status_code == 201, r.text
+    turn = r.json()
+    assert turn["text"] == "pasted line with override and • bullet 😀 👩\u200d💻"
+    assert turn["cleaned"] == 4
+    listed = sec.call("GET", f"/v1/conversations/{conv['id']}/turns", s["op"]).json()
+    assert listed["items"][0]["cleaned"] == 4
+    r = sec.call(
+        "POST",
+        f"/v1/conversations/{conv['id']}/turns",
+        conv["visitor"],
+        json={"role": "customer", "text": "\u0002\u200b"},
+    )
+    assert r.status_code == 422 and r.json()["error"]["code"] == "empty_turn"
+    assert sec.call("GET", "/v1/record/search?q=pasted%02", s["op"]).status_code == 200

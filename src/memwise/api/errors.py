@@ -40,7 +40,7 @@ class TooLarge(errors.Invalid):
 
 
 class NotText(errors.Invalid):
-    """The request holds a control character that is not text (such as NUL): send text only."""
+    """The request holds NUL (or half a surrogate pair), which cannot be stored as text."""
 
     code = "control_characters"
 

@@ -14,11 +14,12 @@ from memwise.api.errors import NotText, RateLimited, TooLarge, body
 from memwise.domain.record import NOT_TEXT
 from memwise.services.platform.buckets import Buckets
 
-# Control characters that are not text (tab, newline, carriage return and form feed are):
-# raw, as JSON escapes (an even run of backslashes before it is no escape) or %-encoded.
+# NUL, which no database stores as text: raw, as a JSON escape (an even run of backslashes
+# before it is no escape) or %-encoded. Other stray controls are text to clean, not to refuse
+# (memwise.domain.record.clean): real chat logs hold them.
 _RAW = re.compile(NOT_TEXT.pattern.encode())  # the domain's rule, on bytes
-_JSON_ESCAPE = re.compile(rb"(?:^|[^\\])(?:\\\\)*\\u00(?:0[0-8bBeEfF]|1[0-9a-fA-F]|7[fF])")
-_PERCENT = re.compile(rb"%(?:0[0-8bBeEfF]|1[0-9a-fA-F]|7[fF])")
+_JSON_ESCAPE = re.compile(rb"(?:^|[^\\])(?:\\\\)*\\u0000")
+_PERCENT = re.compile(rb"%00")
 # A UTF-16 surrogate half without its partner cannot be stored as text anywhere.
 _LONE_SURROGATE = re.compile(
     rb"(?:^|[^\\])(?:\\\\)*(?:\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
@@ -29,7 +30,7 @@ _CHECKED_TYPES = (b"application/json", b"application/x-www-form-urlencoded", b"t
 
 
 def not_text(data: bytes, *, json_body: bool = False, encoded: bool = False) -> bool:
-    """Whether ``data`` carries a control character that is not text (NUL and the like)."""
+    """Whether ``data`` carries NUL (or a lone surrogate half), which cannot be stored."""
     if _RAW.search(data):
         return True
     if json_body and b"\\u00" in data and _JSON_ESCAPE.search(data):

@@ -41,7 +41,7 @@ def import_conversations(
     {"contact": {"name", "emails"?} | "contact_id", "channel"?, "messages": [{role, text, at?}]}.
     Each becomes an ended conversation; the worker extracts them (its allowance applies)."""
     lines = path.read_text(encoding="utf-8").splitlines()
-    done, failed = 0, []
+    done, cleaned, failed = 0, 0, []
     with Memwise.open(settings(database_url).database_url) as mw:
         mw.tenancy.get_workspace(workspace)
         agent_id = agent or mw.tenancy.default_agent(workspace)
@@ -73,13 +73,18 @@ def import_conversations(
                             contact_id=contact,
                             at=turns[0].at,
                         )
-                        mw.record.append_many(workspace, conv.id, turns)
+                        kept = mw.record.append_many(workspace, conv.id, turns)
                         mw.record.end(workspace, conv.id)
                     done += 1
+                    cleaned += any(t.cleaned for t in kept)
                 except (ValueError, errors.MemwiseError) as exc:
                     message = exc.message if isinstance(exc, errors.MemwiseError) else str(exc)
                     failed.append(f"line {n}: {message}")
-    console.print(f"imported {done} conversations; {len(failed)} lines failed", markup=False)
+    console.print(
+        f"imported {done} conversations; {len(failed)} lines failed; {cleaned} lines had "
+        "characters that are not text (stray controls, format characters) removed",
+        markup=False,
+    )
     for problem in failed[:20]:
         err.print(problem, markup=False, highlight=False)
     if failed:

@@ -96,6 +96,7 @@ class Turn(Result):
     channel: str
     text: str | None
     at: Moment
+    cleaned: int = 0  # characters that were not text (stray controls …), removed when taken in
 
 
 class RecordHit(Result):

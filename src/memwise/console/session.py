@@ -99,7 +99,8 @@ async def form(request: Request, who: Operator | None = None) -> dict[str, str]:
     data = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
     if any(NOT_TEXT.search(v) or NOT_TEXT.search(k) for k, v in data.items()):
         raise errors.Invalid(
-            "the form holds a control character that is not text", code="control_characters"
+            "the form holds a NUL character, which cannot be stored as text",
+            code="control_characters",
         )
     if who is not None and not hmac.compare_digest(data.get("csrf", ""), who.csrf):
         raise errors.Forbidden("the form expired; reload the page and try again", code="csrf")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
@@ -10,17 +11,47 @@ from enum import StrEnum
 from memwise import errors
 
 MAX_TURN_CHARS = 32_000
-NOT_TEXT = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+NOT_TEXT = re.compile(r"\x00")  # NUL: no database stores it in text, so it is refused
+# What real chat logs carry that is not text: the other C0 and C1 controls (tab, newline and
+# carriage return are text), DEL, lone surrogates, unassigned code points and format
+# characters (bidi overrides, zero-width spaces; not the zero-width joiners of emoji and
+# scripts). Removed, and the count kept; a private-use character (a symbol font's bullet,
+# U+F0B7) becomes "•".
+_STRAY = re.compile(
+    r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u200b\u200e\u200f\u202a-\u202e"
+    r"\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\ue000-\uf8ff]|[^\x00-\uffff]"
+)
+
+
+def clean(text: str) -> tuple[str, int]:
+    """``text`` without what is not text (see ``_STRAY``; unassigned code points too), and how
+    many characters were removed or replaced (unassigned code points: outside the basic plane).
+    NUL is not cleaned: ``check_text`` refuses it."""
+    changed = 0
+
+    def fix(m: re.Match[str]) -> str:
+        nonlocal changed
+        ch = m.group()
+        if len(ch) == 1 and "\ue000" <= ch <= "\uf8ff":
+            changed += 1
+            return "•"
+        if ord(ch) > 0xFFFF and unicodedata.category(ch) not in ("Cn", "Co", "Cs"):
+            return ch  # an emoji or a character of another plane: text
+        changed += 1
+        return ""
+
+    cleaned = _STRAY.sub(fix, text)
+    return cleaned, changed
 
 
 def check_text(text: str, what: str = "the text") -> str:
-    """Text only: NUL and the other control characters that are not text are refused."""
+    """Text only: NUL is refused; the other characters that are not text are removed."""
     if NOT_TEXT.search(text):
         raise errors.Invalid(
-            f"{what} holds a control character that is not text (such as NUL)",
+            f"{what} holds a NUL character, which cannot be stored as text",
             code="control_characters",
         )
-    return text
+    return clean(text)[0]
 
 
 class Author(StrEnum):
@@ -44,6 +75,7 @@ class Turn:
     channel: str
     text: str | None  # None when the agent's record policy is audit_only
     at: datetime
+    cleaned: int = 0  # characters that were not text, removed or replaced when taken in
 
 
 @dataclass(frozen=True)
@@ -62,6 +94,15 @@ def check_turn_text(text: str) -> str:
     if len(text) > MAX_TURN_CHARS:
         raise errors.Invalid(f"a turn is limited to {MAX_TURN_CHARS} characters", code="too_long")
     return check_text(text, "a turn")
+
+
+def turn_text(text: str) -> tuple[str, int]:
+    """A turn's text as kept, and how many characters were cleaned out of it (on the turn)."""
+    check_turn_text(text)
+    cleaned, changed = clean(text)
+    if not cleaned.strip():
+        raise errors.Invalid("a turn needs non-empty text", code="empty_turn")
+    return cleaned, changed
 
 
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)

@@ -135,6 +135,9 @@ turns = sa.Table(
     sa.Column("channel", sa.String(20), nullable=False),
     sa.Column("text", sa.Text, nullable=True),
     sa.Column("at", UTCDateTime, nullable=False),
+    # how many characters that were not text (stray controls, format characters) the turn
+    # had removed or replaced when it was taken in; NULL: none
+    sa.Column("cleaned", sa.Integer, nullable=True),
     # the turn's vector for record recall, by the embedder that made it (the worker's, once
     # the conversation ends); NULL until then, or when no embedder is configured
     sa.Column("embedder", sa.String(100), nullable=True),

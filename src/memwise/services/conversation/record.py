@@ -17,8 +17,8 @@ from memwise.domain.record import (
     RecordHit,
     Turn,
     check_role_for_participant,
-    check_turn_text,
     client_time,
+    turn_text,
 )
 from memwise.domain.tenancy import Channel, Conversation, ConversationStatus, RecordPolicy
 from memwise.ids import new_id, new_secret
@@ -205,7 +205,7 @@ class Record:
                 if by is not None and by.is_visitor and role is not Author.customer:
                     raise errors.Forbidden("a visitor writes only customer turns", code="forbidden")
                 check_role_for_participant(role, conv.staff_facing)
-                text = check_turn_text(t.text)
+                text, cleaned = turn_text(t.text)
                 batch.append(
                     {
                         "id": new_id("trn"),
@@ -215,6 +215,7 @@ class Record:
                         "channel": conv.channel.value,
                         "text": text if keep_text else None,
                         "at": self._time(t.at, by) if t.at else now,
+                        "cleaned": cleaned or None,
                     }
                 )
             seqs = store.append_turns(conn, self.rt.db.backend, conversation_id, batch)

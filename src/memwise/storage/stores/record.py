@@ -63,6 +63,7 @@ def turn_from_row(row: Any) -> Turn:
         channel=row.channel,
         text=row.text,
         at=row.at,
+        cleaned=getattr(row, "cleaned", None) or 0,
     )
 
 
