@@ -99,6 +99,12 @@ class Settings(BaseSettings):
     model_timeout_s: float = Field(
         60.0, gt=0, le=600, description="Seconds before a model call is given up"
     )
+    metering: bool = Field(
+        False,
+        description="Plans and monthly allowances apply (for hosted operators); off, a "
+        "self-hosted server meters nothing: every workspace has memory, nothing waits for "
+        "next month (usage is still counted)",
+    )
     verify_items: bool = Field(
         True,
         description="With a model: a second call checks each extracted item against the "

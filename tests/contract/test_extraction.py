@@ -39,7 +39,7 @@ def _conversation(
     ("plan", "memory", "excluded", "queued"),
     [
         ("startup", True, False, True),
-        ("free", True, False, False),
+        ("free", True, False, True),  # queued; the plan is checked when the job runs
         ("startup", False, False, False),
         ("startup", True, True, False),
     ],
@@ -52,6 +52,27 @@ def test_gates_decide_whether_an_ended_conversation_is_queued(
     mw.record.end(ws, conv)
     mw.record.end(ws, conv)  # idempotent: still one job at most
     assert len(mw.jobs.find(ws)) == (1 if queued else 0)
+
+
+@pytest.mark.parametrize("metering", [True, False])
+def test_plans_and_allowances_apply_only_when_metering_is_on(mw: Memwise, metering: bool) -> None:
+    """A hosted operator meters (MEMWISE_METERING); a self-hosted server does not: the free
+    plan still remembers and a used-up allowance holds nothing back (usage is counted)."""
+    mw.rt.metering = metering
+    free, agent = _setup(mw, "free")
+    contact, conv = _conversation(mw, free, agent, "I prefer email.")
+    mw.record.end(free, conv)
+    capped, capped_agent = _setup(mw, monthly_allowance=0)
+    capped_contact, capped_conv = _conversation(mw, capped, capped_agent, "I prefer email.")
+    mw.record.end(capped, capped_conv)
+    mw.worker().run_once()
+    remembered = bool(mw.memory.items(free, contact)), bool(mw.memory.items(capped, capped_contact))
+    assert remembered == ((False, False) if metering else (True, True))
+    (job,) = mw.jobs.find(free)
+    assert (job.result or {}).get("reason", "") == (
+        "the free plan does not include memory" if metering else None
+    )
+    assert mw.metering.remaining(capped)[0] == (0 if metering else 1)  # counted when it ran
 
 
 def test_idle_expiry_queues_extraction(mw: Memwise, clock: FixedClock) -> None:
@@ -115,6 +136,7 @@ def test_failures_retry_with_backoff_then_fail(mw: Memwise, clock: FixedClock) -
 
 
 def test_allowance_holds_extraction_with_a_clear_status(mw: Memwise, clock: FixedClock) -> None:
+    mw.rt.metering = True  # a hosted operator's server
     ws, agent = _setup(mw, monthly_allowance=1)
     _, first = _conversation(mw, ws, agent, "I prefer email.")
     contact, second = _conversation(mw, ws, agent, "I prefer phone calls.")
@@ -198,6 +220,7 @@ def test_rebuild_estimates_archives_requeues_and_reports_progress(mw: Memwise) -
 
 
 def test_rebuild_over_the_allowance_is_refused_before_anything(mw: Memwise) -> None:
+    mw.rt.metering = True  # a hosted operator's server
     from memwise import errors
 
     ws, agent = _setup(mw, monthly_allowance=1)
@@ -226,6 +249,7 @@ def test_sweeps_run_at_most_once_a_minute_per_worker(mw: Memwise, clock: FixedCl
 
 
 def test_two_workers_cannot_overrun_the_allowance_together(mw: Memwise) -> None:
+    mw.rt.metering = True  # a hosted operator's server
     ws, agent = _setup(mw, monthly_allowance=1)
     contacts = []
     for text in ("I prefer email.", "I prefer phone calls."):

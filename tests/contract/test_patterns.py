@@ -145,6 +145,7 @@ def test_a_stated_preference_takes_over(mw: Memwise, clock: FixedClock) -> None:
 
 
 def test_memory_off_never_gains_a_pattern(mw: Memwise) -> None:
+    mw.rt.metering = True  # plans apply (a hosted operator's server)
     for shop in (Shop(mw, memory=False), Shop(mw, plan="free")):
         for _ in range(4):
             shop.book("Marina Bay Sands")

@@ -8,6 +8,13 @@ from tests.integration.conftest import ADMIN, Api
 def test_health_needs_no_auth(api: Api) -> None:
     r = api.call("GET", "/v1/health")
     assert r.status_code == 200 and r.json()["status"] == "ok" and r.json()["version"]
+    assert r.json()["metering"] is False  # self-hosted: no plan or allowance applies
+
+
+def test_a_free_plan_workspace_is_not_metered_on_a_self_hosted_server(api: Api) -> None:
+    ws = api.call("POST", "/v1/workspaces", ADMIN, json={"name": "Free", "plan": "free"}).json()
+    usage = api.call("GET", "/v1/usage", ws["api_key"]).json()
+    assert usage["metered"] is False and usage["allowance"] == 0
 
 
 def test_auth_errors_have_the_contract_shape(api: Api) -> None:

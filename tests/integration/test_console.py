@@ -60,7 +60,7 @@ def test_every_page_renders(api: Api) -> None:
         "/console/users": "Mira",
         f"/console/users/{user.id}/notebook": "As the model sees it",
         "/console/audit": "Audit log",
-        "/console/usage": "interactions used",
+        "/console/usage": "not metered",
         "/console/evals": "Question book",
         "/console/widget": "/widget.js",
     }

@@ -72,6 +72,7 @@ def open_memwise(settings: Settings) -> Memwise:
         chat_model=settings.make_chat_model(),
         verifier=settings.make_verifier(),
         account_policy=settings.account_policy(),
+        metering=settings.metering,
     )
 
 

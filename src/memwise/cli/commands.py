@@ -164,7 +164,10 @@ def worker(
     s = settings(database_url)
     configure_logging(s.log_format)
     with Memwise.open(
-        s.database_url, extractor=s.make_extractor(), verifier=s.make_verifier()
+        s.database_url,
+        extractor=s.make_extractor(),
+        verifier=s.make_verifier(),
+        metering=s.metering,
     ) as mw:
         w = mw.worker()
         if once:

@@ -41,6 +41,7 @@ class Health(Result):
     worker: dict[str, Any] | None = None
     model: dict[str, Any] | None = None
     boundary: dict[str, Any] | None = None
+    metering: bool = False  # plans and allowances apply (MEMWISE_METERING); off self-hosted
 
 
 class Workspace(Result):
@@ -415,6 +416,7 @@ class Usage(Result):
     used: int
     allowance: int
     remaining: int
+    metered: bool = False  # whether the allowance applies (MEMWISE_METERING); counted anyway
 
 
 class Created(Result):

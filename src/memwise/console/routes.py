@@ -706,6 +706,7 @@ def usage(request: Request, who: Operator) -> Response:
         month=month,
         share=min(1.0, used / allowance) if allowance else 1.0,
         jobs=mw.jobs.counts(ws),
+        metered=mw.rt.metering,
     )
 
 

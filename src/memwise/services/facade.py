@@ -90,8 +90,10 @@ class Memwise:
         chat_model: Complete | None = None,
         account_policy: AccountPolicy | None = None,
         verifier: ItemVerifier | None = None,
+        metering: bool = False,
     ):
         self.rt = Runtime(db=db, clock=clock or SystemClock(), limits=limits or Limits())
+        self.rt.metering = metering
         embedder = remembering(embedder)  # a turn's question is embedded once, for every part
         self.rt.embedder_id = embedder.id if embedder is not None else None
         self.tenancy = Tenancy(self.rt)
@@ -162,7 +164,7 @@ class Memwise:
         job = self.jobs.by_key(workspace_id, f"extract:{conv.id}")
         if job is None:  # a gate says no (memory off, a free plan, excluded)
             with self.rt.db.read() as conn:
-                reason = gates.blocked(conn, workspace_id, conv.id)
+                reason = gates.blocked(conn, workspace_id, conv.id, metered=self.rt.metering)
             return Remembered(conv.id, "skipped", reason, [], {}, 0)
         claimed = self.jobs.claim(f"remember:{conv.id}", ["extract"], job_id=job.id)
         if claimed is None:  # not due (the allowance) or a worker took it first
@@ -239,7 +241,10 @@ class Memwise:
         chat_model: Complete | None = None,
         account_policy: AccountPolicy | None = None,
         verifier: ItemVerifier | None = None,
+        metering: bool = False,
     ) -> Memwise:
+        """``metering``: plans and monthly allowances apply (a hosted operator); off, a
+        self-hosted deployment meters nothing (usage is still counted)."""
         db = Database(database_url)
         if migrate:
             db.migrate()
@@ -254,6 +259,7 @@ class Memwise:
             chat_model=chat_model,
             account_policy=account_policy,
             verifier=verifier,
+            metering=metering,
         )
 
     @property

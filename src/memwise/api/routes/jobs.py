@@ -74,6 +74,7 @@ def get_usage(caller: Operator, mw: MW) -> dict[str, Any]:
         "used": used,
         "allowance": allowance,
         "remaining": max(0, allowance - used),
+        "metered": mw.rt.metering,
     }
 
 

@@ -64,6 +64,7 @@ def health(request: Request, mw: MW) -> dict[str, Any]:
         "worker": worker,
         "model": model,
         "boundary": boundary,
+        "metering": mw.rt.metering,
     }
 
 

@@ -122,7 +122,7 @@ class ExtractionRunner:
     def run(self, job: Job) -> Outcome:
         ws_id, conv_id = job.workspace_id, job.payload["conversation_id"]
         with self.rt.db.read() as conn:
-            reason = gates.blocked(conn, ws_id, conv_id)
+            reason = gates.blocked(conn, ws_id, conv_id, metered=self.rt.metering)
             ctx = self._context(conn, ws_id, conv_id) if reason is None else None
         if reason is not None or ctx is None:
             return self._finish(job, Outcome("skipped", reason=reason))
@@ -132,7 +132,7 @@ class ExtractionRunner:
         month = month_of(self.rt.clock.now(), zone)
         with self.rt.db.read() as conn:
             used = self.metering.used(conn, ws_id, month)
-        if used + 1 > allowance:
+        if self.rt.metering and used + 1 > allowance:
             why = (
                 f"the monthly allowance of {allowance} interactions is used up for {month}; "
                 "extraction waits for the next month"
@@ -241,7 +241,7 @@ class ExtractionRunner:
                     self.rt.clock.now(),
                 )
                 outcome.events += 1
-            if self.metering.add(ws_id, month) > allowance:
+            if self.metering.add(ws_id, month) > allowance and self.rt.metering:
                 raise _OverAllowance()  # another worker took the last one: undo all of this
             self.jobs.finish(job, outcome.as_dict() | self._made_by())
         return outcome

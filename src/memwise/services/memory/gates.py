@@ -19,12 +19,15 @@ from memwise.storage.stores.record import memory_gate
 EXTRACT = "extract"
 
 
-def blocked(conn: Connection, workspace_id: str, conversation_id: str) -> str | None:
-    """Why this conversation may not become memory, or None when it may."""
+def blocked(
+    conn: Connection, workspace_id: str, conversation_id: str, *, metered: bool = True
+) -> str | None:
+    """Why this conversation may not become memory, or None when it may. ``metered``: plans
+    apply (a hosted operator's ``MEMWISE_METERING``); self-hosted, they do not."""
     row = memory_gate(conn, workspace_id, conversation_id)
     if row is None:
         return "the conversation no longer exists"
-    if not Plan(row.plan).includes_memory:
+    if metered and not Plan(row.plan).includes_memory:
         return f"the {row.plan} plan does not include memory"
     if not row.memory_enabled:
         return "the agent has memory turned off"
@@ -44,7 +47,7 @@ def queue_extraction_in(
     rebuild: str | None = None,
 ) -> str | None:
     """Queue this conversation's extraction when the gates allow; idempotent per conversation."""
-    if blocked(conn, workspace_id, conversation_id):
+    if blocked(conn, workspace_id, conversation_id, metered=False):  # the job checks plans
         return None
     key = f"{EXTRACT}:{conversation_id}" + (f":rebuild:{rebuild}" if rebuild else "")
     payload: dict[str, Any] = {"conversation_id": conversation_id}

@@ -130,7 +130,11 @@ class Patterns:
 
     def eligible(self, conn: Connection) -> list[str]:
         """Workspaces whose plan includes memory, with an agent that has memory and BI on."""
-        return [ws for ws, plan in store.workspaces_analysed(conn) if Plan(plan).includes_memory]
+        return [
+            ws
+            for ws, plan in store.workspaces_analysed(conn)
+            if Plan(plan).includes_memory or not self.rt.metering
+        ]
 
     def _promote(self, conn: Connection, workspace_id: str) -> dict[str, int]:
         """Promote what qualifies in one workspace, inside the caller's transaction."""

@@ -51,7 +51,7 @@ class Rebuilds:
 
     def _eligible(self, conn: Connection, ws: str, contact_id: str) -> list[str]:
         ids = record_store.ended_conversations(conn, ws, contact_id)
-        return [c for c in ids if gates.blocked(conn, ws, c) is None]
+        return [c for c in ids if gates.blocked(conn, ws, c, metered=self.rt.metering) is None]
 
     def estimate(self, workspace_id: str, contact_id: str) -> Estimate:
         with self.rt.db.read() as conn:
@@ -64,7 +64,7 @@ class Rebuilds:
         remaining = max(0, ws.monthly_allowance - used)
         cost = len(eligible)
         reason = None
-        if cost > remaining:
+        if cost > remaining and self.rt.metering:
             reason = (
                 f"re-reading {cost} conversations costs {cost} interactions; "
                 f"{remaining} remain this month"

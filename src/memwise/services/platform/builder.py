@@ -121,7 +121,7 @@ class Builder:
             for s in STEPS
         ]
         gates = [
-            ws.plan.includes_memory,
+            ws.plan.includes_memory or not self.rt.metering,
             bool(agent and agent.memory_enabled),
             True,  # per conversation: said, not checked here
         ]

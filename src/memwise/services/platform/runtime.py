@@ -15,3 +15,6 @@ class Runtime:
     clock: Clock = field(default_factory=SystemClock)
     limits: Limits = field(default_factory=Limits)
     embedder_id: str | None = None  # the configured embedder's, when there is one
+    # plans and monthly allowances apply (MEMWISE_METERING, for hosted operators); off by
+    # default: a self-hosted server meters nothing, and usage is still counted
+    metering: bool = False
