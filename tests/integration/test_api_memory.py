@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import httpx
+
+from memwise import FixedClock
 from memwise.domain.memory import Evidence
 from memwise.services.memory.memory import NewItem
 from tests.integration.conftest import Api
@@ -81,3 +84,50 @@ def test_memory_routes(api: Api) -> None:
     assert api.call("DELETE", f"/v1/contacts/{contact}", key).status_code == 200
     assert api.call("GET", f"/v1/contacts/{contact}", key).status_code == 404
     assert api.call("GET", f"/v1/contacts/{contact}/memory", key).status_code == 404
+
+
+def test_one_memory_s_life_over_http_and_the_client(api: Api, clock: FixedClock) -> None:
+    from memwise.client import Client
+
+    _, key = api.workspace()
+    contact = api.call("POST", "/v1/contacts", key, json={"name": "Ann"}).json()["id"]
+    note = {"kind": "fact", "text": "Lives in Bremen", "key": "home.city"}
+    first = api.call("POST", f"/v1/contacts/{contact}/memory", key, json=note).json()["item"]
+    clock.advance(days=1)
+    again = {**note, "text": "Lives in Hamburg"}
+    second = api.call("POST", f"/v1/contacts/{contact}/memory", key, json=again).json()["item"]
+    got = api.call("GET", f"/v1/memories/{second['id']}", key)
+    assert got.status_code == 200 and got.json()["text"] == "Lives in Hamburg"
+    edited = api.call("PATCH", f"/v1/memories/{second['id']}", key, json={"text": "Lives in Kiel"})
+    assert edited.status_code == 200 and edited.json()["text"] == "Lives in Kiel"
+    life = api.call("GET", f"/v1/memories/{first['id']}/history", key).json()
+    assert [v["id"] for v in life["versions"]] == [first["id"], second["id"]]
+    actions = [(c["item_id"], c["action"]) for c in life["changes"]]
+    assert (first["id"], "superseded") in actions and (second["id"], "edited") in actions
+    edit = next(c for c in life["changes"] if c["action"] == "edited")
+    assert edit["before"] == "Lives in Hamburg" and edit["actor"] == "key:owner"
+    listed = api.call("GET", "/v1/memories", key, params={"key": "home.", "include": "superseded"})
+    assert [i["id"] for i in listed.json()["items"]] == [second["id"], first["id"]]
+    op = api.call("POST", "/v1/api-keys", key, json={"role": "operator"}).json()["api_key"]
+    refused = api.call("DELETE", f"/v1/memories/{second['id']}", op)
+    assert refused.status_code == 403  # a hard delete is an admin's
+
+    def over_the_app(request: httpx.Request) -> httpx.Response:  # the client, in this process
+        r = api.client.request(
+            request.method,
+            request.url.raw_path.decode(),
+            headers=request.headers,
+            content=request.content,
+        )
+        return httpx.Response(r.status_code, headers=r.headers, content=r.content)
+
+    transport = httpx.MockTransport(over_the_app)
+    with Client("http://testserver", key, transport=transport) as client:
+        assert client.memory_history(first["id"]).versions[0].id == first["id"]
+        assert client.delete_memory(second["id"]).deleted == second["id"]
+        assert [i.id for i in client.memories(contact, include=["superseded"]).items] == [
+            first["id"]
+        ]
+    assert api.call("GET", f"/v1/memories/{second['id']}", key).status_code == 404
+    old_path = api.call("POST", f"/v1/memory/{first['id']}/archive", key)
+    assert old_path.status_code == 200  # the older paths stay as aliases

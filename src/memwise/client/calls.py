@@ -361,12 +361,54 @@ def memory(
     return Call("GET", path, _as(m.Page[m.MemoryItem]), params=params)
 
 
+def memories(
+    contact_id: str | None = None,
+    *,
+    kind: str | None = None,
+    trust: str | None = None,
+    key: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    include: list[str] | None = None,
+    limit: int | None = None,
+    cursor: str | None = None,
+) -> Call[m.Page[m.MemoryItem]]:
+    """The workspace's memory items, newest first, filtered (a key ending in "." is a
+    prefix: "allergy.")."""
+    params = _given(
+        contact_id=contact_id,
+        kind=kind,
+        trust=trust,
+        key=key,
+        since=since,
+        until=until,
+        include=",".join(include) if include else None,
+        limit=limit,
+        cursor=cursor,
+    )
+    return Call("GET", "/v1/memories", _as(m.Page[m.MemoryItem]), params=params)
+
+
+def get_memory(item_id: str) -> Call[m.MemoryItem]:
+    return Call("GET", f"/v1/memories/{item_id}", _as(m.MemoryItem))
+
+
+def memory_history(item_id: str) -> Call[m.MemoryHistory]:
+    """One memory's life: versions and every change, with who, when and why."""
+    return Call("GET", f"/v1/memories/{item_id}/history", _as(m.MemoryHistory))
+
+
+def delete_memory(item_id: str) -> Call[m.MemoryDeleted]:
+    """Erase one item, its quotes and its history (admins; audited)."""
+    return Call("DELETE", f"/v1/memories/{item_id}", _as(m.MemoryDeleted))
+
+
 def edit_memory(item_id: str, **changes: Any) -> Call[m.MemoryItem]:
-    return Call("PATCH", f"/v1/memory/{item_id}", _as(m.MemoryItem), changes)
+    return Call("PATCH", f"/v1/memories/{item_id}", _as(m.MemoryItem), changes)
 
 
 def archive_memory(item_id: str) -> Call[m.MemoryItem]:
-    return Call("POST", f"/v1/memory/{item_id}/archive", _as(m.MemoryItem))
+    return Call("POST", f"/v1/memories/{item_id}/archive", _as(m.MemoryItem))
 
 
 def remember(

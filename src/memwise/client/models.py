@@ -482,6 +482,30 @@ class Deleted(Result):
     deleted: dict[str, int]
 
 
+class MemoryChange(Result):
+    item_id: str
+    at: Moment
+    action: str  # created | superseded | conflicted | edited | archived
+    actor: str
+    why: str | None = None
+    text: str | None = None
+    before: str | None = None  # an edit's text before it
+    other_item_id: str | None = None
+
+
+class MemoryHistory(Result):
+    """One memory's life: its versions (what it replaced, it, what replaced it; oldest first)
+    and every change to each, with who made it, when and why."""
+
+    item_id: str
+    versions: list[MemoryItem]
+    changes: list[MemoryChange]
+
+
+class MemoryDeleted(Result):
+    deleted: str  # the item's id
+
+
 class Remembered(Result):
     conversation_id: str
     status: str

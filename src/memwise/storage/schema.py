@@ -224,6 +224,27 @@ memory_items = sa.Table(
     sa.Index("ix_memory_items_due", "key", "lifecycle", "occurs_at"),
 )
 
+# One memory's life: every change to an item (created, superseded, edited, archived), with
+# who made it, when and why, and the text before an edit (what the item row no longer holds).
+memory_changes = sa.Table(
+    "memory_changes",
+    metadata,
+    sa.Column("seq", BigIntPK, primary_key=True, autoincrement=True),
+    sa.Column("id", sa.String(40), nullable=False, unique=True),
+    _ws(),
+    sa.Column("contact_id", sa.String(40), nullable=True),
+    sa.Column("item_id", sa.String(40), nullable=False),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Column("action", sa.String(20), nullable=False),
+    sa.Column("actor", sa.String(200), nullable=False),
+    sa.Column("why", sa.String(300), nullable=True),
+    sa.Column("text", sa.String(1000), nullable=True),
+    sa.Column("before", sa.String(1000), nullable=True),
+    sa.Column("other_item_id", sa.String(40), nullable=True),
+    sa.Index("ix_memory_changes_item", "workspace_id", "item_id", "seq"),
+    sa.Index("ix_memory_changes_contact", "workspace_id", "contact_id"),
+)
+
 # Durable jobs in the same database: extraction, rebuilds, scheduled work.
 jobs = sa.Table(
     "jobs",

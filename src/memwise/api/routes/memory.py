@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 from fastapi import Query
@@ -80,19 +81,85 @@ def add_note(contact_id: str, body: MemoryNoteIn, caller: Operator, mw: MW) -> d
     }
 
 
-@router.patch("/memory/{item_id}", response_model=m.MemoryItem)
+@router.get("/memories", response_model=m.Page[m.MemoryItem])
+def list_memories(
+    caller: Operator,
+    mw: MW,
+    contact_id: str | None = Query(None, max_length=40),
+    kind: str | None = Query(None, max_length=20),
+    trust: str | None = Query(None, max_length=20),
+    key: str | None = Query(None, max_length=200, description='a key, or a prefix ending in "."'),
+    since: datetime | None = Query(None, description="recorded at or after"),
+    until: datetime | None = Query(None, description="recorded before"),
+    include: str = Query("", max_length=100, description="superseded,archived"),
+    limit: int = Query(50, ge=1, le=200),
+    cursor: str | None = Query(None, max_length=40),
+) -> dict[str, Any]:
+    """The workspace's memory items, newest first, filtered by contact, kind, trust, key (or
+    a key prefix) and when they were recorded; paged with ``next_cursor``."""
+    wanted = [p.strip() for p in include.split(",") if p.strip()]
+    found, next_cursor = mw.memory.listing(
+        ws(caller),
+        contact_id=contact_id,
+        kind=kind,
+        trust=trust,
+        key=key,
+        since=since,
+        until=until,
+        include=wanted,
+        limit=limit,
+        cursor=cursor,
+    )
+    return page([served(s) for s in found], next_cursor)
+
+
+@router.get("/memories/{item_id}", response_model=m.MemoryItem)
+def get_memory(item_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+    return served(mw.memory.get(ws(caller), item_id))
+
+
+@router.get("/memories/{item_id}/history", response_model=m.MemoryHistory)
+def memory_history(item_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+    """One memory's life: its versions from the first mention through every correction, and
+    every change to each (created, superseded, conflicted, edited, archived) with its actor,
+    time and reason."""
+    life = mw.memory.history(ws(caller), item_id)
+    return {
+        "item_id": life.item_id,
+        "versions": [served(s) for s in life.versions],
+        "changes": [{**vars(c), "at": c.at.isoformat()} for c in life.changes],
+    }
+
+
+@router.delete("/memories/{item_id}", response_model=m.MemoryDeleted)
+def delete_memory(item_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
+    """Erase one item, its quotes and its history (admins). The audit log keeps that it was
+    deleted, by whom and when, never its text."""
+    mw.memory.delete(ws(caller), item_id, actor=caller.actor)
+    return {"deleted": item_id}
+
+
+@router.patch("/memories/{item_id}", response_model=m.MemoryItem)
+@router.patch("/memory/{item_id}", response_model=m.MemoryItem, include_in_schema=False)
 def edit(item_id: str, body: MemoryPatch, caller: Operator, mw: MW) -> dict[str, Any]:
+    """Change an item's text or date (``/v1/memory/{id}`` is the older path, kept)."""
     changes = body.model_dump(exclude_unset=True)
     return served(
         mw.memory.edit(
-            ws(caller), item_id, text=changes.get("text"), occurs_on=changes.get("occurs_on", ...)
+            ws(caller),
+            item_id,
+            text=changes.get("text"),
+            occurs_on=changes.get("occurs_on", ...),
+            actor=caller.actor,
         )
     )
 
 
-@router.post("/memory/{item_id}/archive", response_model=m.MemoryItem)
+@router.post("/memories/{item_id}/archive", response_model=m.MemoryItem)
+@router.post("/memory/{item_id}/archive", response_model=m.MemoryItem, include_in_schema=False)
 def archive(item_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
-    return served(mw.memory.archive(ws(caller), item_id))
+    """Archive an item: it stays, marked (``/v1/memory/{id}/archive`` is the older path)."""
+    return served(mw.memory.archive(ws(caller), item_id, actor=caller.actor))
 
 
 @router.get("/contacts/{contact_id}/memory/relations", response_model=m.Graph)

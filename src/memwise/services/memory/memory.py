@@ -36,7 +36,7 @@ from memwise.policies.notebook import normalize
 from memwise.retrieval import embedders
 from memwise.retrieval.embedders import Embedder
 from memwise.safety import guards, instructions, secrets
-from memwise.services.platform import events, rows
+from memwise.services.platform import audit, events, rows
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import memory_items as store
 from memwise.storage.stores import tenancy as tenancy_store
@@ -54,6 +54,38 @@ MOVE, HOME = "address.move", "address.city"  # an upcoming move settles into the
 
 
 @dataclass(frozen=True)
+class Change:
+    """One change in a memory's life."""
+
+    item_id: str
+    at: datetime
+    action: str  # created | superseded | conflicted | edited | archived
+    actor: str
+    why: str | None = None
+    text: str | None = None  # the item's text after the change (for an edit: the new text)
+    before: str | None = None  # an edit's text before it
+    other_item_id: str | None = None  # superseded: by which item; created: the one it replaced
+
+
+@dataclass(frozen=True)
+class MemoryLife:
+    item_id: str
+    versions: list[Served]  # oldest first: what it replaced, it, what replaced it
+    changes: list[Change]  # oldest first
+
+
+MAX_VERSIONS = 50
+
+
+def _key_filter(key: str | None) -> str | None:
+    """A key to list by, or a prefix of keys when it ends in "." ("allergy.")."""
+    if not key:
+        return None
+    found = check_key(key.rstrip("."))
+    return None if found is None else found + ("." if key.endswith(".") else "")
+
+
+@dataclass(frozen=True)
 class NewItem:
     kind: str
     text: str
@@ -68,6 +100,7 @@ class NewItem:
     labels: dict[str, Any] = field(default_factory=dict)
     extractor: str | None = None
     prompt_version: str | None = None
+    actor: str | None = None  # who writes it (a door's caller); else the extractor or source
 
 
 def check_text(
@@ -214,6 +247,8 @@ class Memory:
         if skipped is not None:  # decided before anything is written: no dangling marks
             return Written(store.item_from_row(skipped), "skipped", [skipped.id])
         action, affected, superseded_by = "created", [], None
+        actor = new.actor or new.extractor or source.value
+        changes = []
         for old, verdict in verdicts:
             if verdict == "supersede_old":
                 why = f"replaced by a newer statement of {said_at.astimezone(zone):%d %b %Y}"
@@ -224,6 +259,7 @@ class Memory:
                         else "an operator set it"
                     )
                 store.supersede(conn, old.id, candidate.id, now, why)
+                changes.append((old.id, "superseded", why, old.text, candidate.id))
                 action = "superseded"
                 affected.append(old.id)
             elif verdict == "older":
@@ -235,6 +271,28 @@ class Memory:
                 affected.append(old.id)
         occurs_at = occurs_moment(candidate.occurs_on, zone) if candidate.occurs_on else None
         store.insert(conn, candidate, norm, occurs_at, superseded_by, now)
+        note = {
+            "history": "older than the value it would replace: kept as its history",
+            "conflicted": "said alongside another value of the same key: marked conflicted",
+            "superseded": "replaced the earlier value of the same key",
+        }.get(action)
+        if candidate.labels.get("key_dropped"):
+            note = f"kept without the key {key!r}: not about what that key holds"
+        first = (candidate.id, "created", note, text, superseded_by or (affected or [None])[0])
+        for item_id, what, reason, said, other in [first, *changes]:
+            store.insert_change(
+                conn,
+                id=new_id("mch"),
+                workspace_id=workspace_id,
+                contact_id=contact_id,
+                item_id=item_id,
+                at=now,
+                action=what,
+                actor=actor,
+                why=reason,
+                text=said,
+                other_item_id=other,
+            )
         self._embed(conn, candidate.id, text)
         store.settle_conflicts(conn, workspace_id, contact_id, key)
         stored = self._get(conn, workspace_id, candidate.id)
@@ -439,14 +497,50 @@ class Memory:
                 zone = self.zone(conn, workspace_id)
                 values.update(occurs_on=iso, occurs_at=occurs_moment(iso, zone) if iso else None)
             store.update(conn, item_id, **values)
+            what = ["text" if text is not None else "", "date" if occurs_on is not ... else ""]
+            self._change(
+                conn,
+                row,
+                "edited",
+                actor,
+                " and ".join(w for w in what if w) + " edited",
+                text=values.get("text", row.text),
+                before=row.text if text is not None else None,
+            )
         return self.get(workspace_id, item_id)
 
-    def archive(self, workspace_id: str, item_id: str) -> Served:
-        """Archive (never delete). Idempotent."""
+    def _change(
+        self,
+        conn: Connection,
+        row: Any,
+        action: str,
+        actor: str,
+        why: str | None,
+        *,
+        text: str | None = None,
+        before: str | None = None,
+    ) -> None:
+        store.insert_change(
+            conn,
+            id=new_id("mch"),
+            workspace_id=row.workspace_id,
+            contact_id=row.contact_id,
+            item_id=row.id,
+            at=self.rt.clock.now(),
+            action=action,
+            actor=actor,
+            why=why,
+            text=text,
+            before=before,
+        )
+
+    def archive(self, workspace_id: str, item_id: str, *, actor: str = "operator") -> Served:
+        """Archive (the item stays, marked; ``delete`` erases). Idempotent."""
         with self.rt.db.write() as conn:
             row = self._row(conn, workspace_id, item_id)
             if row.lifecycle == Lifecycle.active.value:
                 store.archive(conn, item_id, self.rt.clock.now())
+                self._change(conn, row, "archived", actor, "archived", text=row.text)
                 store.settle_conflicts(conn, workspace_id, row.contact_id, row.key)
                 events.emit_in(
                     conn,
@@ -456,6 +550,140 @@ class Memory:
                     self.rt.clock.now(),
                 )
         return self.get(workspace_id, item_id)
+
+    def listing(
+        self,
+        workspace_id: str,
+        *,
+        contact_id: str | None = None,
+        kind: str | None = None,
+        trust: str | None = None,
+        key: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include: Iterable[str] = (),
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> tuple[list[Served], str | None]:
+        """The workspace's items, newest first, with the filters given (``key`` ending in "."
+        is a prefix), a page at a time: the cursor is the last item's place."""
+        lifecycles = {Lifecycle.active.value} | {
+            rows.enum_value(Lifecycle, i, "include").value for i in include
+        }
+        if kind is not None:
+            rows.enum_value(Kind, kind, "kind")
+        if trust is not None:
+            rows.enum_value(Trust, trust, "trust")
+        after = None
+        if cursor is not None:
+            if not cursor.isdigit():
+                raise errors.Invalid("that cursor is not one this list gave", code="bad_cursor")
+            after = int(cursor)
+        limit = max(1, min(limit, 200))
+        with self.rt.db.read() as conn:
+            if contact_id is not None:
+                rows.require(conn, "contact", workspace_id, contact_id)
+            found = store.listing(
+                conn,
+                workspace_id,
+                contact_id=contact_id,
+                lifecycles=lifecycles,
+                kind=kind,
+                key=_key_filter(key),
+                since=since,
+                until=until,
+                limit=limit,
+                after=after,
+            )
+            zone = self.zone(conn, workspace_id)
+        served = [self.serve(store.item_from_row(r), zone) for r in found]
+        next_cursor = str(found[-1].seq) if len(found) == limit else None
+        return [s for s in served if trust is None or s.trust == trust], next_cursor
+
+    def history(self, workspace_id: str, item_id: str) -> MemoryLife:
+        """One memory's life: the versions of what it holds, from the first mention through
+        every correction (the items it replaced and the ones that replaced it), and every
+        change to each — created, superseded (by what, when, why), conflicted, edited (the
+        text before), archived — with who made it. Items older than the change log have
+        their marks read back as changes."""
+        with self.rt.db.read() as conn:
+            self._row(conn, workspace_id, item_id)  # NotFound for another workspace's item
+            chain = self._chain(conn, workspace_id, item_id)
+            rows = {r.id: r for r in chain}
+            logged = store.changes(conn, workspace_id, list(rows))
+            zone = self.zone(conn, workspace_id)
+        found: list[Change] = [
+            Change(c.item_id, c.at, c.action, c.actor, c.why, c.text, c.before, c.other_item_id)
+            for c in logged
+        ]
+        for r in chain:  # what the row's own marks say, where no change was logged
+            seen = {c.action for c in found if c.item_id == r.id}
+            made_by = r.extractor or r.source
+            if "created" not in seen:
+                found.append(Change(r.id, r.recorded_at, "created", made_by, None, r.text))
+            if r.superseded_at and "superseded" not in seen:
+                found.append(
+                    Change(
+                        r.id,
+                        r.superseded_at,
+                        "superseded",
+                        made_by,
+                        r.superseded_why,
+                        r.text,
+                        None,
+                        r.superseded_by,
+                    )
+                )
+            if r.archived_at and "archived" not in seen:
+                found.append(Change(r.id, r.archived_at, "archived", "operator", None, r.text))
+        found.sort(key=lambda c: c.at)
+        versions = [self.serve(store.item_from_row(r), zone) for r in chain]
+        return MemoryLife(item_id, versions, found)
+
+    def _chain(self, conn: Connection, workspace_id: str, item_id: str) -> list[Any]:
+        """The item with those it replaced and those that replaced it, oldest first (at most
+        ``MAX_VERSIONS``)."""
+        seen: dict[str, Any] = {}
+        todo = [item_id]
+        while todo and len(seen) < MAX_VERSIONS:
+            at = todo.pop()
+            if at in seen:
+                continue
+            row = store.row(conn, workspace_id, at)
+            if row is None:
+                continue
+            seen[at] = row
+            todo += [r.id for r in store.superseded_by(conn, workspace_id, at)]
+            if row.superseded_by:
+                todo.append(row.superseded_by)
+        return sorted(seen.values(), key=lambda r: (r.recorded_at, r.seq))
+
+    def delete(self, workspace_id: str, item_id: str, *, actor: str) -> None:
+        """Erase one item and its quotes and changes (a data request for one memory). The
+        audit log keeps that it was deleted, by whom and when — never its text; an item it
+        had replaced keeps its mark, saying its replacement was deleted."""
+        with self.rt.db.write() as conn:
+            row = self._row(conn, workspace_id, item_id)
+            store.delete_item(conn, workspace_id, item_id)
+            store.settle_conflicts(conn, workspace_id, row.contact_id, row.key)
+            audit.log(
+                conn,
+                workspace_id=workspace_id,
+                at=self.rt.clock.now(),
+                actor=actor,
+                tool="memory.delete",
+                args={"item_id": item_id, "kind": row.kind, "key": row.key},
+                status="executed",
+                result="the item, its quotes and its history were deleted",
+                contact_id=row.contact_id,
+            )
+            events.emit_in(
+                conn,
+                workspace_id,
+                "memory.deleted",
+                {"item_id": item_id, "contact_id": row.contact_id, "key": row.key},
+                self.rt.clock.now(),
+            )
 
     def relations(self, workspace_id: str, contact_id: str) -> dict[str, Any]:
         """A graph: items and entities as nodes; supersedes, same key, mentions as edges."""

@@ -18,6 +18,7 @@ from memwise.storage.schema import (
     folded,
     jobs,
     lessons,
+    memory_changes,
     memory_items,
     question_book,
     receipts,
@@ -36,7 +37,7 @@ def _plain(row: Any) -> dict[str, Any]:
 
 
 # Further tables keyed by (workspace_id, contact_id) that both export and delete cover.
-CONTACT_TABLES: tuple[sa.Table, ...] = (event_labels, events, tickets, unanswered)
+CONTACT_TABLES: tuple[sa.Table, ...] = (event_labels, events, tickets, unanswered, memory_changes)
 
 # Every table of the schema, by what a data request does with it. The contract suite checks
 # that each table is named here, so a new table is a decision, not an omission.
@@ -47,6 +48,7 @@ COVERED = frozenset(
         "conversations",
         "turns",
         "memory_items",
+        "memory_changes",  # one memory's life: its versions, edits and who made them
         "events",
         "event_labels",
         "tickets",

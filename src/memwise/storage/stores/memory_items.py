@@ -12,7 +12,14 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise.domain.memory import Evidence, Item, Kind, Lifecycle, Scope, Source
-from memwise.storage.schema import contacts, conversations, memory_items, turns, workspaces
+from memwise.storage.schema import (
+    contacts,
+    conversations,
+    memory_changes,
+    memory_items,
+    turns,
+    workspaces,
+)
 
 
 def item_from_row(r: Any) -> Item:
@@ -303,3 +310,108 @@ def archive_extracted(conn: Connection, workspace_id: str, contact_id: str, now:
             lifecycle=Lifecycle.archived.value, archived_at=now, conflicted=False, revision=_NEXT
         )
     )
+
+
+# -- one memory's life ----------------------------------------------------------------------
+def row(conn: Connection, workspace_id: str, item_id: str) -> Any | None:
+    return conn.execute(
+        sa.select(memory_items).where(
+            memory_items.c.workspace_id == workspace_id, memory_items.c.id == item_id
+        )
+    ).first()
+
+
+def insert_change(conn: Connection, **values: Any) -> None:
+    """One change to an item: created, superseded, conflicted, edited or archived."""
+    for name, size in (("why", 300), ("text", 1000), ("before", 1000), ("actor", 200)):
+        if values.get(name) is not None:
+            values[name] = str(values[name])[:size]
+    conn.execute(memory_changes.insert().values(**values))
+
+
+def changes(conn: Connection, workspace_id: str, item_ids: Iterable[str]) -> list[Any]:
+    """The changes to these items, oldest first."""
+    ids = list(item_ids)
+    if not ids:
+        return []
+    return list(
+        conn.execute(
+            sa.select(memory_changes)
+            .where(memory_changes.c.workspace_id == workspace_id, memory_changes.c.item_id.in_(ids))
+            .order_by(memory_changes.c.seq)
+        )
+    )
+
+
+def superseded_by(conn: Connection, workspace_id: str, item_id: str) -> list[Any]:
+    """The items this one replaced (their supersession marks point at it)."""
+    return list(
+        conn.execute(
+            sa.select(memory_items).where(
+                memory_items.c.workspace_id == workspace_id,
+                memory_items.c.superseded_by == item_id,
+            )
+        )
+    )
+
+
+def delete_item(conn: Connection, workspace_id: str, item_id: str) -> None:
+    """Delete the item, its quotes and its changes; the items it replaced keep their mark,
+    saying their replacement was deleted."""
+    conn.execute(
+        memory_items.update()
+        .where(memory_items.c.workspace_id == workspace_id, memory_items.c.superseded_by == item_id)
+        .values(
+            superseded_by=None,
+            superseded_why="replaced by an item that was later deleted",
+            revision=_NEXT,
+        )
+    )
+    conn.execute(
+        memory_changes.delete().where(
+            memory_changes.c.workspace_id == workspace_id, memory_changes.c.item_id == item_id
+        )
+    )
+    conn.execute(
+        memory_items.delete().where(
+            memory_items.c.workspace_id == workspace_id, memory_items.c.id == item_id
+        )
+    )
+
+
+def listing(
+    conn: Connection,
+    workspace_id: str,
+    *,
+    contact_id: str | None,
+    lifecycles: set[str],
+    kind: str | None,
+    key: str | None,
+    since: datetime | None,
+    until: datetime | None,
+    limit: int,
+    after: int | None,
+) -> list[Any]:
+    """A workspace's items, newest first, by contact, lifecycle, kind, key (a prefix with a
+    trailing dot: "allergy."), and when recorded; paged by ``seq``."""
+    q = sa.select(memory_items).where(
+        memory_items.c.workspace_id == workspace_id,
+        memory_items.c.lifecycle.in_(sorted(lifecycles)),
+    )
+    if contact_id is not None:
+        q = q.where(memory_items.c.contact_id == contact_id)
+    if kind is not None:
+        q = q.where(memory_items.c.kind == kind)
+    if key is not None:
+        q = q.where(
+            memory_items.c.key.startswith(key, autoescape=True)
+            if key.endswith(".")
+            else memory_items.c.key == key
+        )
+    if since is not None:
+        q = q.where(memory_items.c.recorded_at >= since)
+    if until is not None:
+        q = q.where(memory_items.c.recorded_at < until)
+    if after is not None:
+        q = q.where(memory_items.c.seq < after)
+    return list(conn.execute(q.order_by(memory_items.c.seq.desc()).limit(limit)))
