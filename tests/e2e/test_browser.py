@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -131,6 +132,25 @@ def test_edit_an_occurs_on_date(browser: object, shop: dict[str, str]) -> None:
     items = httpx.get(f"{shop['url']}/v1/contacts/{shop['ann']}/memory", headers=headers).json()
     (edited,) = [i for i in items["items"] if i["id"] == item_id]
     assert edited["occurs_on"] == "2026-12-14" and edited["edited"] is True
+
+
+def test_a_memory_s_timeline_from_the_contact_page(browser: object, shop: dict[str, str]) -> None:
+    headers = {"Authorization": f"Bearer {shop['key']}"}
+    url = f"{shop['url']}/v1/contacts/{shop['ann']}/memory"
+    first = {"kind": "fact", "text": "Drives a Golf", "key": "vehicle.car"}
+    old = httpx.post(url, json=first, headers=headers).json()["item"]
+    time.sleep(1.1)  # a later statement of the same key
+    new = httpx.post(url, json={**first, "text": "Drives a Passat"}, headers=headers).json()
+    page = browser.new_page()  # type: ignore[attr-defined]
+    login(page, shop)
+    page.goto(f"{shop['url']}/console/contacts/{shop['ann']}")
+    page.locator(f"#item-{new['item']['id']} a", has_text="timeline").click()
+    page.wait_for_selector("h1:has-text('Drives a Passat')")
+    assert page.locator(f"#version-{old['id']} s").inner_text() == "Drives a Golf"
+    assert page.locator("tr[data-action=superseded]").count() == 1
+    assert page.locator("tr[data-action=created]").count() == 2
+    shot(page, "memory-timeline")
+    page.close()
 
 
 def test_archive_a_pattern(browser: object, shop: dict[str, str]) -> None:

@@ -6,7 +6,9 @@ import re
 
 from fastapi.testclient import TestClient
 
-from memwise import Memwise
+from memwise import FixedClock, Memwise
+from memwise.domain.memory import Evidence
+from memwise.services.memory.memory import NewItem
 from memwise.storage.stores import webhooks as webhook_store
 from tests.integration.conftest import ADMIN, Api
 
@@ -368,3 +370,50 @@ def test_a_contacts_page_searches_their_conversations(api: Api) -> None:
     assert "1,240 EUR" in page.text and f"/console/conversations/{conv.id}" in page.text
     quiet = logged_in(api, key).get(f"/console/contacts/{ann.id}", params={"q": "parking"})
     assert "Nothing in their conversations answers that." in quiet.text
+
+
+def test_a_memory_s_timeline(api: Api, clock: FixedClock) -> None:
+    """Seed 001's FIG. 4 in the console: written, corrected (with the supersession mark: by
+    what, when, why), edited by staff, archived — each with its evidence and actor."""
+    ws, key, mw = business(api)
+    agent = mw.tenancy.create_agent(ws, "Eve")
+    ann = mw.tenancy.create_contact(ws, "Ann Lee")
+    conv, _ = mw.record.start(ws, agent.id, "web", contact_id=ann.id)
+    said = mw.record.append(ws, conv.id, "customer", "I live in Bremen.")
+    first = mw.memory.write(
+        ws,
+        ann.id,
+        NewItem(
+            "fact",
+            "Lives in Bremen",
+            key="home.city",
+            evidence=[Evidence(said.id, "I live in Bremen")],
+        ),
+    )
+    clock.advance(days=2)
+    moved = mw.record.append(ws, conv.id, "customer", "I moved to Hamburg.")
+    second = mw.memory.write(
+        ws,
+        ann.id,
+        NewItem(
+            "fact",
+            "Moved to Hamburg",
+            key="home.city",
+            evidence=[Evidence(moved.id, "I moved to Hamburg")],
+        ),
+    )
+    client = logged_in(api, key)
+    page = client.get(f"/console/contacts/{ann.id}").text
+    assert f'href="/console/memory/{second.item.id}">timeline' in page
+    r = client.post(
+        f"/console/memory/{second.item.id}/occurs-on",
+        data={"csrf": csrf_of(page), "occurs_on": "2026-02-01"},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303
+    html = client.get(f"/console/memory/{first.item.id}").text
+    assert "<s>Lives in Bremen</s>" in html and "“I live in Bremen”" in html
+    assert "“I moved to Hamburg”" in html and "replaced by a newer statement" in html
+    assert html.count('data-action="created"') == 2 and 'data-action="superseded"' in html
+    assert 'data-action="edited"' in html and "console:" in html  # the staff member's edit
+    assert client.get("/console/memory/mem_nothing").status_code == 404

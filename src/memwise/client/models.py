@@ -146,6 +146,8 @@ class MemoryItem(Result):
     occurs_on: str | None = None  # an ISO date, or an ISO datetime with its offset
     superseded_by: str | None = None
     edited: bool = False
+    lifecycle: str = "active"  # active | superseded | archived
+    contact_id: str | None = None
 
 
 class Pattern(Result):

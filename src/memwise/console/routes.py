@@ -365,14 +365,38 @@ def layout(graph: dict[str, Any], size: int = 640) -> dict[str, Any]:
 def set_occurs_on(request: Request, who: Operator, data: dict[str, str]) -> Response:
     mw = mw_of(request)
     value = None if "clear" in data else (data.get("occurs_on") or None)
-    item = mw.memory.edit(who.workspace_id, arg(request, "item_id"), occurs_on=value)
+    item = mw.memory.edit(
+        who.workspace_id, arg(request, "item_id"), occurs_on=value, actor=who.actor
+    )
     note = "Date cleared." if value is None else f"Occurs on {value}."
     return back(f"/console/contacts/{item.item.contact_id}", note=note)
 
 
+@get("/memory/{item_id}")
+def memory_life(request: Request, who: Operator) -> Response:
+    """One memory's timeline (seed 001, FIG. 4): its versions from the first mention
+    through every correction, and each change with its evidence, actor, time and reason."""
+    mw, ws = mw_of(request), who.workspace_id
+    life = mw.memory.history(ws, arg(request, "item_id"))
+    versions = [served(s) for s in life.versions]
+    by_id = {v["id"]: v for v in versions}
+    asked = by_id[life.item_id]
+    contact = mw.tenancy.get_contact(ws, asked["contact_id"]) if asked["contact_id"] else None
+    return render(
+        request,
+        who,
+        "memory.html",
+        item=asked,
+        versions=versions,
+        by_id=by_id,
+        changes=life.changes,
+        contact=contact,
+    )
+
+
 @post("/memory/{item_id}/archive")
 def archive(request: Request, who: Operator, data: dict[str, str]) -> Response:
-    item = mw_of(request).memory.archive(who.workspace_id, arg(request, "item_id"))
+    item = mw_of(request).memory.archive(who.workspace_id, arg(request, "item_id"), actor=who.actor)
     view = "?view=patterns" if data.get("view") == "patterns" else ""
     return back(f"/console/contacts/{item.item.contact_id}{view}", note="Archived.")
 

@@ -42,6 +42,7 @@ def served(s: Served) -> dict[str, Any]:
         "entities": i.entities,
         "conversation_id": i.conversation_id,
         "extractor": i.extractor,
+        "contact_id": i.contact_id,
     }
 
 
