@@ -7,7 +7,7 @@ import httpx
 from memwise import FixedClock
 from memwise.domain.memory import Evidence
 from memwise.services.memory.memory import NewItem
-from tests.integration.conftest import Api
+from tests.integration.conftest import ADMIN, Api
 
 
 def test_memory_routes(api: Api) -> None:
@@ -131,3 +131,40 @@ def test_one_memory_s_life_over_http_and_the_client(api: Api, clock: FixedClock)
     assert api.call("GET", f"/v1/memories/{second['id']}", key).status_code == 404
     old_path = api.call("POST", f"/v1/memory/{first['id']}/archive", key)
     assert old_path.status_code == 200  # the older paths stay as aliases
+
+
+def test_a_first_memory_over_http_takes_one_call_after_the_workspace(api: Api) -> None:
+    """Coming from Mem0: create the workspace, then remember by your own user id — no
+    agent, domain or contact to set up first; the same id finds the same contact later."""
+    key = api.call("POST", "/v1/workspaces", ADMIN, json={"name": "Shop"}).json()["api_key"]
+    body = {
+        "user_id": "crm-4411",
+        "messages": [{"role": "user", "content": "I'm vegetarian and I prefer email."}],
+    }
+    r = api.call("POST", "/v1/memories", key, json=body)
+    assert r.status_code == 201, r.text
+    first = r.json()
+    assert first["status"] == "applied" and first["contact_id"]
+    assert {i["text"] for i in first["items"]} >= {"Prefers to be contacted by email"}
+    again = api.call(
+        "POST",
+        "/v1/memories",
+        key,
+        json={**body, "messages": [{"role": "user", "content": "I moved to Leeds."}]},
+    ).json()
+    assert again["contact_id"] == first["contact_id"]
+    found = api.call("GET", "/v1/contacts", key, params={"external_id": "crm-4411"}).json()
+    assert [c["id"] for c in found["items"]] == [first["contact_id"]]
+    assert found["items"][0]["external_ids"] == ["crm-4411"]
+    by_email = {"email": "Ann@Example.com", "messages": body["messages"]}
+    made = api.call("POST", "/v1/memories", key, json=by_email).json()["contact_id"]
+    lookup = api.call("GET", "/v1/contacts", key, params={"email": "ann@example.com"}).json()
+    assert [c["id"] for c in lookup["items"]] == [made]
+    taken = api.call(
+        "POST", "/v1/contacts", key, json={"name": "Other", "external_ids": ["crm-4411"]}
+    )
+    assert taken.status_code == 409 and taken.json()["error"]["code"] == "external_id_taken"
+    nobody = api.call("POST", "/v1/memories", key, json={"messages": body["messages"]})
+    assert nobody.status_code == 422 and "user_id" in nobody.json()["error"]["message"]
+    both = api.call("POST", "/v1/memories", key, json={**body, "contact_id": made})
+    assert both.status_code == 422 and both.json()["error"]["code"] == "contact_required"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, AwareDatetime, BaseModel, ConfigDict, Field
 
 from memwise.domain.shapes import out as out  # the JSON shape every route returns
 
@@ -62,6 +62,9 @@ class ContactIn(Body):
     addresses: list[str] = Field(default_factory=list, max_length=50)
     account_refs: list[str] = Field(default_factory=list, max_length=50)
     telegram_ids: list[str] = Field(default_factory=list, max_length=50)
+    external_ids: list[str] = Field(
+        default_factory=list, max_length=10, description="your own ids for them: unique"
+    )
 
 
 class ConversationIn(Body):
@@ -105,12 +108,22 @@ class MemoryPatch(Body):
 
 class RememberMessage(Body):
     role: Literal["customer", "user", "assistant", "operator"]
-    text: str = Field(min_length=1, max_length=32_000)
+    text: str = Field(
+        min_length=1,
+        max_length=32_000,
+        validation_alias=AliasChoices("text", "content"),  # "content", as chat APIs say
+    )
     at: AwareDatetime | None = None
 
 
 class RememberIn(Body):
-    contact_id: str = Field(max_length=64)
+    contact_id: str | None = Field(None, max_length=64)
+    user_id: str | None = Field(
+        None, max_length=200, description="your own id for the customer: found or made"
+    )
+    email: str | None = Field(None, max_length=500, description="found or made by email")
+    phone: str | None = Field(None, max_length=100, description="found or made by phone")
+    name: str | None = Field(None, max_length=200, description="a new contact's name")
     messages: list[RememberMessage] = Field(min_length=1, max_length=1000)
     agent_id: str | None = Field(None, max_length=64)
     channel: Literal["web", "telegram", "email", "sms", "voice", "phone", "api"] = "api"

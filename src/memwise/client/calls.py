@@ -121,6 +121,19 @@ def get_contact(contact_id: str) -> Call[m.Contact]:
     return Call("GET", f"/v1/contacts/{contact_id}", _as(m.Contact))
 
 
+def find_contacts(
+    *,
+    external_id: str | None = None,
+    email: str | None = None,
+    phone: str | None = None,
+    q: str | None = None,
+    limit: int | None = None,
+) -> Call[m.Page[m.Contact]]:
+    """Contacts by your own id for them, a verified email or phone, or a part of the name."""
+    params = _given(external_id=external_id, email=email, phone=phone, q=q, limit=limit)
+    return Call("GET", "/v1/contacts", _as(m.Page[m.Contact]), params=params)
+
+
 # --- the setup builder, written rules and doors ------------------------------------------
 
 
@@ -412,14 +425,29 @@ def archive_memory(item_id: str) -> Call[m.MemoryItem]:
 
 
 def remember(
-    contact_id: str,
-    messages: list[dict[str, str]],
+    contact_id: str | None = None,
+    messages: list[dict[str, str]] | None = None,
     *,
+    user_id: str | None = None,
+    email: str | None = None,
+    phone: str | None = None,
+    name: str | None = None,
     agent_id: str | None = None,
     channel: str | None = None,
 ) -> Call[m.Remembered]:
-    """Record messages as one conversation, end it and extract now: the items it kept."""
-    body = _given(contact_id=contact_id, messages=messages, agent_id=agent_id, channel=channel)
+    """Record messages as one conversation, end it and extract now: the items it kept. The
+    customer is ``contact_id``, or found or made by ``user_id`` (your own id for them),
+    ``email`` or ``phone``."""
+    body = _given(
+        contact_id=contact_id,
+        user_id=user_id,
+        email=email,
+        phone=phone,
+        name=name,
+        messages=messages or [],
+        agent_id=agent_id,
+        channel=channel,
+    )
     return Call("POST", "/v1/memories", _as(m.Remembered), body)
 
 

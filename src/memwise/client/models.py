@@ -75,6 +75,7 @@ class Contact(Result):
     emails: list[str] = Field(default_factory=list)
     phones: list[str] = Field(default_factory=list)
     account_refs: list[str] = Field(default_factory=list)
+    external_ids: list[str] = Field(default_factory=list)  # your own ids for them
 
 
 class Conversation(Result):
@@ -510,6 +511,7 @@ class MemoryDeleted(Result):
 
 class Remembered(Result):
     conversation_id: str
+    contact_id: str | None = None  # whom it was remembered for (found or made by user_id …)
     status: str
     reason: str | None = None
     items: list[MemoryItem] = Field(default_factory=list)

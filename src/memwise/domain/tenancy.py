@@ -177,6 +177,7 @@ class Contact:
     addresses: list[str] = field(default_factory=list)
     account_refs: list[str] = field(default_factory=list)
     telegram_ids: list[str] = field(default_factory=list)
+    external_ids: list[str] = field(default_factory=list)  # unique in the workspace
     created_at: datetime | None = None
 
 

@@ -54,6 +54,7 @@ class Remembered:
     items: list[Any]  # Served: the items this conversation wrote, with their trust
     refused: dict[str, int]
     discarded: int
+    contact_id: str | None = None  # whom it was remembered for (found or made by user_id …)
 
 
 def _turn(m: NewTurn | dict[str, Any]) -> NewTurn:
@@ -137,23 +138,43 @@ class Memwise:
     def remember(
         self,
         workspace_id: str,
-        contact_id: str,
+        contact_id: str | None,
         messages: Sequence[NewTurn | dict[str, Any]],
         *,
         agent_id: str | None = None,
         channel: str = "api",
+        user_id: str | None = None,
+        email: str | None = None,
+        phone: str | None = None,
+        name: str | None = None,
     ) -> Remembered:
         """One call for a finished exchange: record the messages as one conversation of the
         contact, end it, and extract now (the same harness and boundary as the worker).
 
-        ``messages`` are turns or ``{"role", "text", "at"?}`` dicts; the role ``user`` is the
-        customer. Returns the conversation, the extraction outcome and the items it wrote.
+        The customer is ``contact_id``, or found or made by ``user_id`` (your own id for
+        them), ``email`` or ``phone``. A workspace with no agent gets its default one here
+        ("Assistant": memory on, the general domain). ``messages`` are turns or ``{"role",
+        "text", "at"?}`` dicts; the role ``user`` is the customer. Returns the conversation,
+        the extraction outcome and the items it wrote.
         """
         turns = [_turn(m) for m in messages]
         if not turns:
             raise errors.Invalid("give at least one message", code="no_messages")
         if len(turns) > 1000:
             raise errors.LimitExceeded("at most 1,000 messages per call", code="too_many")
+        if contact_id is None:
+            contact_id = self.tenancy.contact_for(
+                workspace_id, user_id=user_id, email=email, phone=phone, name=name
+            )
+        elif user_id or email or phone:
+            raise errors.Invalid(
+                "name the customer once: contact_id, or user_id, email or phone",
+                code="contact_required",
+            )
+        if agent_id is None and not self.tenancy.agents(workspace_id):
+            self.tenancy.create_agent(
+                workspace_id, "Assistant", memory_enabled=True, domain="general"
+            )
         agent = agent_id or self.tenancy.default_agent(workspace_id)
         with self.rt.db.write():  # recorded and ended together, or not at all
             conv, _ = self.record.start(
@@ -165,12 +186,17 @@ class Memwise:
         if job is None:  # a gate says no (memory off, a free plan, excluded)
             with self.rt.db.read() as conn:
                 reason = gates.blocked(conn, workspace_id, conv.id, metered=self.rt.metering)
-            return Remembered(conv.id, "skipped", reason, [], {}, 0)
+            if reason == "the agent has memory turned off":  # say the whole recipe
+                reason += (
+                    f": give agent {agent} a business domain and turn memory on "
+                    '(PATCH /v1/agents/{id} {"domain": "general", "memory_enabled": true})'
+                )
+            return Remembered(conv.id, "skipped", reason, [], {}, 0, contact_id=contact_id)
         claimed = self.jobs.claim(f"remember:{conv.id}", ["extract"], job_id=job.id)
         if claimed is None:  # not due (the allowance) or a worker took it first
             current = self.jobs.by_key(workspace_id, f"extract:{conv.id}") or job
             why = current.last_error or "a worker will extract it"
-            return Remembered(conv.id, current.status.value, why, [], {}, 0)
+            return Remembered(conv.id, current.status.value, why, [], {}, 0, contact_id=contact_id)
         try:
             outcome = self.extraction.run(claimed)
         except Exception as exc:  # counted as a failed attempt, as the worker would
@@ -188,6 +214,7 @@ class Memwise:
             written,
             dict(outcome.refused),
             outcome.discarded,
+            contact_id,
         )
 
     def worker(self, name: str | None = None) -> Worker:

@@ -218,10 +218,15 @@ async def remember(body: RememberIn, caller: Operator, mw: MW) -> dict[str, Any]
         [m.model_dump() for m in body.messages],
         agent_id=body.agent_id,
         channel=body.channel,
+        user_id=body.user_id,
+        email=body.email,
+        phone=body.phone,
+        name=body.name,
         share_of=ws(caller),
     )
     return {
         "conversation_id": done.conversation_id,
+        "contact_id": done.contact_id,
         "status": done.status,
         "reason": done.reason,
         "items": [served(s) for s in done.items],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import Request
+from fastapi import Query, Request
 
 from memwise import errors
 from memwise.api import routes
@@ -145,6 +145,31 @@ def get_user(user_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
 def create_contact(body: ContactIn, caller: Operator, mw: MW) -> dict[str, Any]:
     data = body.model_dump()
     return out(mw.tenancy.create_contact(ws(caller), data.pop("name"), **data))
+
+
+@router.get("/contacts", response_model=m.Page[m.Contact])
+def find_contacts(
+    caller: Operator,
+    mw: MW,
+    external_id: str | None = Query(None, max_length=200, description="your own id for them"),
+    email: str | None = Query(None, max_length=500),
+    phone: str | None = Query(None, max_length=100),
+    q: str = Query("", max_length=100, description="a part of the name"),
+    limit: int = Query(50, ge=1, le=200),
+) -> dict[str, Any]:
+    """Contacts by an id of yours, a verified email or phone, or a part of the name."""
+    given = [
+        (k, v) for k, v in (("external", external_id), ("email", email), ("phone", phone)) if v
+    ]
+    if given:
+        (kind, value), *_ = given
+        found = [
+            mw.tenancy.get_contact(ws(caller), c)
+            for c in mw.tenancy.find_contacts(ws(caller), kind, value)
+        ]
+    else:
+        found = mw.tenancy.contacts(ws(caller), q, limit)
+    return page([out(c) for c in found[:limit]], None)
 
 
 @router.get("/contacts/{contact_id}", response_model=m.Contact)

@@ -7,7 +7,7 @@ import re
 from memwise import errors
 from memwise.domain.record import check_text
 
-KINDS = ("email", "phone", "address", "account_ref", "telegram")
+KINDS = ("email", "phone", "address", "account_ref", "telegram", "external")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
@@ -29,5 +29,9 @@ def normalize(kind: str, value: str) -> str:
     if kind == "address":
         return value.lower()
     if kind in ("account_ref", "telegram"):
+        return value
+    if kind == "external":  # the caller's own id for the customer (a user id, a CRM id)
+        if len(value) > 200:
+            raise errors.Invalid("an external id is at most 200 characters", code="too_long")
         return value
     raise errors.Invalid(f"unknown identity kind {kind!r}", code="invalid_identity")

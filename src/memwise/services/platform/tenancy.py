@@ -58,6 +58,7 @@ _IDENTITY_FIELDS = {
     "addresses": "address",
     "account_refs": "account_ref",
     "telegram_ids": "telegram",
+    "external_ids": "external",  # the caller's own ids (Mem0's user_id, a CRM id): unique
 }
 
 
@@ -468,6 +469,13 @@ class Tenancy:
         contact_id = new_id("con")
         with self.rt.db.write() as conn:
             store.workspace(conn, workspace_id)
+            for ext in sorted({f["normalized"] for f in found if f["kind"] == "external"}):
+                self.rt.db.backend.serialize(conn, f"external:{workspace_id}:{ext}")
+                if store.contacts_by_identity(conn, workspace_id, "external", ext):
+                    raise errors.Conflict(
+                        f"another contact already has the external id {ext!r}",
+                        code="external_id_taken",
+                    )
             store.insert_contact(
                 conn,
                 workspace_id,
@@ -563,6 +571,53 @@ class Tenancy:
         """Contacts of exactly this name that hold no identity at all."""
         with self.rt.db.read() as conn:
             return store.identityless(conn, workspace_id, name)
+
+    def contact_for(
+        self,
+        workspace_id: str,
+        *,
+        user_id: str | None = None,
+        email: str | None = None,
+        phone: str | None = None,
+        name: str | None = None,
+    ) -> str:
+        """The contact an outside id names, made on first sight: by ``user_id`` (the caller's
+        own id for the customer, unique in the workspace), or by a verified email or phone
+        (the one rule of ``resolve_contact``: several holders are never a guess)."""
+        given = [
+            (k, v) for k, v in (("external", user_id), ("email", email), ("phone", phone)) if v
+        ]
+        if len(given) != 1:
+            raise errors.Invalid(
+                "name the customer by one of contact_id, user_id (your own id for them), "
+                "email or phone",
+                code="contact_required",
+            )
+        kind, value = given[0]
+        if kind == "external":
+            norm = identity.normalize("external", value)
+            with self.rt.db.write() as conn:  # found or made in one turn per id
+                self.rt.db.backend.serialize(conn, f"external:{workspace_id}:{norm}")
+                found = store.contacts_by_identity(conn, workspace_id, "external", norm)
+                if found:
+                    return str(found[0])
+                contact_id = new_id("con")
+                store.insert_contact(
+                    conn,
+                    workspace_id,
+                    contact_id,
+                    check_name(name or value, "contact name"),
+                    self.rt.clock.now(),
+                    [{"kind": "external", "value": value, "normalized": norm}],
+                )
+                return contact_id
+        resolved = self.resolve_contact(workspace_id, kind, value, create=True, name=name)
+        if resolved.contact_id is None:
+            raise errors.Conflict(
+                f"several contacts hold that {kind}: give the contact_id",
+                code="ambiguous_contact",
+            )
+        return resolved.contact_id
 
     def find_contacts(self, workspace_id: str, kind: str, value: str) -> list[str]:
         """Contact ids whose verified identity of ``kind`` equals ``value`` (normalised)."""
