@@ -33,3 +33,25 @@ def test_the_library_example_runs(tmp_path: Path) -> None:
     )
     assert out.returncode == 0, out.stderr
     assert "the customer said: Prefers to be contacted by email." in out.stdout
+
+
+def test_the_http_quick_start_runs(tmp_path: Path) -> None:
+    """The README's HTTP quick start, as written, on a port of its own."""
+    import socket
+
+    block = re.search(
+        r"## HTTP quick start from zero\n\n```bash\n(.*?)```", README.read_text(), re.S
+    )
+    assert block is not None
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    venv = str(Path(sys.executable).parent.parent)
+    script = block.group(1).replace("8000", str(port)).replace(".venv", venv)
+    script = "set -e\n" + script + "\nkill %1\n"
+    out = subprocess.run(
+        ["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert '"status":"applied"' in out.stdout and "Is vegetarian" in out.stdout
+    assert "the customer said: Prefers to be contacted by email." in out.stdout
