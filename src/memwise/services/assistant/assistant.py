@@ -174,12 +174,14 @@ class Assistant:
             )
         hit = self.mw.knowledge.answers(ws, text)
         if hit is not None:
-            label = "taught" if hit.part == "lesson" else "source"
-            where = (
-                f" ({label}: {hit.title}" + (f", {hit.source_url}" if hit.source_url else "") + ")"
-            )
+            said, where = hit.excerpt, f" (source: {hit.title}"
+            if hit.part == "lesson":  # a lesson is "Q: … A: …": the answer, as the team taught it
+                answer = re.search(r"(?:^|\s)A:\s*(.+)", said, re.S)
+                said = answer.group(1).strip() if answer else said
+                where = " (as our team taught it"
+            where += (f", {hit.source_url}" if hit.source_url else "") + ")"
             return Reply(
-                f"{hit.excerpt}{where}",
+                f"{said}{where}",
                 [
                     {
                         "part": hit.part,
@@ -212,8 +214,8 @@ class Assistant:
             actor=actor,
         )
         said = HANDOFF
-        if ticket.status == "accepted":
-            said += " It's with the support team, and they will get back to you."
+        if ticket.status == "accepted":  # one sentence: who has it, and what happens next
+            said = "I don't know that yet — it's with the support team, who will get back to you."
         return Reply(
             said,
             handoff=True,

@@ -14,6 +14,8 @@ them, step by step, and returns what each step showed — the CLI prints it, the
 
 from __future__ import annotations
 
+import html
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -140,7 +142,7 @@ def tell(mw: Memwise, demo: DemoWorkspace) -> list[Step]:
     # 4. an instruction stays a record line
     hits = mw.record.search(ws, "50% off")
     memory = [s.item.text for s in mw.memory.items(ws, sofia)]
-    lines = [f"  in the record: {h.highlight}" for h in hits[:1]]
+    lines = [f"  in the record: {_plain(h.highlight)}" for h in hits[:1]]
     lines.append(
         "  in memory: "
         + ("nothing about discounts" if not any("50" in t for t in memory) else "LEAKED")
@@ -197,3 +199,8 @@ def tell(mw: Memwise, demo: DemoWorkspace) -> list[Step]:
         )
     )
     return steps
+
+
+def _plain(highlight: str) -> str:
+    """A search highlight as plain text (the terminal shows no ``<mark>``)."""
+    return html.unescape(re.sub(r"</?mark>", "", highlight))
