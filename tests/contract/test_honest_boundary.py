@@ -285,41 +285,53 @@ class Relatives:
         )
 
 
+def _profile_then_said(
+    mw: Memwise,
+    clock: FixedClock,
+    before: str,
+    profile: list[tuple[str, str, str]],
+    later: str,
+) -> tuple[str, str, list[Any]]:
+    """Ann said ``before``, her ``profile`` (text, quote, key) was stored from it; a day
+    later she says ``later`` and the conversation is extracted by ``mw``'s extractor."""
+    ws, _ = mw.tenancy.create_workspace("Acme", "Europe/Berlin")
+    agent = mw.tenancy.create_agent(ws.id, "Eve", memory_enabled=True, domain="retail")
+    ann = mw.tenancy.create_contact(ws.id, "Ann")
+    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+    said = mw.record.append(ws.id, conv.id, "customer", before)
+    for text, quote, key in profile:
+        new = NewItem("fact", text, key=key, evidence=[Evidence(said.id, quote)])
+        assert mw.memory.write(ws.id, ann.id, new).action == "created"
+    clock.advance(days=1)
+    mw.record.append(ws.id, conv.id, "customer", later)
+    mw.record.end(ws.id, conv.id)
+    assert mw.worker().run_once() == {"extract:applied": 1}
+    return ws.id, ann.id, mw.memory.items(ws.id, ann.id)
+
+
 def test_a_relatives_fact_never_changes_the_customers_profile(
     database_url: str, clock: FixedClock
 ) -> None:
     mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=Relatives())
     try:
-        ws, _ = mw.tenancy.create_workspace("Acme", "Europe/Berlin")
-        agent = mw.tenancy.create_agent(ws.id, "Eve", memory_enabled=True, domain="retail")
-        ann = mw.tenancy.create_contact(ws.id, "Ann")
-        conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
-        said = mw.record.append(
-            ws.id, conv.id, "customer", "I moved to Brunswick. I run a landscaping business."
-        )
-        mine = [
-            ("Moved to Brunswick", "I moved to Brunswick", "home.city"),
-            ("Runs a landscaping business", "I run a landscaping business", "work.job"),
-        ]
-        for text, quote, key in mine:
-            new = NewItem("fact", text, key=key, evidence=[Evidence(said.id, quote)])
-            assert mw.memory.write(ws.id, ann.id, new).action == "created"
-        mw.record.append(
-            ws.id,
-            conv.id,
-            "customer",
+        ws, _, served = _profile_then_said(
+            mw,
+            clock,
+            "I moved to Brunswick. I run a landscaping business.",
+            [
+                ("Moved to Brunswick", "I moved to Brunswick", "home.city"),
+                ("Runs a landscaping business", "I run a landscaping business", "work.job"),
+            ],
             "My sister-in-law visited, she lives in Denpasar. A friend of mine runs a roofing "
             "company.",
         )
-        mw.record.end(ws.id, conv.id)
-        assert mw.worker().run_once() == {"extract:applied": 1}
-        current = {s.item.key: s.item.text for s in mw.memory.items(ws.id, ann.id)}
+        current = {s.item.key: s.item.text for s in served}
         assert current["home.city"] == "Moved to Brunswick"
         assert current["work.job"] == "Runs a landscaping business"
         assert current["people.sister_in_law.home.city"] == "Sister-in-law lives in Denpasar"
         assert current["people.friend.work.job"] == "Friend runs a roofing company"
         assert "Runs a roofing company" not in current.values()  # the friend's, not hers
-        (job, *_) = [j for j in mw.jobs.find(ws.id) if j.result]
+        (job, *_) = [j for j in mw.jobs.find(ws) if j.result]
         assert job.result is not None and job.result["rekeyed"] == 2
     finally:
         mw.close()
@@ -354,29 +366,17 @@ def test_a_key_that_does_not_fit_its_text_supersedes_nothing(
 ) -> None:
     mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=WrongKeys())
     try:
-        ws, _ = mw.tenancy.create_workspace("Acme", "Europe/Berlin")
-        agent = mw.tenancy.create_agent(ws.id, "Eve", memory_enabled=True, domain="retail")
-        ann = mw.tenancy.create_contact(ws.id, "Ann")
-        conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
-        said = mw.record.append(
-            ws.id, conv.id, "customer", "I am allergic to peanuts. I live in Bremen."
-        )
-        for text, quote, key in [
-            ("Is allergic to peanuts", "I am allergic to peanuts", "allergy.peanuts"),
-            ("Lives in Bremen", "I live in Bremen", "home.city"),
-        ]:
-            new = NewItem("fact", text, key=key, evidence=[Evidence(said.id, quote)])
-            assert mw.memory.write(ws.id, ann.id, new).action == "created"
-        clock.advance(days=1)
-        mw.record.append(
-            ws.id,
-            conv.id,
-            "customer",
+        _, _, served = _profile_then_said(
+            mw,
+            clock,
+            "I am allergic to peanuts. I live in Bremen.",
+            [
+                ("Is allergic to peanuts", "I am allergic to peanuts", "allergy.peanuts"),
+                ("Lives in Bremen", "I live in Bremen", "home.city"),
+            ],
             "I love peanut butter cookies! I work shifts at a café. I live in Hamburg now.",
         )
-        mw.record.end(ws.id, conv.id)
-        assert mw.worker().run_once() == {"extract:applied": 1}
-        current = {s.item.text: s.item.key for s in mw.memory.items(ws.id, ann.id)}
+        current = {s.item.text: s.item.key for s in served}
         assert current["Is allergic to peanuts"] == "allergy.peanuts"  # never archived
         assert current["Loves peanut butter cookies"] is None  # kept beside, without the key
         assert current["Works shifts at a café"] is None

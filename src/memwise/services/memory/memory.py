@@ -77,6 +77,18 @@ class MemoryLife:
 MAX_VERSIONS = 50
 
 
+def _filters(include: Iterable[str], kind: str | None, trust: str | None) -> set[str]:
+    """The lifecycles a list shows (active, and what ``include`` adds), with its kind and
+    trust filters checked: an unknown value is a clear error, never an empty list."""
+    if kind is not None:
+        rows.enum_value(Kind, kind, "kind")
+    if trust is not None:
+        rows.enum_value(Trust, trust, "trust")
+    return {Lifecycle.active.value} | {
+        rows.enum_value(Lifecycle, i, "include").value for i in include
+    }
+
+
 def _key_filter(key: str | None) -> str | None:
     """A key to list by, or a prefix of keys when it ends in "." ("allergy.")."""
     if not key:
@@ -446,13 +458,7 @@ class Memory:
         kind: str | None = None,
         trust_filter: str | None = None,
     ) -> list[Served]:
-        lifecycles = {Lifecycle.active.value} | {
-            rows.enum_value(Lifecycle, i, "include").value for i in include
-        }
-        if kind is not None:
-            rows.enum_value(Kind, kind, "kind")
-        if trust_filter is not None:
-            rows.enum_value(Trust, trust_filter, "trust")
+        lifecycles = _filters(include, kind, trust_filter)
         with self.rt.db.read() as conn:
             rows.require(conn, "contact", workspace_id, contact_id)
             zone = self.zone(conn, workspace_id)
@@ -567,13 +573,7 @@ class Memory:
     ) -> tuple[list[Served], str | None]:
         """The workspace's items, newest first, with the filters given (``key`` ending in "."
         is a prefix), a page at a time: the cursor is the last item's place."""
-        lifecycles = {Lifecycle.active.value} | {
-            rows.enum_value(Lifecycle, i, "include").value for i in include
-        }
-        if kind is not None:
-            rows.enum_value(Kind, kind, "kind")
-        if trust is not None:
-            rows.enum_value(Trust, trust, "trust")
+        lifecycles = _filters(include, kind, trust)
         after = None
         if cursor is not None:
             if not cursor.isdigit():
