@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -326,3 +326,26 @@ def test_the_everyday_corpus_keeps_its_floors(mw: Memwise, clock: FixedClock) ->
     )
     assert dev.recall >= 0.85 and dev.precision >= 0.9, dev.misses
     assert dev.wrong_preferences == 0 and dev.quotes[0] == dev.quotes[1]
+
+
+def test_a_correction_that_moves_only_the_day_keeps_the_time(
+    mw: Memwise, clock: FixedClock
+) -> None:
+    """'My haircut is on Monday at 10' then 'the haircut is on Tuesday now': Tuesday at 10."""
+    ws, agent = _setup(mw)
+    contact, conv = _conversation(mw, ws, agent, "My haircut is on Monday at 10.")
+    clock.advance(minutes=2)
+    mw.record.append(ws, conv, "customer", "Sorry, my haircut is on Tuesday now.")
+    mw.record.end(ws, conv)
+    mw.worker().run_once()
+    (current,) = [s.item for s in mw.memory.items(ws, contact) if s.item.kind.value == "event"]
+    first = datetime.fromisoformat(
+        next(
+            s.item.occurs_on
+            for s in mw.memory.items(ws, contact, include=["superseded"])
+            if s.item.lifecycle.value == "superseded"
+        )
+        or ""
+    )
+    moved = datetime.fromisoformat(current.occurs_on or "")
+    assert (moved - first).days == 1 and moved.time() == first.time()

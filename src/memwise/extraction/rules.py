@@ -17,7 +17,7 @@ from typing import Any
 from memwise.extraction import dates, slots
 from memwise.extraction.pack import Pack
 from memwise.extraction.types import Existing, Extraction, Line, Proposal, ProposedEvent
-from memwise.text import language
+from memwise.text import language, words
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
 _OPERATIONAL_EVENTS = frozenset(
@@ -39,16 +39,8 @@ _OPERATIONAL_EVENTS = frozenset(
     ]
 )
 _NOT_AN_END = re.compile(r"\b(Dr|Mr|Mrs|Ms|Mx|Prof|St|Jr|Sr|No|Nr|vs|etc|approx)\.|(?<=\d)\.(?=\d)")
-_APPOINTMENT_WORDS = (
-    r"appointment|meeting|dentist|doctor|lunch|dinner|breakfast|call|interview|flight|trip|"
-    r"visit|fitting|pickup|pick-up|install(?:ation)?|service|check-up|checkup|deadline|due|"
-    r"viewing|inspection|delivery|deliver|wedding|birthday|party|surgery|hearing|exam|holiday|"
-    r"vacation|flying|travel(?:l?ing)?|arriv(?:e|es|ing)|operation|hospital|kitchen|bathroom|"
-    r"renovation|plumber|electrician|technician|engineer|mechanic|movers?|removals?|boiler|"
-    r"locksmith|decorator|painter|gardener|builder|installer|fitter|haircut|hairdresser|vet|"
-    r"optician|physio|therapy|session|class|course|concert|match|funeral|christening|"
-    r"graduation|anniversary|shift|collection|parents'? evening|scan|check"
-)
+# the things a dated sentence books (a data file; longest first, so "check-up" before "check")
+_APPOINTMENT_WORDS = "|".join(sorted(words.load("appointments"), key=len, reverse=True))
 _ROLE = re.compile(
     r"\b(?i:i'm|i am)\s+(?i:the|a|an)\s+([a-z][\w -]{2,40}?)\s+(?:at|for|with)\s+"
     r"([A-Z][\w&.'-]{1,40}(?: [A-Z][\w&.'-]+)*)"

@@ -302,6 +302,8 @@ class ExtractionRunner:
         if phrase and said is not None:
             found = dates.resolve(phrase, said.at or self.rt.clock.now(), zone, sentence=said.quote)
             occurs_on = found.value if found else None
+            if found and not found.has_time and p.kind == "event" and (key or p.key):
+                occurs_on = _same_time(conn, ws_id, contact_id, key or p.key or "", found, zone)
         entities = [x for x in p.entities if any(_says(e.quote, x) for e in evidence)]
         try:
             written = self.memory.write(
@@ -325,6 +327,20 @@ class ExtractionRunner:
             return
         outcome.written[written.action] = outcome.written.get(written.action, 0) + 1
         outcome.rekeyed += bool((key or p.key) and written.item.key != check_key(key or p.key))
+
+
+def _same_time(
+    conn: Connection, ws_id: str, contact_id: str, key: str, found: Any, zone: ZoneInfo
+) -> str:
+    """A correction that moves only the day keeps the time ("moved to Wednesday, same
+    time"): a day-only date for a key whose current item has a time takes that time."""
+    for row in item_store.active_matching(conn, ws_id, contact_id, key, ""):
+        if row.key == key and row.occurs_on and "T" in row.occurs_on:
+            at = datetime.fromisoformat(row.occurs_on).astimezone(zone)
+            day = found.day
+            moved = datetime(day.year, day.month, day.day, at.hour, at.minute, tzinfo=zone)
+            return moved.isoformat()
+    return str(found.value)
 
 
 def _says(quote: str, words: str) -> bool:
