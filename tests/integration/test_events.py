@@ -120,7 +120,7 @@ def test_an_endpoint_on_an_internal_address_is_never_called(
     )
     assert (
         api.call(
-            "POST", "/v1/event-endpoints", key, json={"url": url, "events": ["memory.deleted"]}
+            "POST", "/v1/event-endpoints", key, json={"url": url, "events": ["memory.exploded"]}
         ).status_code
         == 422
     )

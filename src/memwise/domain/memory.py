@@ -9,7 +9,7 @@ an inferred item is never served as stated.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -184,20 +184,22 @@ def check_occurs_on(value: str | date | datetime | None) -> str | None:
     """An ISO date, or an aware ISO datetime; anything else is refused clearly."""
     if value is None or value == "":
         return None
-    if isinstance(value, datetime):
-        if value.tzinfo is None:
-            raise errors.Invalid("occurs_on needs a timezone offset", code="invalid_occurs_on")
+    if isinstance(value, date) and not isinstance(value, datetime):
         return value.isoformat()
-    if isinstance(value, date):
-        return value.isoformat()
-    text = str(value).strip()
+    text = value.isoformat() if isinstance(value, datetime) else str(value).strip()
     try:
         if len(text) == 10:
-            return date.fromisoformat(text).isoformat()
+            day = date.fromisoformat(text)
+            if not 1 < day.year < 9999:  # its local day's end must be a moment in every zone
+                raise ValueError("out of range")
+            return day.isoformat()
         moment = datetime.fromisoformat(text)
-    except ValueError as exc:
+        if moment.tzinfo is not None:
+            moment.astimezone(UTC)  # a moment storage can hold (not 0001 at +14:00)
+    except (ValueError, OverflowError) as exc:
         raise errors.Invalid(
-            f"occurs_on {text!r} is not an ISO date or datetime", code="invalid_occurs_on"
+            f"occurs_on {text[:60]!r} is not an ISO date or datetime that can be stored",
+            code="invalid_occurs_on",
         ) from exc
     if moment.tzinfo is None:
         raise errors.Invalid("occurs_on needs a timezone offset", code="invalid_occurs_on")

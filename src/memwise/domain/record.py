@@ -18,9 +18,10 @@ NOT_TEXT = re.compile(r"\x00")  # NUL: no database stores it in text, so it is r
 # scripts). Removed, and the count kept; a private-use character (a symbol font's bullet,
 # U+F0B7) becomes "•".
 _STRAY = re.compile(
-    r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u200b\u200e\u200f\u202a-\u202e"
-    r"\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\ue000-\uf8ff]|[^\x00-\uffff]"
+    r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u034f\u061c\u180e\ud800-\udfff\u200b"
+    r"\u200e\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff0-\ufffb\ue000-\uf8ff]|[^\x00-\uffff]"
 )
+_SEEN = ("L", "N", "P", "S")  # a character someone can see: a letter, number, mark or symbol
 
 
 def clean(text: str) -> tuple[str, int]:
@@ -35,8 +36,9 @@ def clean(text: str) -> tuple[str, int]:
         if len(ch) == 1 and "\ue000" <= ch <= "\uf8ff":
             changed += 1
             return "•"
-        if ord(ch) > 0xFFFF and unicodedata.category(ch) not in ("Cn", "Co", "Cs"):
-            return ch  # an emoji or a character of another plane: text
+        if ord(ch) > 0xFFFF and unicodedata.category(ch) not in ("Cn", "Co", "Cs", "Cf"):
+            return ch  # an emoji or a character of another plane: text (tag characters and
+            # other format controls, which can smuggle hidden words, are not)
         changed += 1
         return ""
 
@@ -100,8 +102,8 @@ def turn_text(text: str) -> tuple[str, int]:
     """A turn's text as kept, and how many characters were cleaned out of it (on the turn)."""
     check_turn_text(text)
     cleaned, changed = clean(text)
-    if not cleaned.strip():
-        raise errors.Invalid("a turn needs non-empty text", code="empty_turn")
+    if not any(unicodedata.category(c)[0] in _SEEN for c in cleaned):  # nothing to read
+        raise errors.Invalid("a turn needs text someone can read", code="empty_turn")
     return cleaned, changed
 
 

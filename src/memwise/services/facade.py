@@ -162,21 +162,21 @@ class Memwise:
             raise errors.Invalid("give at least one message", code="no_messages")
         if len(turns) > 1000:
             raise errors.LimitExceeded("at most 1,000 messages per call", code="too_many")
-        if contact_id is None:
-            contact_id = self.tenancy.contact_for(
-                workspace_id, user_id=user_id, email=email, phone=phone, name=name
-            )
-        elif user_id or email or phone:
+        if contact_id is not None and (user_id or email or phone):
             raise errors.Invalid(
                 "name the customer once: contact_id, or user_id, email or phone",
                 code="contact_required",
             )
-        if agent_id is None and not self.tenancy.agents(workspace_id):
-            self.tenancy.create_agent(
-                workspace_id, "Assistant", memory_enabled=True, domain="general"
-            )
-        agent = agent_id or self.tenancy.default_agent(workspace_id)
-        with self.rt.db.write():  # recorded and ended together, or not at all
+        with self.rt.db.write():  # the contact, agent and conversation together, or nothing
+            if contact_id is None:
+                contact_id = self.tenancy.contact_for(
+                    workspace_id, user_id=user_id, email=email, phone=phone, name=name
+                )
+            if agent_id is None and not self.tenancy.agents(workspace_id):
+                self.tenancy.create_agent(
+                    workspace_id, "Assistant", memory_enabled=True, domain="general"
+                )
+            agent = agent_id or self.tenancy.default_agent(workspace_id)
             conv, _ = self.record.start(
                 workspace_id, agent, channel, contact_id=contact_id, live=True
             )

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import itertools
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from sqlalchemy.engine import Connection
 
 from memwise import errors
+from memwise.domain import record
 from memwise.domain.memory import (
     Evidence,
     Item,
@@ -38,6 +40,7 @@ from memwise.retrieval.embedders import Embedder
 from memwise.safety import guards, instructions, secrets
 from memwise.services.platform import audit, events, rows
 from memwise.services.platform.runtime import Runtime
+from memwise.storage.stores import jobs as job_store
 from memwise.storage.stores import memory_items as store
 from memwise.storage.stores import tenancy as tenancy_store
 
@@ -89,10 +92,25 @@ def _filters(include: Iterable[str], kind: str | None, trust: str | None) -> set
     }
 
 
+def _moment(at: datetime | None, what: str) -> datetime | None:
+    """A list's time bound as an aware moment (a time without a zone is UTC); one outside
+    what can be stored is refused."""
+    if at is None:
+        return None
+    try:
+        return (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC)
+    except (OverflowError, ValueError) as exc:
+        raise errors.Invalid(f"{what} is out of range", code="invalid_time") from exc
+
+
 def _key_filter(key: str | None) -> str | None:
     """A key to list by, or a prefix of keys when it ends in "." ("allergy.")."""
     if not key:
         return None
+    if not key.rstrip("."):
+        raise errors.Invalid(
+            "a key is dotted words, e.g. 'appointment.dentist'", code="invalid_key"
+        )
     found = check_key(key.rstrip("."))
     return None if found is None else found + ("." if key.endswith(".") else "")
 
@@ -119,8 +137,8 @@ def check_text(
     text: str, key: str | None, *, by_staff: bool = False, kind: str | None = None
 ) -> str:
     """The write boundary for an item's text: bounded, and not of a forbidden class."""
-    cleaned = " ".join(str(text or "").split())
-    if not cleaned:
+    cleaned = " ".join(record.clean(str(text or ""))[0].split())  # no hidden characters
+    if not any(unicodedata.category(c)[0] in ("L", "N", "S") for c in cleaned):
         raise errors.Invalid("a memory item needs text", code="empty_text")
     if len(cleaned) > MAX_TEXT:
         raise errors.Invalid(f"a memory item is limited to {MAX_TEXT} characters", code="too_long")
@@ -233,7 +251,9 @@ class Memory:
             occurs_on=occurs_on,
             lifecycle=Lifecycle.active,
             conversation_id=new.conversation_id,
-            entities=[" ".join(e.split()) for e in new.entities if e and e.strip()][:20],
+            entities=[
+                " ".join(record.clean(e)[0].split()) for e in new.entities if e and e.strip()
+            ][:20],
             occurs_phrase=(new.occurs_phrase or None) and new.occurs_phrase[:200],
             extractor=new.extractor,
             prompt_version=new.prompt_version,
@@ -576,9 +596,10 @@ class Memory:
         lifecycles = _filters(include, kind, trust)
         after = None
         if cursor is not None:
-            if not cursor.isdigit():
+            if not (cursor.isascii() and cursor.isdigit() and len(cursor) <= 18):
                 raise errors.Invalid("that cursor is not one this list gave", code="bad_cursor")
             after = int(cursor)
+        since, until = _moment(since, "since"), _moment(until, "until")
         limit = max(1, min(limit, 200))
         with self.rt.db.read() as conn:
             if contact_id is not None:
@@ -666,13 +687,15 @@ class Memory:
             row = self._row(conn, workspace_id, item_id)
             store.delete_item(conn, workspace_id, item_id)
             store.settle_conflicts(conn, workspace_id, row.contact_id, row.key)
+            # its text left in event deliveries (queued or sent) goes with it
+            job_store.forget_naming(conn, workspace_id, events.DELIVER, item_id)
             audit.log(
                 conn,
                 workspace_id=workspace_id,
                 at=self.rt.clock.now(),
                 actor=actor,
                 tool="memory.delete",
-                args={"item_id": item_id, "kind": row.kind, "key": row.key},
+                args={"item_id": item_id, "kind": row.kind},  # a key can say the fact
                 status="executed",
                 result="the item, its quotes and its history were deleted",
                 contact_id=row.contact_id,
@@ -681,7 +704,7 @@ class Memory:
                 conn,
                 workspace_id,
                 "memory.deleted",
-                {"item_id": item_id, "contact_id": row.contact_id, "key": row.key},
+                {"item_id": item_id, "contact_id": row.contact_id},
                 self.rt.clock.now(),
             )
 

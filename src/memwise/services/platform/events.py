@@ -48,6 +48,7 @@ TYPES = (
     "memory.created",
     "memory.superseded",
     "memory.archived",
+    "memory.deleted",
     "unanswered.created",
     "ticket.created",
     "ticket.accepted",

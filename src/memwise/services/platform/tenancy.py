@@ -462,10 +462,15 @@ class Tenancy:
         if unknown:
             raise errors.Invalid(f"unknown contact fields: {sorted(unknown)}", code="invalid_field")
         found = [
-            {"kind": kind, "value": str(v).strip(), "normalized": identity.normalize(kind, v)}
+            {
+                "kind": kind,
+                "normalized": identity.normalize(kind, v),  # bounded and checked first
+                "value": check_text(" ".join(str(v).split()), f"the {kind}"),  # as shown
+            }
             for field, kind in _IDENTITY_FIELDS.items()
             for v in identities.get(field) or []
         ]
+        found = list({(f["kind"], f["normalized"]): f for f in found}.values())  # once each
         contact_id = new_id("con")
         with self.rt.db.write() as conn:
             store.workspace(conn, workspace_id)
@@ -594,30 +599,28 @@ class Tenancy:
                 code="contact_required",
             )
         kind, value = given[0]
-        if kind == "external":
-            norm = identity.normalize("external", value)
-            with self.rt.db.write() as conn:  # found or made in one turn per id
-                self.rt.db.backend.serialize(conn, f"external:{workspace_id}:{norm}")
-                found = store.contacts_by_identity(conn, workspace_id, "external", norm)
-                if found:
-                    return str(found[0])
-                contact_id = new_id("con")
-                store.insert_contact(
-                    conn,
-                    workspace_id,
-                    contact_id,
-                    check_name(name or value, "contact name"),
-                    self.rt.clock.now(),
-                    [{"kind": "external", "value": value, "normalized": norm}],
+        norm = identity.normalize(kind, value)  # an invalid email or phone: 422, never a name
+        shown = check_text(" ".join(str(value).split()), f"the {kind}")
+        with self.rt.db.write() as conn:  # found or made in one turn per identity
+            self.rt.db.backend.serialize(conn, f"{kind}:{workspace_id}:{norm}")
+            found = store.contacts_by_identity(conn, workspace_id, kind, norm)
+            if len(found) > 1:
+                raise errors.Conflict(
+                    f"several contacts hold that {kind}: give the contact_id",
+                    code="ambiguous_contact",
                 )
-                return contact_id
-        resolved = self.resolve_contact(workspace_id, kind, value, create=True, name=name)
-        if resolved.contact_id is None:
-            raise errors.Conflict(
-                f"several contacts hold that {kind}: give the contact_id",
-                code="ambiguous_contact",
+            if found:
+                return str(found[0])
+            contact_id = new_id("con")
+            store.insert_contact(
+                conn,
+                workspace_id,
+                contact_id,
+                check_name(name or shown, "contact name"),
+                self.rt.clock.now(),
+                [{"kind": kind, "value": shown, "normalized": norm}],
             )
-        return resolved.contact_id
+            return contact_id
 
     def find_contacts(self, workspace_id: str, kind: str, value: str) -> list[str]:
         """Contact ids whose verified identity of ``kind`` equals ``value`` (normalised)."""

@@ -280,3 +280,17 @@ def counts_by_kind(conn: Connection) -> list[tuple[str, str, int]]:
     """(kind, status, how many) over every workspace."""
     q = sa.select(jobs.c.kind, jobs.c.status, sa.func.count()).group_by(jobs.c.kind, jobs.c.status)
     return [(str(k), str(s), int(n)) for k, s, n in conn.execute(q)]
+
+
+def forget_naming(conn: Connection, workspace_id: str, kind: str, object_id: str) -> int:
+    """Delete the workspace's jobs of ``kind`` whose payload names ``object_id`` (an event
+    delivery carrying a memory item that was erased): how many. Ids are unique random
+    strings, so a text match on the payload finds exactly the jobs that carry it."""
+    found = conn.execute(
+        jobs.delete().where(
+            jobs.c.workspace_id == workspace_id,
+            jobs.c.kind == kind,
+            sa.cast(jobs.c.payload, sa.Text).contains(object_id, autoescape=True),
+        )
+    )
+    return int(found.rowcount or 0)

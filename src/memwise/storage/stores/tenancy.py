@@ -340,7 +340,7 @@ def contact_ids(conn: Connection, workspace_id: str, query: str, limit: int) -> 
     """Contacts whose name contains ``query``, newest first."""
     q = sa.select(contacts.c.id).where(contacts.c.workspace_id == workspace_id)
     if query:
-        q = q.where(contacts.c.name.ilike(f"%{query}%"))
+        q = q.where(contacts.c.name.icontains(query, autoescape=True))  # "%" is a character
     q = q.order_by(contacts.c.created_at.desc(), contacts.c.id.desc()).limit(limit)
     return [str(i) for i in conn.execute(q).scalars()]
 
