@@ -209,7 +209,18 @@ def test_a_desktop_user_can_work_with_the_tools_alone(api: Api) -> None:
                 "record_turn", conversation_id=conv["id"], role="customer", text="I prefer email."
             )
             ended = await call("end_conversation", conversation_id=conv["id"])
-            return {"me": me, "found": found, "who": who, "ended": ended}
+            kept = await call(
+                "remember", user_id="crm-7", messages=[{"role": "user", "text": "I prefer email."}]
+            )
+            by_id = await call("find_contact", external_id="crm-7")
+            return {
+                "me": me,
+                "found": found,
+                "who": who,
+                "ended": ended,
+                "kept": kept,
+                "by_id": by_id,
+            }
 
     got = run(scenario)
     assert got["me"]["workspace"]["id"] == ws and got["me"]["role"] == "owner"
@@ -217,6 +228,8 @@ def test_a_desktop_user_can_work_with_the_tools_alone(api: Api) -> None:
     assert [c["name"] for c in got["found"]["contacts"]] == ["Ann Lee"]
     assert got["who"]["status"] == "bound" and got["who"]["account_ref"] == "ACC-1"
     assert got["ended"]["status"] == "ended"
+    (made,) = got["by_id"]["contacts"]  # your own id for the customer, over MCP too
+    assert made["id"] == got["kept"]["contact_id"] and made["external_ids"] == ["crm-7"]
 
 
 def test_a_closed_door_is_closed_to_the_mcp_tools_too(api: Api) -> None:

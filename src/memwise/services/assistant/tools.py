@@ -136,6 +136,9 @@ class FindContactArgs(Args):
     query: str | None = Field(None, max_length=200, description="part of the contact's name")
     email: str | None = Field(None, max_length=320, description="or: a verified email")
     phone: str | None = Field(None, max_length=64, description="or: a verified phone number")
+    external_id: str | None = Field(
+        None, max_length=200, description="or: your own id for the customer (a user or CRM id)"
+    )
     limit: int = Field(10, ge=1, le=MAX_LIMIT, description="at most this many contacts")
 
 
@@ -165,7 +168,12 @@ class Message(BaseModel):
 
 
 class RememberArgs(Args):
-    contact_id: str = ContactId
+    contact_id: str | None = Field(None, max_length=64, description="the contact's id, or:")
+    user_id: str | None = Field(
+        None, max_length=200, description="your own id for the customer: found or made"
+    )
+    email: str | None = Field(None, max_length=320, description="or: found or made by email")
+    phone: str | None = Field(None, max_length=64, description="or: found or made by phone")
     messages: list[Message] = Field(
         min_length=1, max_length=1000, description="the exchange, oldest first"
     )
@@ -417,14 +425,23 @@ def whoami(c: Call, a: NoArgs) -> Result:
 
 def find_contact(c: Call, a: FindContactArgs) -> Result:
     ws = c.workspace_id
-    if a.email or a.phone:
-        kind, value = ("email", a.email) if a.email else ("phone", a.phone)
+    if a.email or a.phone or a.external_id:
+        kind, value = next(
+            (k, v)
+            for k, v in (("external", a.external_id), ("email", a.email), ("phone", a.phone))
+            if v
+        )
         ids = c.mw.tenancy.find_contacts(ws, kind, str(value))
         found = [c.mw.tenancy.get_contact(ws, i) for i in ids[: a.limit]]
     else:
         found = c.mw.tenancy.contacts(ws, a.query or "", limit=a.limit)
     return Result(
-        {"contacts": [{"id": x.id, "name": x.name, "emails": x.emails} for x in found]},
+        {
+            "contacts": [
+                {"id": x.id, "name": x.name, "emails": x.emails, "external_ids": x.external_ids}
+                for x in found
+            ]
+        },
         outcome=f"{len(found)} contacts",
     )
 
@@ -449,10 +466,19 @@ def start_conversation(c: Call, a: StartArgs) -> Result:
 
 def remember(c: Call, a: RememberArgs) -> Result:
     messages = [m.model_dump() for m in a.messages]
-    done = c.mw.remember(c.workspace_id, a.contact_id, messages, agent_id=a.agent_id)
+    done = c.mw.remember(
+        c.workspace_id,
+        a.contact_id,
+        messages,
+        agent_id=a.agent_id,
+        user_id=a.user_id,
+        email=a.email,
+        phone=a.phone,
+    )
     return Result(
         {
             "conversation_id": done.conversation_id,
+            "contact_id": done.contact_id,
             "status": done.status,
             "reason": done.reason,
             "items": [s.item.text for s in done.items],
