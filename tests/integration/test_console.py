@@ -419,7 +419,6 @@ def test_a_memory_s_timeline(api: Api, clock: FixedClock) -> None:
     assert client.get("/console/memory/mem_nothing").status_code == 404
 
 
-
 def test_the_set_up_page_offers_the_general_domain_first(api: Api) -> None:
     _, key, _ = business(api)
     page = logged_in(api, key).get("/console/setup").text

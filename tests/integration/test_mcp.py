@@ -141,6 +141,7 @@ def test_a_bad_key_is_refused_and_nothing_is_written(api: Api) -> None:
 
     result = run(scenario)
     assert result.is_error and "unauthorized" in result.content[0].text
+    assert "not a workspace API key" in result.content[0].text  # a key was sent: no "Bearer"
     assert api.mw.record.turns(ids["ws"], ids["conv"]) == []
 
 

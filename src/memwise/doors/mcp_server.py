@@ -58,7 +58,12 @@ class Gate:
         if found is None:
             with contextlib.suppress(errors.LimitExceeded):  # counted; refused next time
                 self.failures.check(prefix)
-            raise ToolError("unauthorized: a valid workspace API key is required")
+            raise ToolError(
+                "unauthorized: that key is not a workspace API key of this server (mistyped, "
+                "revoked, or the admin token, which opens no workspace)"
+                if token
+                else "unauthorized: send a workspace API key as 'Authorization: Bearer <key>'"
+            )
         try:
             self.calls.check(f"key:{(token or '')[-12:]}")
         except errors.LimitExceeded as exc:
