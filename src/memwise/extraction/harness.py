@@ -684,7 +684,7 @@ def key_about(text: str, key: str, context: Sequence[str], evidence: Sequence[Ev
     people = OTHERS | {p.replace("-", "_") for p in OTHERS}
     whom = next((w for w in item if w in people or w.split("_")[0] in people), None)
     whom = whom or next((w for w in named if w in item), None) or "someone"
-    prefix = f"people.{whom}."
+    prefix = f"people.{re.sub(r'[^0-9a-z_]', '_', whom) or 'someone'}."  # a key's own letters
     return key if key.startswith(prefix) else (prefix + key)[:200]
 
 
