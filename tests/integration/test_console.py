@@ -205,6 +205,8 @@ def test_teaching_from_the_queue_answers_the_next_ask(api: Api) -> None:
         },
     )
     assert "Draft saved" in r.text
+    queue = client.get("/console/teach").text  # drafted: under Drafts, not again as unanswered
+    assert f'name="unanswered_id" value="{question.id}"' not in queue
     (draft,) = mw.teaching.lessons(ws, "draft")
     client.post(f"/console/lessons/{draft.id}/approve", data={"csrf": token})
     reply = mw.chat(ws, conv.id, "Do you repair e-bikes?")

@@ -464,12 +464,14 @@ def delete(request: Request, who: Operator, data: dict[str, str]) -> Response:
 @get("/teach")
 def teach(request: Request, who: Operator) -> Response:
     mw, ws = mw_of(request), who.workspace_id
-    return render(
+    drafts = mw.teaching.lessons(ws, "draft")
+    drafted = {d.unanswered_id for d in drafts if d.unanswered_id}
+    return render(  # a question with a draft waits under Drafts, not again as unanswered
         request,
         who,
         "teach.html",
-        unanswered=mw.teaching.unanswered(ws, "open"),
-        drafts=mw.teaching.lessons(ws, "draft"),
+        unanswered=[u for u in mw.teaching.unanswered(ws, "open") if u.id not in drafted],
+        drafts=drafts,
         receipts=mw.teaching.receipts(ws)[:30],
     )
 
