@@ -46,6 +46,7 @@ def test_the_demo_tells_the_story_and_runs_again(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
     reused = _memwise("demo", "--reuse", cwd=tmp_path)
     assert reused.returncode == 0 and "reusing it" in reused.stdout, reused.stderr
+    assert "in the workspace so far (earlier runs included)" in reused.stdout
     from memwise import Memwise
 
     with Memwise.open(f"sqlite:///{tmp_path / 'memwise-demo.db'}") as mw, mw.rt.db.read() as c:

@@ -105,12 +105,18 @@ def tell(mw: Memwise, demo: DemoWorkspace) -> list[Step]:
             for code, n in job.result.get("refused", {}).items():
                 refused += n
                 reasons[code] = reasons.get(code, 0) + n
+    jobs = sum(ran.values())
     lines = [
-        f"{len(demo.conversation_ids)} conversations ended; the worker ran "
-        f"{sum(ran.values())} extraction jobs" + (" (already done earlier)" if not ran else ""),
+        f"{len(demo.conversation_ids)} conversations ended; the worker ran {jobs} extraction jobs",
         f"kept {kept} items with the customer's quotes; {discarded} proposals had no quote of "
         f"the customer's own; {refused} refused at the write boundary",
     ]
+    if demo.reused:  # say which counts are this run's and which the workspace's so far
+        lines = [
+            f"{len(demo.conversation_ids)} conversations in the workspace so far (earlier "
+            f"runs included); this run's worker ran {jobs} extraction job{'s' * (jobs != 1)}",
+            f"in all so far: {lines[1]}",
+        ]
     lines += [f"  refused: {code} × {n}" for code, n in sorted(reasons.items())]
     steps.append(Step("Conversations end, the worker extracts", lines))
 
