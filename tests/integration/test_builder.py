@@ -461,3 +461,12 @@ def test_the_builder_state_survives_unusual_sequences(api: Api) -> None:
     assert api.call("DELETE", f"/v1/contacts/{conv['contact_id']}", owner).status_code == 200
     again = api.call("POST", "/v1/setup/preview", owner, json={"text": "Hello?"})
     assert again.status_code == 200, again.text
+
+
+def test_a_workspace_set_up_without_the_builder_shows_its_agent(api: Api) -> None:
+    """The demo and library callers make their agent directly: Set up sees it."""
+    ws, key = api.workspace()
+    api.mw.tenancy.create_agent(ws, "Eve", memory_enabled=True, domain="retail")
+    state = api.call("GET", "/v1/setup", key).json()
+    business = next(s for s in state["steps"] if s["name"] == "business")
+    assert business["done"] and business["missing"] == []

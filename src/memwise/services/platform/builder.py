@@ -89,6 +89,8 @@ class Builder:
                 conn, workspace_id, row.preview_conversation_id if row else None
             )
         agent = mw.tenancy.get_agent(workspace_id, row.agent_id) if row and row.agent_id else None
+        if agent is None:  # a workspace set up without the builder (the demo, the library)
+            agent = next(iter(mw.tenancy.agents(workspace_id)), None)
         standards, written = mw.rulebook.served(workspace_id, agent.id) if agent else (None, None)
         channels = list(row.channels) if row else []
         missing: dict[str, list[str]] = {s: [] for s in STEPS}  # what keeps a step from done
