@@ -260,29 +260,38 @@ def test_dates_entities_and_labels_an_extractor_adds_are_kept_only_when_said(
         mw.close()
 
 
-class Relatives:
-    """A careless model: every fact about the customer's relatives proposed under the
-    customer's own keys."""
+class Scripted:
+    """A careless model that proposes the same items whatever it reads."""
 
-    name = "relatives"
+    name = "scripted"
     prompt_version = "test"
+
+    def __init__(self, *items: Proposal) -> None:
+        self.items = list(items)
 
     def extract(
         self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Any
     ) -> Extraction:
-        p = Proposal
-        return Extraction(
-            items=[
-                p(
-                    "fact",
-                    "Sister-in-law lives in Denpasar",
-                    ["she lives in Denpasar"],
-                    "home.city",
-                ),
-                p("fact", "Runs a roofing company", ["runs a roofing company"], "work.business"),
-                p("fact", "Friend runs a roofing company", ["runs a roofing company"], "work.job"),
-            ]
-        )
+        return Extraction(items=list(self.items))
+
+
+# every fact about the customer's relatives proposed under the customer's own keys
+RELATIVES = Scripted(
+    Proposal("fact", "Sister-in-law lives in Denpasar", ["she lives in Denpasar"], "home.city"),
+    Proposal("fact", "Runs a roofing company", ["runs a roofing company"], "work.business"),
+    Proposal("fact", "Friend runs a roofing company", ["runs a roofing company"], "work.job"),
+)
+# new facts keyed like unrelated items the customer already has
+WRONG_KEYS = Scripted(
+    Proposal(
+        "preference",
+        "Loves peanut butter cookies",
+        ["I love peanut butter cookies"],
+        "allergy.peanuts",
+    ),
+    Proposal("fact", "Works shifts at a café", ["I work shifts at a café"], "home.city"),
+    Proposal("fact", "Lives in Hamburg", ["I live in Hamburg now"], "home.city"),
+)
 
 
 def _profile_then_said(
@@ -312,7 +321,7 @@ def _profile_then_said(
 def test_a_relatives_fact_never_changes_the_customers_profile(
     database_url: str, clock: FixedClock
 ) -> None:
-    mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=Relatives())
+    mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=RELATIVES)
     try:
         ws, _, served = _profile_then_said(
             mw,
@@ -337,34 +346,10 @@ def test_a_relatives_fact_never_changes_the_customers_profile(
         mw.close()
 
 
-class WrongKeys:
-    """A careless model: new facts keyed like unrelated items the customer already has."""
-
-    name = "wrong-keys"
-    prompt_version = "test"
-
-    def extract(
-        self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Any
-    ) -> Extraction:
-        p = Proposal
-        return Extraction(
-            items=[
-                p(
-                    "preference",
-                    "Loves peanut butter cookies",
-                    ["I love peanut butter cookies"],
-                    "allergy.peanuts",
-                ),
-                p("fact", "Works shifts at a café", ["I work shifts at a café"], "home.city"),
-                p("fact", "Lives in Hamburg", ["I live in Hamburg now"], "home.city"),
-            ]
-        )
-
-
 def test_a_key_that_does_not_fit_its_text_supersedes_nothing(
     database_url: str, clock: FixedClock
 ) -> None:
-    mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=WrongKeys())
+    mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=WRONG_KEYS)
     try:
         _, _, served = _profile_then_said(
             mw,

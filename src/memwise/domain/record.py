@@ -12,38 +12,31 @@ from memwise import errors
 
 MAX_TURN_CHARS = 32_000
 NOT_TEXT = re.compile(r"\x00")  # NUL: no database stores it in text, so it is refused
-# What real chat logs carry that is not text: the other C0 and C1 controls (tab, newline and
-# carriage return are text), DEL, lone surrogates, unassigned code points and format
-# characters (bidi overrides, zero-width spaces; not the zero-width joiners of emoji and
-# scripts). Removed, and the count kept; a private-use character (a symbol font's bullet,
-# U+F0B7) becomes "•".
-_STRAY = re.compile(
-    r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u034f\u061c\u180e\ud800-\udfff\u200b"
-    r"\u200e\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff0-\ufffb\ue000-\uf8ff]|[^\x00-\uffff]"
-)
+_TEXT_CONTROLS = frozenset("\t\n\r")  # controls that are text
+_JOINERS = frozenset("\u200c\u200d")  # format characters emoji sequences and scripts need
 _SEEN = ("L", "N", "P", "S")  # a character someone can see: a letter, number, mark or symbol
 
 
 def clean(text: str) -> tuple[str, int]:
-    """``text`` without what is not text (see ``_STRAY``; unassigned code points too), and how
-    many characters were removed or replaced (unassigned code points: outside the basic plane).
-    NUL is not cleaned: ``check_text`` refuses it."""
+    """``text`` without what is not text, and how many characters were removed or replaced —
+    decided by the Unicode character database (``unicodedata.category``), not a list: every
+    "other" character (controls but tab, newline and carriage return; format characters —
+    bidi overrides, zero-width spaces, tag characters that can smuggle hidden words — but
+    the zero-width joiners; surrogates; unassigned code points) goes; a private-use one (a
+    symbol font's bullet, U+F0B7) becomes "•". One pass over the text: linear."""
+    if text.isprintable():  # nothing to look at (the common case)
+        return text, 0
+    kept: list[str] = []
     changed = 0
-
-    def fix(m: re.Match[str]) -> str:
-        nonlocal changed
-        ch = m.group()
-        if len(ch) == 1 and "\ue000" <= ch <= "\uf8ff":
-            changed += 1
-            return "•"
-        if ord(ch) > 0xFFFF and unicodedata.category(ch) not in ("Cn", "Co", "Cs", "Cf"):
-            return ch  # an emoji or a character of another plane: text (tag characters and
-            # other format controls, which can smuggle hidden words, are not)
+    for ch in text:
+        category = unicodedata.category(ch)
+        if category[0] != "C" or ch in _TEXT_CONTROLS or ch in _JOINERS:
+            kept.append(ch)
+            continue
         changed += 1
-        return ""
-
-    cleaned = _STRAY.sub(fix, text)
-    return cleaned, changed
+        if category == "Co":
+            kept.append("•")
+    return "".join(kept), changed
 
 
 def check_text(text: str, what: str = "the text") -> str:

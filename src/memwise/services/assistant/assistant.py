@@ -175,9 +175,8 @@ class Assistant:
         hit = self.mw.knowledge.answers(ws, text)
         if hit is not None:
             said, where = hit.excerpt, f" (source: {hit.title}"
-            if hit.part == "lesson":  # a lesson is "Q: … A: …": the answer, as the team taught it
-                answer = re.search(r"(?:^|\s)A:\s*(.+)", said, re.S)
-                said = answer.group(1).strip() if answer else said
+            if hit.part == "lesson":  # the answer itself, as the team taught it (not "Q: … A:")
+                said = self.mw.teaching.lesson(ws, hit.id).answer
                 where = " (as our team taught it"
             where += (f", {hit.source_url}" if hit.source_url else "") + ")"
             return Reply(
