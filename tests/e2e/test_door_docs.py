@@ -19,6 +19,7 @@ EXPECT = {
     "telegram.md": ["Monday to Friday", "clean page"],
     "webhooks.md": ["201 False", "True True", "False\n['sender']\n401"],
     "widget.md": ["widget.js", 'data-token="vt_'],
+    "frameworks.md": ["Prefers to be contacted by email. verified", "<customer_memory>"],
 }
 
 

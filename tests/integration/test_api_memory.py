@@ -168,3 +168,25 @@ def test_a_first_memory_over_http_takes_one_call_after_the_workspace(api: Api) -
     assert nobody.status_code == 422 and "user_id" in nobody.json()["error"]["message"]
     both = api.call("POST", "/v1/memories", key, json={**body, "contact_id": made})
     assert both.status_code == 422 and both.json()["error"]["code"] == "contact_required"
+
+
+def test_a_conversation_names_its_customer_by_your_own_id(api: Api) -> None:
+    """POST /v1/conversations takes ``external_id`` as POST /v1/memories takes ``user_id``:
+    the same contact, found or made; never both ways at once; nothing made on a refusal."""
+    key = api.call("POST", "/v1/workspaces", ADMIN, json={"name": "Shop"}).json()["api_key"]
+    body = {"user_id": "crm-9", "messages": [{"role": "user", "content": "I live in Leeds."}]}
+    first = api.call("POST", "/v1/memories", key, json=body).json()
+    agent = api.call("GET", f"/v1/conversations/{first['conversation_id']}", key).json()
+    start = {"agent_id": agent["agent_id"], "channel": "web", "external_id": "crm-9"}
+    conv = api.call("POST", "/v1/conversations", key, json=start)
+    assert conv.status_code == 201, conv.text
+    assert conv.json()["contact_id"] == first["contact_id"]
+    fresh = api.call("POST", "/v1/conversations", key, json={**start, "external_id": "crm-10"})
+    made = fresh.json()["contact_id"]
+    assert made and made != first["contact_id"]
+    both = api.call("POST", "/v1/conversations", key, json={**start, "contact_id": made})
+    assert both.status_code == 422 and both.json()["error"]["code"] == "contact_required"
+    nowhere = {**start, "agent_id": "agt_missing", "external_id": "crm-11"}
+    assert api.call("POST", "/v1/conversations", key, json=nowhere).status_code == 404
+    found = api.call("GET", "/v1/contacts", key, params={"external_id": "crm-11"}).json()
+    assert found["items"] == []  # the refused conversation made no contact

@@ -68,10 +68,15 @@ class ContactIn(Body):
 
 
 class ConversationIn(Body):
-    agent_id: str = Field(max_length=64)
+    agent_id: str | None = Field(
+        None, max_length=64, description="the workspace's default agent when not given"
+    )
     channel: Literal["web", "telegram", "email", "sms", "voice", "phone", "api"]
     contact_id: str | None = Field(None, max_length=64)
-    user_id: str | None = Field(None, max_length=64)
+    external_id: str | None = Field(
+        None, max_length=200, description="your own id for the customer: found or made"
+    )
+    user_id: str | None = Field(None, max_length=64, description="the staff user, if any")
     account_ref: str | None = Field(None, max_length=200)
     excluded_from_memory: bool = False
     thread: str | None = Field(None, max_length=300)

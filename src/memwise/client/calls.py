@@ -238,18 +238,22 @@ def switch_door(agent_id: str, door: str, on: bool) -> Call[list[m.Door]]:
 
 
 def start_conversation(
-    agent_id: str,
+    agent_id: str | None = None,
     channel: str = "web",
     *,
     contact_id: str | None = None,
+    external_id: str | None = None,
     user_id: str | None = None,
     account_ref: str | None = None,
     excluded_from_memory: bool | None = None,
 ) -> Call[m.Conversation]:
+    """A new conversation of ``contact_id``, or of the contact your own ``external_id``
+    names (found or made); ``user_id`` is the staff user taking it, if any."""
     body = _given(
         agent_id=agent_id,
         channel=channel,
         contact_id=contact_id,
+        external_id=external_id,
         user_id=user_id,
         account_ref=account_ref,
         excluded_from_memory=excluded_from_memory,

@@ -9,6 +9,7 @@ pre-loaded. Every candidate lands in the explain trace with included/excluded an
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,13 +38,25 @@ class Context:
         return sum(len(str(m.get("content", ""))) for m in self.messages)
 
 
+@functools.cache
+def _encoding() -> Any:
+    """tiktoken's cl100k_base where installed and loadable, once per process. tiktoken
+    fetches its table on first use: offline, or with no cache, that fails, and counting
+    falls back to the estimate instead of failing the turn."""
+    try:
+        import tiktoken
+
+        return tiktoken.get_encoding("cl100k_base")
+    except Exception:  # ImportError, or the table could not be fetched
+        return None
+
+
 def tokens(text: str) -> int:
     """Tokens by tiktoken where installed; otherwise the usual 4-characters estimate."""
-    try:
-        import tiktoken  # type: ignore[import-not-found]
-    except ImportError:
+    encoding = _encoding()
+    if encoding is None:
         return max(1, len(text) // 4)
-    return len(tiktoken.get_encoding("cl100k_base").encode(text))
+    return len(encoding.encode(text))
 
 
 @dataclass

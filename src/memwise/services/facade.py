@@ -172,11 +172,7 @@ class Memwise:
                 contact_id = self.tenancy.contact_for(
                     workspace_id, user_id=user_id, email=email, phone=phone, name=name
                 )
-            if agent_id is None and not self.tenancy.agents(workspace_id):
-                self.tenancy.create_agent(
-                    workspace_id, "Assistant", memory_enabled=True, domain="general"
-                )
-            agent = agent_id or self.tenancy.default_agent(workspace_id)
+            agent = self.tenancy.agent_for(workspace_id, agent_id)
             conv, _ = self.record.start(
                 workspace_id, agent, channel, contact_id=contact_id, live=True
             )

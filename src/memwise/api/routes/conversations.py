@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import Query
 
+from memwise import errors
 from memwise.api import routes
 from memwise.api.auth import MW, Caller, Operator, conversation_scope, ws
 from memwise.api.schemas import ConversationIn, TurnIn, TurnsIn, out, page
@@ -18,8 +19,17 @@ router = routes.router("/v1")
 @router.post("/conversations", status_code=201, response_model=m.Conversation)
 def start(body: ConversationIn, caller: Operator, mw: MW) -> dict[str, Any]:
     data = body.model_dump()
-    agent_id, channel = data.pop("agent_id"), data.pop("channel")
-    conv, token = mw.record.start(ws(caller), agent_id, channel, **data, live=True)
+    agent_id, channel, external = data.pop("agent_id"), data.pop("channel"), data.pop("external_id")
+    workspace = ws(caller)
+    if external is not None and data["contact_id"] is not None:
+        raise errors.Invalid(
+            "name the customer once: contact_id or external_id", code="contact_required"
+        )
+    with mw.rt.db.write():  # a contact made by its external id only with its conversation
+        if external is not None:
+            data["contact_id"] = mw.tenancy.contact_for(workspace, user_id=external)
+        agent = mw.tenancy.agent_for(workspace, agent_id)
+        conv, token = mw.record.start(workspace, agent, channel, **data, live=True)
     return out(conv, visitor_token=token)
 
 

@@ -417,6 +417,16 @@ class Tenancy:
             raise errors.Conflict("create an agent first", code="no_agent")
         return found[0].id
 
+    def agent_for(self, workspace_id: str, agent_id: str | None = None) -> str:
+        """``agent_id``, or the workspace's default agent, made on first need ("Assistant":
+        memory on, the general domain) so a first conversation needs no set-up call."""
+        if agent_id is not None:
+            return agent_id
+        with self.rt.db.write():
+            if not self.agents(workspace_id):
+                self.create_agent(workspace_id, "Assistant", memory_enabled=True, domain="general")
+            return self.default_agent(workspace_id)
+
     def agents(self, workspace_id: str) -> list[Agent]:
         """The workspace's agents, oldest first."""
         with self.rt.db.read() as conn:
