@@ -147,10 +147,18 @@ class SpacyParser:
     def parse(self, text: str) -> list[Clause]:
         return list(_parsed(self, text[:MAX_CHARS]))
 
+    def sentences(self, text: str) -> list[str]:
+        return list(_sentences(self, text[:MAX_CHARS]))
+
     def _doc(self, text: str) -> Any:
         nlp = self._load()
         with self._lock:  # one parse at a time per process: a pipeline is not thread-safe
             return nlp(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _sentences(parser: SpacyParser, text: str) -> tuple[str, ...]:
+    return tuple(s.text for s in parser._doc(text).sents if s.text.strip())
 
 
 @functools.lru_cache(maxsize=4096)
@@ -250,6 +258,136 @@ def use(replacement: Parser | None) -> None:
     """Install another parser (a model, another language's pipeline); None: the default."""
     global _default
     _default = replacement
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text``, as the parser splits them (a parser without a splitter:
+    the whole text is one sentence). Longer text is split in pieces of ``MAX_CHARS``, at
+    the last space before each limit, so every character is read and no parse is long."""
+    split = getattr(parser(), "sentences", None)
+    out: list[str] = []
+    rest = text
+    while rest.strip():
+        piece = rest[:MAX_CHARS]
+        if len(rest) > MAX_CHARS and " " in piece:
+            piece = piece[: piece.rindex(" ")]
+        rest = rest[len(piece) :]
+        out += split(piece) if split is not None else [piece.strip()]
+    return out
+
+
+# The closed class of English personal pronouns, as the speaker's words are retold by
+# someone else: the customer's "I" is "they", the business's "I" and "we" are "we", and
+# "you" (said to the customer) is "they". Grammar, not vocabulary: subject or object form
+# by the parse's dependency, so "we'll call you" is "we'll call them".
+_RETOLD = {
+    "customer": {
+        "you": ("we", "us"),
+        "your": ("our", "our"),
+        "yours": ("ours", "ours"),
+        "i": ("they", "them"),
+        "me": ("they", "them"),
+        "we": ("they", "them"),
+        "us": ("they", "them"),
+        "my": ("their", "their"),
+        "our": ("their", "their"),
+        "mine": ("theirs", "theirs"),
+        "ours": ("theirs", "theirs"),
+        "myself": ("themselves", "themselves"),
+        "ourselves": ("themselves", "themselves"),
+    },
+    "business": {
+        "you": ("they", "them"),
+        "your": ("their", "their"),
+        "yours": ("theirs", "theirs"),
+        "yourself": ("themselves", "themselves"),
+        "i": ("we", "us"),
+        "me": ("we", "us"),
+        "my": ("our", "our"),
+        "myself": ("ourselves", "ourselves"),
+    },
+}
+_AGREE = {"am": "are", "'m": "'re", "was": "were", "is": "are", "'s": "'re", "has": "have"}
+
+
+def retold(text: str, speaker: str) -> str:
+    """``text`` with its speaker's pronouns retold by a third party: ``speaker`` is
+    "customer" (I → they) or "business" (I → we, you → they); the verbs that agree with a
+    changed subject follow ("I'm" → "they're", "I was" → "they were")."""
+    doc = _doc_of(text)
+    if doc is None:
+        return text
+    swaps = _RETOLD[speaker]
+    out: list[str] = []
+    agree_next = False
+    for t in doc:
+        low = t.lower_
+        word = t.text
+        if t.pos_ == "PRON" and low in swaps:
+            subject_form, object_form = swaps[low]
+            subject = t.dep_ in _SUBJECTS or t.dep_ == "expl"
+            word = subject_form if subject else object_form
+            if t.i == 0 or t.is_sent_start:
+                word = word[:1].upper() + word[1:]
+            out.append(word + t.whitespace_)
+            agree_next = subject and low == "i"  # "I am" → "they are", "we are"
+            continue
+        if agree_next and low in _AGREE:
+            word = _AGREE[low]
+        agree_next = False
+        out.append(word + t.whitespace_)
+    return "".join(out)
+
+
+def lead_in(text: str) -> int:
+    """Where a sentence's content starts after its greeting: leading interjections and the
+    names and punctuation that go with them ("Hi Dana! …", "OK, so …")."""
+    doc = _doc_of(text)
+    if doc is None:
+        return 0
+    end = 0
+    for t in doc:
+        if t.pos_ in ("INTJ", "PUNCT") or (
+            t.pos_ == "PROPN" and end and t.dep_ in ("npadvmod", "intj", "appos", "ROOT")
+        ):
+            end = t.idx + len(t.text)
+            continue
+        break
+    return end if end < len(text) else 0
+
+
+def dated_spans(text: str) -> list[tuple[int, int]]:
+    """The characters the parser's named-entity reader marks as a date (not a bare time)."""
+    doc = _doc_of(text)
+    if doc is None:
+        return []
+    return [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "DATE"]
+
+
+def offers_choice(text: str) -> bool:
+    """Whether the sentence offers a choice of times ("Thursday at 10:00 or Friday at
+    14:30"): two dates or times with an "or" between them — an offer, not a decision."""
+    doc = _doc_of(text)
+    if doc is None:
+        return False
+    when = [e for e in doc.ents if e.label_ in ("DATE", "TIME")]
+    return (
+        any(
+            t.dep_ == "cc" and t.lower_ == "or" and when[0].end <= t.i < when[-1].start for t in doc
+        )
+        if len(when) >= 2
+        else False
+    )
+
+
+def _doc_of(text: str) -> Any:
+    found = parser()
+    return _cached_doc(found, text[:MAX_CHARS]) if isinstance(found, SpacyParser) else None
+
+
+@functools.lru_cache(maxsize=512)
+def _cached_doc(parser: SpacyParser, text: str) -> Any:
+    return parser._doc(text)
 
 
 def about(text: str, start: int = 0, end: int | None = None) -> list[Clause]:

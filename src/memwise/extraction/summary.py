@@ -1,0 +1,302 @@
+"""A session summary, written offline: what the customer wanted, what was decided or done,
+what is still open — two to four short sentences, each kept with the turn it came from.
+
+Sentences are chosen by meaning, not by position or phrase lists: every sentence of the
+conversation is embedded (the shipped MiniLM, or the configured embedder) and takes the part
+whose example sentences (``text/data/summary_parts.txt``) it is closest to. The summary then
+takes the customer's clearest request, the latest and strongest decisions, and the open
+points still standing at the end, each rewritten only as far as grammar needs: the
+customer's first person becomes "they", the business's becomes "we", and a date said as
+"Thursday" or "tomorrow" carries the day it meant, resolved against when it was said.
+
+What a summary may not say is decided where every memory item's text is decided
+(:mod:`memwise.safety.boundary`, :mod:`memwise.safety.secrets`): a secret is masked, and a
+sentence that states an operational fact as current, an absence or an instruction is left
+out. With no embedder installed, the parts are read off the parse instead (a question or a
+wish is a request; a future or an obligation is open; a perfect or passive of the business
+is done): weaker, and said in the summary's ``method``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import numpy as np
+
+from memwise.extraction import dates
+from memwise.extraction.types import Line
+from memwise.safety import boundary, secrets
+from memwise.text import parse
+
+PARTS = ("wanted", "decided", "open")
+MAX_SENTENCE = 220  # characters of one summary sentence
+MAX_SENTENCES = 4
+MIN_WORDS = 4
+_DATA = Path(__file__).parent.parent / "text" / "data" / "summary_parts.txt"
+_CUSTOMER = ("customer", "user")
+_BUSINESS = ("assistant", "operator")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of a summary: its part, its text, and the turn it came from."""
+
+    part: str  # wanted | decided | open
+    text: str
+    turn_id: str
+    role: str  # who said what it came from: customer | assistant | operator
+    quote: str  # the words of that turn it rewrites
+    occurs_on: str | None = None  # the day (or moment) it names, resolved
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "part": self.part,
+            "text": self.text,
+            "turn_id": self.turn_id,
+            "role": self.role,
+            "quote": self.quote,
+            "occurs_on": self.occurs_on,
+        }
+
+
+@dataclass
+class Summary:
+    sentences: list[Sentence] = field(default_factory=list)
+    method: str = "meaning"  # meaning (the embedder) | parse (no embedder installed)
+    left_out: dict[str, int] = field(default_factory=dict)  # sentences refused, by class
+
+    @property
+    def text(self) -> str:
+        return " ".join(s.text for s in self.sentences)
+
+
+@dataclass(frozen=True)
+class _Said:
+    line: Line
+    text: str  # one sentence of the turn
+    scores: dict[str, float]
+
+
+@functools.cache
+def _examples() -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for raw in _DATA.read_text(encoding="utf-8").splitlines():
+        if raw.strip() and not raw.startswith("#"):
+            part, _, sentence = raw.partition("\t")
+            out.setdefault(part.strip(), []).append(sentence.strip())
+    return out
+
+
+class _Centroids:
+    """The mean vector of each part's examples, per embedder."""
+
+    def __init__(self, embedder: Any) -> None:
+        self.embedder = embedder
+        examples = _examples()
+        self.parts = list(examples)
+        rows = []
+        for part in self.parts:
+            v = np.asarray(embedder.embed(examples[part]), dtype=np.float32).mean(axis=0)
+            rows.append(v / (np.linalg.norm(v) or 1.0))
+        self.matrix = np.stack(rows)
+
+    def scores(self, texts: Sequence[str]) -> list[dict[str, float]]:
+        if not texts:
+            return []
+        vectors = np.asarray(self.embedder.embed(list(texts)), dtype=np.float32)
+        sims = vectors @ self.matrix.T
+        return [dict(zip(self.parts, map(float, row), strict=True)) for row in sims]
+
+
+_centroids: dict[int, _Centroids] = {}
+
+
+def _by_meaning(embedder: Any, texts: Sequence[str]) -> list[dict[str, float]]:
+    key = id(embedder)
+    if key not in _centroids:
+        _centroids[key] = _Centroids(embedder)
+    return _centroids[key].scores(texts)
+
+
+def _by_parse(said: Sequence[tuple[Line, str]]) -> list[dict[str, float]]:
+    """The parts read off the grammar, when no embedder is installed: a question or a wish
+    of the customer is a request, a future, an obligation or a request to act is open, and
+    a past, perfect or passive is done."""
+    out = []
+    for line, text in said:
+        clauses = parse.parser().parse(text)
+        s = dict.fromkeys(("wanted", "decided", "open", "other"), 0.0)
+        for c in clauses[:3]:
+            future = "will" in c.aux or "'ll" in c.aux or "shall" in c.aux
+            if c.asked or c.head in ("like", "want", "need", "wonder", "hope"):
+                s["wanted"] += 0.5 if line.role in _CUSTOMER else 0.1
+            if future or c.head in ("confirm", "send", "check", "let") or c.modal:
+                s["open"] += 0.4
+            if c.tag in ("VBN", "VBD") or "have" in c.aux or "'ve" in c.aux:
+                s["decided"] += 0.4
+        s["other"] = 0.3 if len(text.split()) < 5 else 0.1
+        out.append(s)
+    return out
+
+
+def _sentences(text: str) -> list[str]:
+    """The turn's sentences worth a summary's look: past any greeting, of four words or
+    more (a bare "OK, go ahead." says nothing on its own)."""
+    out = []
+    for raw in parse.sentences(text):
+        sentence = raw.strip()
+        sentence = sentence[parse.lead_in(sentence) :].strip(" ,!-")
+        if len(sentence.split()) >= MIN_WORDS:
+            out.append(sentence)
+    return out
+
+
+# -- rewriting: person and dates ---------------------------------------------------------
+def _person(text: str, role: str) -> str:
+    """The customer's words retold as "they", the business's as "we" (the parse's
+    pronouns): a summary never puts the business's words in the customer's mouth."""
+    return parse.retold(text, "customer" if role in _CUSTOMER else "business")
+
+
+def _dated(text: str, line: Line, zone: ZoneInfo) -> tuple[str, str | None]:
+    """The sentence with the day its date wording meant when the wording does not say it
+    ("on Thursday" → "on Thursday (Thu 5 Mar 2026)"), and that day. Only wording the
+    parser reads as a date is resolved: a bare time ("around 7:30") names no day."""
+    phrase = dates.find_phrase(text)
+    if not phrase:
+        return text, None
+    at = text.find(phrase)
+    spans = parse.dated_spans(text)
+    if at < 0 or not any(a < at + len(phrase) and b > at for a, b in spans):
+        return text, None
+    found = dates.resolve(phrase, line.at, zone, text)
+    if found is None:
+        return text, None
+    moment = datetime.fromisoformat(found.value)
+    month = f"{moment:%B}".lower()
+    low = text.lower()
+    if str(moment.day) in low and (month in low or month[:3] in low):
+        return text, found.value  # the sentence already says the day and the month
+    shown = f"{moment:%a} {moment.day} {moment:%b %Y}"
+    end = at + len(phrase)
+    return f"{text[:end]} ({shown}){text[end:]}", found.value
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    if len(text) <= MAX_SENTENCE:
+        return text
+    cut = text[: MAX_SENTENCE - 1].rsplit(" ", 1)[0]
+    return cut.rstrip(",;:") + "…"
+
+
+def _render(part: str, said: _Said, zone: ZoneInfo) -> Sentence:
+    role = said.line.role
+    text, occurs_on = _dated(said.text, said.line, zone)
+    text = _person(text, role).strip()
+    wish = _wish(said.text) if part == "wanted" else None
+    if wish is not None:
+        body = f"Wanted {_person(wish, role)}"
+    else:
+        if part == "wanted":
+            lead = "Asked" if said.text.rstrip().endswith("?") else "Said"
+        else:
+            lead = {"decided": "Agreed", "open": "Open"}[part]
+        body = f"{lead}: {text[:1].lower() + text[1:] if _lowerable(text) else text}"
+    body = _clip(body)
+    if body[-1] not in ".?!…":
+        body += "."
+    role_kept = "customer" if role in _CUSTOMER else role
+    return Sentence(part, body, said.line.turn_id, role_kept, said.text, occurs_on)
+
+
+def _lowerable(text: str) -> bool:
+    first = text.split(" ", 1)[0]
+    return first.isalpha() and first[1:].islower() and first not in ("I",) and first != "They"
+
+
+def _wish(text: str) -> str | None:
+    """'I'd like to book a cut with Priya' → 'to book a cut with Priya': the wish itself,
+    read off the parse (a speaker's clause of wanting with the clause it governs)."""
+    clauses = parse.parser().parse(text)
+    for n, c in enumerate(clauses[:-1]):
+        if c.who in ("speaker", "household") and c.head in ("like", "want", "need", "hope"):
+            nxt = clauses[n + 1]
+            rest = text[nxt.start :].strip()
+            if rest.lower().startswith("to "):
+                return rest.rstrip(".!")
+    return None
+
+
+# -- choosing ----------------------------------------------------------------------------
+def _allowed(text: str) -> str | None:
+    """Why ``text`` may not be in a summary (the boundary's class), or None."""
+    verdict = boundary.classify(text, None, second_look=False, kind="note")
+    return verdict.kind if verdict is not None else None
+
+
+def summarise(
+    transcript: Sequence[Line], zone: ZoneInfo, embedder: Any | None = None
+) -> Summary | None:
+    """The summary of one conversation, or None when nothing in it can be grounded."""
+    said: list[tuple[Line, str]] = []
+    for line in transcript:
+        if line.role in _CUSTOMER + _BUSINESS and line.text.strip():
+            said += [(line, s) for s in _sentences(secrets.redact(line.text))]
+    if not any(line.role in _CUSTOMER for line, _ in said):
+        return None
+    method = "meaning" if embedder is not None else "parse"
+    scores = (
+        _by_meaning(embedder, [t for _, t in said]) if embedder is not None else _by_parse(said)
+    )
+    items = [_Said(line, text, s) for (line, text), s in zip(said, scores, strict=True)]
+    out = Summary(method=method)
+
+    def part_of(s: _Said) -> str:
+        return max(s.scores, key=lambda p: s.scores[p])
+
+    def margin(s: _Said, part: str) -> float:
+        return s.scores[part] - max(v for p, v in s.scores.items() if p != part)
+
+    def asked(s: _Said) -> bool:
+        return s.text.rstrip().endswith("?")
+
+    n = len(items)
+    customers = [s for s in items if s.line.role in _CUSTOMER]
+    early = customers[: max(3, len(customers) // 2)]
+    wanted = sorted(early, key=lambda s: -(s.scores["wanted"] - 0.02 * early.index(s)))
+    decided = [
+        s
+        for s in items
+        if part_of(s) == "decided" and not asked(s) and not parse.offers_choice(s.text)
+    ]
+    decided.sort(key=lambda s: -(margin(s, "decided") + 0.15 * items.index(s) / n))
+    opened = [
+        s for s in items if part_of(s) == "open" and not asked(s) and items.index(s) >= n // 3
+    ]
+    opened.sort(key=lambda s: -(margin(s, "open") + 0.15 * items.index(s) / n))
+    chosen: list[tuple[str, _Said, Sentence]] = []
+    for part, pool, room in (("wanted", wanted, 1), ("decided", decided, 2), ("open", opened, 1)):
+        for s in pool:
+            if room == 0 or len(chosen) >= MAX_SENTENCES:
+                break
+            if any(s is c for _, c, _ in chosen):
+                continue
+            sentence = _render(part, s, zone)
+            why = _allowed(sentence.text)
+            if why is not None:  # left out, and the next best is looked at
+                out.left_out[why] = out.left_out.get(why, 0) + 1
+                continue
+            chosen.append((part, s, sentence))
+            room -= 1
+    chosen.sort(key=lambda c: (PARTS.index(c[0]), items.index(c[1])))
+    out.sentences = [sentence for _, _, sentence in chosen]
+    if not any(s.role == "customer" for s in out.sentences):
+        return None  # nothing of the customer's own is grounded: no summary
+    return out
