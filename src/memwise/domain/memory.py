@@ -24,6 +24,7 @@ class Kind(StrEnum):
     task = "task"
     note = "note"
     pattern = "pattern"
+    summary = "summary"  # one conversation's session summary (scope: session)
 
 
 class Scope(StrEnum):
@@ -138,8 +139,27 @@ def _when(occurs_on: str, zone: ZoneInfo) -> str:
     return f"{_day(moment, zone)} {local:%H:%M}"
 
 
+def render_summary(item: Item, zone: ZoneInfo) -> str:
+    """A session summary as dated history: "On 3 Nov 2026, by email: …", each open point
+    that a later conversation closed marked so."""
+    meta = item.labels.get("summary") or {}
+    said = item.evidence[0].at if item.evidence and item.evidence[0].at else item.recorded_at
+    channel = meta.get("channel")
+    head = f"On {_day(said, zone)}" + (f", by {channel}" if channel else "") + ":"
+    parts = []
+    for sentence in meta.get("sentences") or [{"text": item.text}]:
+        text = str(sentence.get("text", "")).strip()
+        closed = sentence.get("closed_on")
+        if closed:
+            text = f"{text.rstrip('.')} (closed on {closed})."
+        parts.append(text)
+    return f"{head} {' '.join(parts)}"
+
+
 def render(item: Item, now: datetime, zone: ZoneInfo, state: Trust) -> str:
     """One line of dated history — never a present-tense fact."""
+    if item.kind is Kind.summary:
+        return render_summary(item, zone)
     said_on = _day(
         item.evidence[0].at if item.evidence and item.evidence[0].at else item.recorded_at, zone
     )

@@ -29,7 +29,7 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 
-from memwise.extraction import dates
+from memwise.extraction import dates, harness
 from memwise.extraction.types import Line
 from memwise.safety import boundary, secrets
 from memwise.text import parse
@@ -237,7 +237,7 @@ def _wish(text: str) -> str | None:
 # -- choosing ----------------------------------------------------------------------------
 def _allowed(text: str) -> str | None:
     """Why ``text`` may not be in a summary (the boundary's class), or None."""
-    verdict = boundary.classify(text, None, second_look=False, kind="note")
+    verdict = boundary.classify(text, None, second_look=False, kind="summary")
     return verdict.kind if verdict is not None else None
 
 
@@ -299,4 +299,25 @@ def summarise(
     out.sentences = [sentence for _, _, sentence in chosen]
     if not any(s.role == "customer" for s in out.sentences):
         return None  # nothing of the customer's own is grounded: no summary
+    return out
+
+
+CLOSES = 0.5  # cosine between an open point and what a later conversation said of it
+
+
+def closing(open_points: Sequence[str], later: Sequence[str], embedder: Any | None) -> list[int]:
+    """Which of an earlier summary's open points a later conversation closes: the later
+    one says something close in meaning to the point (the embedder: cosine at least
+    ``CLOSES``) that shares a content word with it. With no embedder, nothing is closed —
+    a point is never marked closed on a guess."""
+    if embedder is None or not open_points or not later:
+        return []
+    a = np.asarray(embedder.embed(list(open_points)), dtype=np.float32)
+    b = np.asarray(embedder.embed(list(later)), dtype=np.float32)
+    sims = a @ b.T
+    out = []
+    for i, row in enumerate(sims):
+        best = int(row.argmax())
+        if float(row[best]) >= CLOSES and harness.shares_meaning(open_points[i], later[best]):
+            out.append(i)
     return out

@@ -19,12 +19,13 @@ from sqlalchemy.engine import Connection
 from memwise import errors, observability
 from memwise.domain.jobs import Job
 from memwise.domain.memory import Evidence, check_key
-from memwise.extraction import dates, harness
+from memwise.extraction import dates, harness, summary
 from memwise.extraction import pack as packs
 from memwise.extraction.rules import RuleExtractor
 from memwise.extraction.types import Existing, Extractor, Line, Proposal
 from memwise.extraction.verify import ItemVerifier
 from memwise.ids import new_id
+from memwise.retrieval import embedders
 from memwise.safety import instructions, secrets
 from memwise.services.memory import gates
 from memwise.services.memory.memory import Memory, NewItem
@@ -47,6 +48,9 @@ class Outcome:
     reason: str | None = None
     not_read: list[str] = field(default_factory=list)  # what the extractor did not read
     rekeyed: int = 0  # items about someone else, kept under that person's key
+    # the session summary: {"action": created | superseded (a rebuild) | refused code,
+    # "left_out": sentences the boundary kept out, by class}
+    summary: dict[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -58,6 +62,7 @@ class Outcome:
             "reason": self.reason,
             "not_read": self.not_read,
             "rekeyed": self.rekeyed,
+            "summary": self.summary,
         }
 
 
@@ -126,7 +131,7 @@ class ExtractionRunner:
             ctx = self._context(conn, ws_id, conv_id) if reason is None else None
         if reason is not None or ctx is None:
             return self._finish(job, Outcome("skipped", reason=reason))
-        zone, agent, contact_id, transcript, existing, allowance = ctx
+        zone, agent, contact_id, transcript, existing, allowance, channel = ctx
         if not any(line.text for line in transcript):
             return self._finish(job, Outcome("skipped", reason="no transcript text was recorded"))
         month = month_of(self.rt.clock.now(), zone)
@@ -181,9 +186,19 @@ class ExtractionRunner:
                 verified.continuity = None  # the continuity note gets the same second look
             for why, n in checked.refused.items():
                 outcome.refused[why] = outcome.refused.get(why, 0) + n
+        embedder = self.memory.embedder or embedders.shipped()
+        with observability.span("memwise.summarise"):
+            made = summary.summarise(transcript, zone, embedder)
         try:
             applied = self._apply(
-                job, verified, outcome, ws_id, contact_id, conv_id, zone, month, allowance
+                job,
+                verified,
+                outcome,
+                (ws_id, contact_id, conv_id, str(channel)),
+                made,
+                zone,
+                month,
+                allowance,
             )
             kept = sum(n for action, n in applied.written.items() if action != "skipped")
             observability.extraction_outcome(kept, applied.discarded, applied.refused)
@@ -201,33 +216,22 @@ class ExtractionRunner:
         job: Job,
         verified: harness.Verified,
         outcome: Outcome,
-        ws_id: str,
-        contact_id: str,
-        conv_id: str,
+        where: tuple[str, str, str, str],
+        made: summary.Summary | None,
         zone: ZoneInfo,
         month: str,
         allowance: int,
     ) -> Outcome:
-        """Items, continuity note, events, the metered interaction and the done mark: one
-        transaction, or nothing."""
+        """Items, the session summary, events, the metered interaction and the done mark:
+        one transaction, or nothing."""
+        ws_id, contact_id, conv_id, channel = where
         with self.rt.db.write() as conn:
             for proposal, evidence in verified.items:
                 self._apply_item(
                     conn, ws_id, contact_id, conv_id, proposal, evidence, zone, outcome
                 )
-            if verified.continuity:
-                note, evidence = verified.continuity
-                self._apply_item(
-                    conn,
-                    ws_id,
-                    contact_id,
-                    conv_id,
-                    note,
-                    evidence,
-                    zone,
-                    outcome,
-                    key=f"continuity.{conv_id[-12:].lower()}",
-                )
+            if made is not None:  # the summary replaces the old "Asked about" note
+                self._apply_summary(ws_id, contact_id, conv_id, channel, made, outcome)
             for event, ev in verified.events:
                 record_event_in(
                     conn,
@@ -245,6 +249,28 @@ class ExtractionRunner:
                 raise _OverAllowance()  # another worker took the last one: undo all of this
             self.jobs.finish(job, outcome.as_dict() | self._made_by())
         return outcome
+
+    def _apply_summary(
+        self,
+        ws_id: str,
+        contact_id: str,
+        conv_id: str,
+        channel: str,
+        made: summary.Summary,
+        outcome: Outcome,
+    ) -> None:
+        """The session summary, under the write boundary like every item: a refusal leaves
+        the summary out (counted), never the conversation's items."""
+        outcome.summary = {"action": None, "left_out": dict(made.left_out)}
+        try:
+            written = self.memory.write_summary(
+                ws_id, contact_id, conv_id, made, channel, extractor="summary"
+            )
+        except (errors.Refused, errors.Invalid) as exc:
+            outcome.summary["action"] = exc.code
+            return
+        if written is not None:
+            outcome.summary["action"] = written.action
 
     def _made_by(self) -> dict[str, str]:
         made = {"extractor": self.extractor.name, "prompt_version": self.extractor.prompt_version}
@@ -277,6 +303,7 @@ class ExtractionRunner:
             transcript,
             existing,
             ws.monthly_allowance,
+            conv.channel,
         )
 
     def _apply_item(

@@ -288,9 +288,16 @@ def archive(conn: Connection, item_id: str, now: datetime) -> None:
 
 
 def quoted_turn(conn: Connection, workspace_id: str, turn_id: str) -> Any | None:
-    """The turn a quote cites, with its conversation's contact (role, at, text, contact_id)."""
+    """The turn a quote cites, with its conversation and its contact (role, at, text,
+    contact_id, conversation_id)."""
     return conn.execute(
-        sa.select(turns.c.role, turns.c.at, turns.c.text, conversations.c.contact_id)
+        sa.select(
+            turns.c.role,
+            turns.c.at,
+            turns.c.text,
+            conversations.c.contact_id,
+            turns.c.conversation_id,
+        )
         .join(conversations, conversations.c.id == turns.c.conversation_id)
         .where(turns.c.id == turn_id, turns.c.workspace_id == workspace_id)
     ).first()
