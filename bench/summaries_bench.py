@@ -111,6 +111,54 @@ def ours(conv: dict[str, Any], embedder: Any) -> str:
     return made.text if made else ""
 
 
+def closes_report(convs: list[dict[str, Any]], embedder: Any) -> None:
+    """Open points closed by a later conversation of the same customer: of the labelled
+    closings, how many memwise marks (its earlier summary must hold that point, by its
+    words, and the later conversation must close it); and how many marks no label names."""
+    made = {
+        c["id"]: summary.summarise(transcript(c), ZoneInfo(c["timezone"]), embedder) for c in convs
+    }
+    by_id = {c["id"]: c for c in convs}
+    labelled = {(x["conversation"], x["open_index"], c["id"]) for c in convs for x in c["closes"]}
+    caught = wrong = held = 0
+    for later in sorted(convs, key=lambda c: c["turns"][0]["at"]):
+        now = made[later["id"]]
+        if now is None:
+            continue
+        new = [s.quote for s in now.sentences] + [s.text for s in now.sentences]
+        for earlier in convs:
+            if (
+                earlier["customer"] != later["customer"]
+                or earlier["turns"][0]["at"] >= later["turns"][0]["at"]
+            ):
+                continue
+            before = made[earlier["id"]]
+            points = [s for s in (before.sentences if before else []) if s.part == "open"]
+            closed = summary.closing([p.quote for p in points], new, embedder)
+            for i in closed:
+                # which labelled open point is this sentence about (its words)?
+                about = [
+                    n
+                    for n, o in enumerate(by_id[earlier["id"]]["open"])
+                    if all(w.lower() in points[i].text.lower() for w in o["must_contain"])
+                ]
+                if any((earlier["id"], n, later["id"]) in labelled for n in about):
+                    caught += 1
+                else:
+                    wrong += 1
+    for e, n, _ in labelled:
+        before = made[e]
+        words = by_id[e]["open"][n]["must_contain"]
+        held += bool(before) and any(
+            s.part == "open" and all(w.lower() in s.text.lower() for w in words)
+            for s in before.sentences
+        )
+    print(
+        f"closings: {len(labelled)} labelled; the earlier summary held the point in {held}; "
+        f"memwise marked {caught} of them closed; {wrong} marks no label names"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--set", type=Path, default=DEFAULT)
@@ -165,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         ],
         rows,
     )
+    closes_report(convs, embedder)
     first = next(iter(per))
     for other in list(per)[1:3]:
         diff = [

@@ -23,6 +23,7 @@ import pytest
 import sqlalchemy as sa
 
 from memwise import FixedClock, Memwise
+from memwise.safety import instructions
 from memwise.extraction.types import Existing, Extraction, Line, Proposal
 from memwise.storage.schema import lessons, memory_items, notebook_entries, turns
 
@@ -149,14 +150,22 @@ def test_the_rule_extractor_keeps_no_attack(sqlite_url: str, texts: list[str]) -
         mw.close()
     assert got["recorded"] == 2 * len(texts)  # every attack is in the record, as data
     assert got["rules"] == 0 and got["taught"] == 0
-    facts = [(k, t) for k, t in got["carrying"] if k != "note"]
+    facts = [(k, t) for k, t in got["carrying"] if k not in ("note", "summary")]
     # A few attacks open with a personal statement ("I love going to the beach and …") that
     # the rule extractor keeps as what this customer said; none is the instruction itself,
-    # and bench/README.md lists them. Continuity notes ("Asked about: …") may quote what was
-    # asked: history, shown to the model as data.
-    print(f"\n{len(facts)} facts and {len(got['carrying']) - len(facts)} continuity notes share")
+    # and bench/README.md lists them. Session summaries ("Asked: …") may retell what was
+    # asked: dated history, shown to the model as data — never a turn that tries to steer
+    # the assistant, and never a sentence the injection scanner flags.
+    print(f"\n{len(facts)} facts and {len(got['carrying']) - len(facts)} summaries share")
     print(f"eight words with an attack: {facts}")
     assert len(facts) <= 0.01 * len(texts), facts
+    _summaries_steer_nothing(got["carrying"])
+
+
+def _summaries_steer_nothing(carrying: list[tuple[str, str]]) -> None:
+    summaries = [t for k, t in carrying if k == "summary"]
+    assert summaries  # the check below reads something
+    assert not [t for t in summaries if instructions.scan(t)]
 
 
 def test_a_model_that_parrots_the_attacks_stores_almost_none(
@@ -168,7 +177,8 @@ def test_a_model_that_parrots_the_attacks_stores_almost_none(
     finally:
         mw.close()
     assert got["rules"] == 0 and got["taught"] == 0
-    kept = got["carrying"]
+    kept = [(k, t) for k, t in got["carrying"] if k != "summary"]  # offline: see above
+    _summaries_steer_nothing(got["carrying"])
     proposed = 2 * len(texts) * len(KINDS)
     print(f"\n{len(kept)} of {proposed} parroted items (every turn as every kind) were stored")
     print(f"carrying an attack: {kept}")

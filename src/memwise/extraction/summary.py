@@ -31,7 +31,7 @@ import numpy as np
 
 from memwise.extraction import dates, harness
 from memwise.extraction.types import Line
-from memwise.safety import boundary, secrets
+from memwise.safety import boundary, instructions, secrets
 from memwise.text import parse
 
 PARTS = ("wanted", "decided", "open")
@@ -237,6 +237,8 @@ def _wish(text: str) -> str | None:
 # -- choosing ----------------------------------------------------------------------------
 def _allowed(text: str) -> str | None:
     """Why ``text`` may not be in a summary (the boundary's class), or None."""
+    if instructions.scan(text):
+        return "instruction"
     verdict = boundary.classify(text, None, second_look=False, kind="summary")
     return verdict.kind if verdict is not None else None
 
@@ -247,8 +249,11 @@ def summarise(
     """The summary of one conversation, or None when nothing in it can be grounded."""
     said: list[tuple[Line, str]] = []
     for line in transcript:
-        if line.role in _CUSTOMER + _BUSINESS and line.text.strip():
-            said += [(line, s) for s in _sentences(secrets.redact(line.text))]
+        if line.role not in _CUSTOMER + _BUSINESS or not line.text.strip():
+            continue
+        if instructions.scan(line.text):  # a turn that tries to steer the assistant: none
+            continue  # of its sentences is retold (it stays in the record, as data)
+        said += [(line, s) for s in _sentences(secrets.redact(line.text))]
     if not any(line.role in _CUSTOMER for line, _ in said):
         return None
     method = "meaning" if embedder is not None else "parse"

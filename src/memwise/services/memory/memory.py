@@ -617,6 +617,8 @@ class Memory:
         kind: str | None = None,
         trust_filter: str | None = None,
     ) -> list[Served]:
+        """The contact's items, oldest first. Session summaries are a view of their own:
+        listed only when asked for (``kind="summary"``, or :meth:`summaries`)."""
         lifecycles = _filters(include, kind, trust_filter)
         with self.rt.db.read() as conn:
             rows.require(conn, "contact", workspace_id, contact_id)
@@ -624,10 +626,25 @@ class Memory:
             found = [
                 store.item_from_row(r)
                 for r in store.contact_rows(conn, workspace_id, contact_id, lifecycles)
-                if kind is None or r.kind == kind
+                if r.kind == kind or (kind is None and r.kind != Kind.summary.value)
             ]
         served = [self.serve(i, zone) for i in found]
         return [s for s in served if trust_filter is None or s.trust == trust_filter]
+
+    def summaries(self, workspace_id: str, contact_id: str) -> list[Served]:
+        """The contact's session summaries, newest conversation first."""
+        found = self.items(workspace_id, contact_id, kind=Kind.summary.value)
+        return sorted(found, key=lambda s: s.item.last_mentioned_at, reverse=True)
+
+    def summary_of(self, workspace_id: str, conversation_id: str) -> Served | None:
+        """One conversation's session summary, if it has one."""
+        with self.rt.db.read() as conn:
+            row = store.by_key_in_conversation(
+                conn, workspace_id, conversation_id, f"summary.{conversation_id[-12:].lower()}"
+            )
+            if row is None:
+                return None
+            return self.serve(store.item_from_row(row), self.zone(conn, workspace_id))
 
     # -- operator operations -------------------------------------------------------------
     def edit(

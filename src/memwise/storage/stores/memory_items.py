@@ -287,6 +287,20 @@ def archive(conn: Connection, item_id: str, now: datetime) -> None:
     update(conn, item_id, lifecycle=Lifecycle.archived.value, archived_at=now, conflicted=False)
 
 
+def by_key_in_conversation(
+    conn: Connection, workspace_id: str, conversation_id: str, key: str
+) -> Any | None:
+    """The active item of this key that a conversation wrote (its session summary)."""
+    return conn.execute(
+        sa.select(memory_items).where(
+            memory_items.c.workspace_id == workspace_id,
+            memory_items.c.conversation_id == conversation_id,
+            memory_items.c.key == key,
+            memory_items.c.lifecycle == Lifecycle.active.value,
+        )
+    ).first()
+
+
 def quoted_turn(conn: Connection, workspace_id: str, turn_id: str) -> Any | None:
     """The turn a quote cites, with its conversation and its contact (role, at, text,
     contact_id, conversation_id)."""
