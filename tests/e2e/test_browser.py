@@ -253,6 +253,48 @@ def test_the_conversation_page_shows_what_memory_took_and_refused(
     page.close()
 
 
+def test_session_summaries_on_the_contact_and_conversation_pages(
+    browser: object, shop: dict[str, str]
+) -> None:
+    """The Memory page lists each conversation's summary, newest first, with its channel
+    and a link to the conversation; the conversation's page shows its own; a later
+    conversation's closing of an open point shows on the earlier summary."""
+    with Client(shop["url"], shop["key"]) as mw:
+        first = mw.remember(
+            shop["ann"],
+            [
+                {"role": "user", "text": "Hi, I'd like to book a boiler service for next week."},
+                {"role": "assistant", "text": "Sure, you're booked for Tuesday at 9am."},
+                {"role": "user", "text": "I still need to send you the signed access form."},
+            ],
+            channel="email",
+        )
+        later = mw.remember(
+            shop["ann"],
+            [{"role": "user", "text": "Hello, here is the signed access form for the boiler."}],
+        )
+    page = browser.new_page()  # type: ignore[attr-defined]
+    login(page, shop)
+    page.goto(f"{shop['url']}/console/contacts/{shop['ann']}")
+    listed = page.locator("ol.summaries > li")
+    assert listed.count() >= 2
+    newest, older = listed.nth(0), listed.nth(1)
+    assert newest.locator("a").first.get_attribute("href") == (
+        f"/console/conversations/{later['conversation_id']}"
+    )
+    assert "email" in older.inner_text() and "boiler service" in older.inner_text()
+    assert "closed on" in older.inner_text()  # the form was sent later
+    assert "(the business said)" in older.inner_text()
+    shot(page, "session-summaries")
+    assert older.locator("a").first.get_attribute("href") == (
+        f"/console/conversations/{first['conversation_id']}"
+    )
+    older.locator("a").first.click()
+    assert "Summary" in page.locator("main").inner_text()
+    assert "boiler service" in page.locator("ul.summary").inner_text()
+    page.close()
+
+
 def test_the_memory_table_fits_a_phone_and_dates_only_dated_items(
     browser: object, shop: dict[str, str]
 ) -> None:

@@ -1,5 +1,5 @@
 // Generated from docs/openapi.json by scripts/generate.mjs (openapi-typescript): do not edit.
-// openapi sha256: 240cb86f3b75d4724022a9224f66157d01ba0282618323b2e21735b27b6e9316
+// openapi sha256: 76184edf9eaeab9f7b18e039bbb241967be4ef65e9f27319cd752a9b1cb9bb7b
 
 export interface paths {
     "/v1/account-source": {
@@ -405,6 +405,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contacts/{contact_id}/summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Summaries
+         * @description The contact's session summaries, newest conversation first: what each conversation
+         *     wanted, decided and left open, every sentence with the turn it came from.
+         */
+        get: operations["summaries_v1_contacts__contact_id__summaries_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/context": {
         parameters: {
             query?: never;
@@ -485,6 +506,27 @@ export interface paths {
         put?: never;
         /** Reset */
         post: operations["reset_v1_conversations__conversation_id__reset_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations/{conversation_id}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Conversation Summary
+         * @description One conversation's session summary (404 ``no_summary`` until it is extracted, or
+         *     when nothing in it could be grounded).
+         */
+        get: operations["conversation_summary_v1_conversations__conversation_id__summary_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2277,6 +2319,10 @@ export interface components {
             recorded_at: string;
             /** Source */
             source: string;
+            /** Summary */
+            summary?: {
+                [key: string]: unknown;
+            } | null;
             /** Superseded By */
             superseded_by?: string | null;
             /** Temporal */
@@ -4243,6 +4289,37 @@ export interface operations {
             };
         };
     };
+    summaries_v1_contacts__contact_id__summaries_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_MemoryItem_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     context_v1_context_post: {
         parameters: {
             query?: never;
@@ -4422,6 +4499,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Flag"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    conversation_summary_v1_conversations__conversation_id__summary_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryItem"];
                 };
             };
             /** @description Validation Error */

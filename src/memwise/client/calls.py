@@ -406,6 +406,17 @@ def memories(
     return Call("GET", "/v1/memories", _as(m.Page[m.MemoryItem]), params=params)
 
 
+def summaries(contact_id: str) -> Call[m.Page[m.MemoryItem]]:
+    """The contact's session summaries, newest conversation first."""
+    path = f"/v1/contacts/{contact_id}/summaries"
+    return Call("GET", path, _as(m.Page[m.MemoryItem]))
+
+
+def conversation_summary(conversation_id: str) -> Call[m.MemoryItem]:
+    """One conversation's session summary."""
+    return Call("GET", f"/v1/conversations/{conversation_id}/summary", _as(m.MemoryItem))
+
+
 def get_memory(item_id: str) -> Call[m.MemoryItem]:
     return Call("GET", f"/v1/memories/{item_id}", _as(m.MemoryItem))
 

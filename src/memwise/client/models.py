@@ -149,6 +149,9 @@ class MemoryItem(Result):
     edited: bool = False
     lifecycle: str = "active"  # active | superseded | archived
     contact_id: str | None = None
+    # a session summary's parts: {"sentences": [{part, text, turn_id, role, quote,
+    # occurs_on, closed_on?, closed_by?}], "channel", "method"}
+    summary: dict[str, Any] | None = None
 
 
 class Pattern(Result):

@@ -282,6 +282,7 @@ def conversation(request: Request, who: Operator) -> Response:
             if s.item.conversation_id == conv.id
         ],
         extraction=mw.jobs.by_key(ws, f"extract:{conv.id}"),
+        summary=(found := mw.memory.summary_of(ws, conv.id)) and served(found),
     )
 
 
@@ -302,6 +303,7 @@ def contact(request: Request, who: Operator) -> Response:
     include = [p for p in include if p in ("superseded", "archived")]
     ctx: dict[str, Any] = {"contact": contact, "view": view, "include": include}
     if view == "items":
+        ctx["summaries"] = [served(s) for s in mw.memory.summaries(ws, contact.id)]
         ctx["items"] = [served(s) for s in mw.memory.items(ws, contact.id, include=include)]
         ctx["by_id"] = {i["id"]: i for i in ctx["items"]}
     elif view == "patterns":

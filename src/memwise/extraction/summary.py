@@ -235,12 +235,19 @@ def _wish(text: str) -> str | None:
 
 
 # -- choosing ----------------------------------------------------------------------------
-def _allowed(text: str) -> str | None:
-    """Why ``text`` may not be in a summary (the boundary's class), or None."""
+def refusal(text: str) -> str | None:
+    """Why ``text`` may not be in a summary (the boundary's class), or None. A request
+    retold ("Wanted to order the walnut desk", "Asked: where is order 4410?") states no
+    order's state, so the operational class does not read it; every other class does."""
     if instructions.scan(text):
         return "instruction"
     verdict = boundary.classify(text, None, second_look=False, kind="summary")
-    return verdict.kind if verdict is not None else None
+    if verdict is None or (verdict.kind == "operational" and text.startswith(_REQUESTS)):
+        return None
+    return verdict.kind
+
+
+_REQUESTS = ("Wanted to ", "Asked: ")
 
 
 def summarise(
@@ -294,7 +301,10 @@ def summarise(
             if any(s is c for _, c, _ in chosen):
                 continue
             sentence = _render(part, s, zone)
-            why = _allowed(sentence.text)
+            why = refusal(sentence.text) or (
+                # read in the speaker's own words: retold, "I" is "they", someone else
+                "absence" if s.line.role in _CUSTOMER and boundary.absent(s.text) else None
+            )
             if why is not None:  # left out, and the next best is looked at
                 out.left_out[why] = out.left_out.get(why, 0) + 1
                 continue

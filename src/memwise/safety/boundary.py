@@ -486,7 +486,7 @@ def classify(
     if (
         _ABSENCE_DIRECT.search(t)
         or any(not preference and _ABSENCE_NEAR.search(part) for part, preference in parts)
-        or _absent(t)
+        or absent(t)
     ):
         return Verdict("absence", "something not on record is never stored: unknown stays unknown")
     if _STATUS.search(t):
@@ -514,7 +514,7 @@ def classify(
     return None
 
 
-def _absent(t: str) -> bool:
+def absent(t: str) -> bool:
     """Not on record, read off the parse: ``text/data/having.txt``, ``holding.txt`` …"""
     cs, held, holds = parse.parser().parse(t), words.load("belonging"), words.load("holding")
     if cs and cs[0].subjectless and cs[0].tag[:2] in ("VB", "MD"):  # "Has no account with us"

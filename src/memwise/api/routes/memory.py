@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from fastapi import Query
 
+from memwise import errors
 from memwise.api import routes
 from memwise.api.auth import MW, Admin, Operator, ws
 from memwise.api.schemas import MemoryNoteIn, MemoryPatch, RecallIn, RememberIn, out, page
@@ -43,6 +44,7 @@ def served(s: Served) -> dict[str, Any]:
         "conversation_id": i.conversation_id,
         "extractor": i.extractor,
         "contact_id": i.contact_id,
+        "summary": i.labels.get("summary") if i.kind.value == "summary" else None,
     }
 
 
@@ -58,6 +60,25 @@ def items(
     wanted = [p.strip() for p in include.split(",") if p.strip()]
     found = mw.memory.items(ws(caller), contact_id, include=wanted, kind=kind, trust_filter=trust)
     return page([served(s) for s in found], None)
+
+
+@router.get("/contacts/{contact_id}/summaries", response_model=m.Page[m.MemoryItem])
+def summaries(contact_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+    """The contact's session summaries, newest conversation first: what each conversation
+    wanted, decided and left open, every sentence with the turn it came from."""
+    return page([served(s) for s in mw.memory.summaries(ws(caller), contact_id)], None)
+
+
+@router.get("/conversations/{conversation_id}/summary", response_model=m.MemoryItem)
+def conversation_summary(conversation_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+    """One conversation's session summary (404 ``no_summary`` until it is extracted, or
+    when nothing in it could be grounded)."""
+    workspace = ws(caller)
+    mw.record.get(workspace, conversation_id)  # 404 for another workspace's conversation
+    found = mw.memory.summary_of(workspace, conversation_id)
+    if found is None:
+        raise errors.NotFound("this conversation has no summary", code="no_summary")
+    return served(found)
 
 
 @router.post("/contacts/{contact_id}/memory", status_code=201, response_model=m.Written)
