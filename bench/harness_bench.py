@@ -27,7 +27,7 @@ AT = datetime(2026, 11, 29, 9, tzinfo=UTC)
 def kept(case: dict[str, str]) -> bool:
     turn = [Line("t1", "customer", case["turn"], AT)]
     proposal = Proposal("fact", case["item"], [case["quote"]])
-    return bool(harness.verify([proposal], [], None, turn).items)
+    return bool(harness.verify([proposal], [], turn).items)
 
 
 def measure(path: Path, show_errors: bool) -> list[list[str]]:

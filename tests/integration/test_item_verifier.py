@@ -42,7 +42,7 @@ PROPOSED = {
         _item("Gets repairs at half price", "I get repairs at half price", "fact"),
     ],
     "events": [],
-    "continuity": None,
+    "summary": [],
 }
 
 
@@ -124,22 +124,35 @@ def test_one_model_is_built_once_and_shared(server: FakeModelServer) -> None:
     assert off.make_verifier() is None
 
 
-def test_the_continuity_note_gets_the_same_second_look(
+def test_a_model_summary_gets_the_same_second_look(
     mw_sqlite: Memwise, server: FakeModelServer
 ) -> None:
+    """A model's summary sentence goes to the verifier with the items: one it does not
+    find supported is left out, and the summary is the offline one's instead."""
     ws, contact = _setup(mw_sqlite, server)
-    steered = {
-        "text": "Asked about: repairs at half price",
-        "quotes": ["I get repairs at half price"],
-    }
-    server.enqueue(
-        {"items": [], "events": [], "continuity": steered},
-        {"verdicts": [{"index": 0, "supported": True, "class": "entitlement"}]},
+    conv, _ = mw_sqlite.record.start(
+        ws, mw_sqlite.tenancy.default_agent(ws), "web", contact_id=contact
     )
-    assert mw_sqlite.worker().run_once() == {"extract:applied": 1}
-    assert mw_sqlite.memory.items(ws, contact) == []
-    sent = json.loads(server.requests[1]["body"]["messages"][1]["content"])
-    assert sent["items"][0]["item"].startswith("Asked about")
+    mw_sqlite.record.append(ws, conv.id, "customer", "I'd like my bike serviced on Friday.")
+    mw_sqlite.record.end(ws, conv.id)
+    steered = {
+        "part": "wanted",
+        "text": "Wanted their bike serviced for free on Friday",
+        "quote": "I'd like my bike serviced on Friday",
+        "said_by": "customer",
+    }
+    empty = {"items": [], "events": [], "summary": []}
+    server.enqueue(
+        empty,  # the first conversation
+        {"items": [], "events": [], "summary": [steered]},
+        {"verdicts": [{"index": 0, "supported": False, "class": "entitlement"}]},
+    )
+    assert mw_sqlite.worker().run_once() == {"extract:applied": 2}
+    sent = json.loads(server.requests[2]["body"]["messages"][1]["content"])
+    assert sent["items"][0]["item"] == "Wanted their bike serviced for free on Friday"
+    made = mw_sqlite.memory.summary_of(ws, conv.id)
+    assert made is not None and "free" not in made.item.text
+    assert made.item.labels["summary"]["method"] != "model"
 
 
 def test_two_answers_for_one_item_count_as_none(

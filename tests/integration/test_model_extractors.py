@@ -47,7 +47,7 @@ GOOD: dict[str, Any] = {
         },
     ],
     "events": [],
-    "continuity": None,
+    "summary": [],
 }
 
 
@@ -64,6 +64,56 @@ def _conversation(mw: Memwise) -> tuple[str, str]:
     return ws.id, contact
 
 
+def test_a_model_summary_is_held_to_the_turns_it_retells(
+    mw_sqlite: Memwise, server: FakeModelServer, clock: FixedClock
+) -> None:
+    """The configured model writes the summary; each sentence must retell a turn's words
+    (the turn, not the model, says who said them) and name no number those words do not."""
+    clock.set(
+        __import__("datetime").datetime(2026, 11, 29, 9, 0, tzinfo=__import__("datetime").UTC)
+    )
+    mw_sqlite.extraction.extractor = OpenAIExtractor("small-model", base_url=f"{server.url}/v1")
+    told = [
+        {
+            "part": "wanted",
+            "text": "They have the dentist on 30 November at 11:00",
+            "quote": "I have the dentist tomorrow at 11",
+            "said_by": "customer",
+        },
+        {  # the assistant's guess, claimed as the customer's words
+            "part": "decided",
+            "text": "They are relocating in March",
+            "quote": "So you're relocating in March",
+            "said_by": "customer",
+        },
+        {  # a number nobody said
+            "part": "open",
+            "text": "They will pay the 500 euro deposit by email",
+            "quote": "I prefer email",
+            "said_by": "customer",
+        },
+        {  # words nobody said
+            "part": "open",
+            "text": "They want a refund",
+            "quote": "I would like a full refund today",
+            "said_by": "customer",
+        },
+    ]
+    server.enqueue({**GOOD, "summary": told})
+    ws, contact = _conversation(mw_sqlite)
+    assert mw_sqlite.worker().run_once() == {"extract:applied": 1}
+    (made,) = mw_sqlite.memory.summaries(ws, contact)
+    meta = made.item.labels["summary"]
+    assert meta["method"] == "model"
+    assert [(x["part"], x["role"]) for x in meta["sentences"]] == [
+        ("wanted", "customer"),
+        ("decided", "assistant"),  # the turn says who said it
+    ]
+    assert meta["sentences"][0]["occurs_on"] == "2026-11-30T11:00:00+01:00"
+    (job,) = mw_sqlite.jobs.find(ws)
+    assert job.result["summary"] == {"action": "created", "left_out": {"ungrounded": 2}}
+
+
 def test_openai_extractor_output_goes_through_quote_verification(
     mw_sqlite: Memwise, server: FakeModelServer, clock: FixedClock
 ) -> None:
@@ -78,7 +128,7 @@ def test_openai_extractor_output_goes_through_quote_verification(
     assert set(items) == {"Prefers email", "Dentist appointment"}  # the assistant's guess is gone
     assert items["Dentist appointment"].occurs_on == "2026-11-30T11:00:00+01:00"
     assert items["Prefers email"].extractor == "openai:small-model"
-    assert items["Prefers email"].prompt_version == "extract-2"
+    assert items["Prefers email"].prompt_version == "extract-3"
     request = server.requests[0]["body"]
     assert request["response_format"]["json_schema"]["strict"] is True
     assert "Business domain: retail" in request["messages"][0]["content"]
@@ -93,7 +143,7 @@ def test_openai_extractor_output_goes_through_quote_verification(
         Reply(raw_body="{not json"),
         Reply(payload="not the schema"),
         Reply(status=500),
-        Reply(payload={"items": [{"kind": "gossip"}], "events": [], "continuity": None}),
+        Reply(payload={"items": [{"kind": "gossip"}], "events": [], "summary": []}),
     ],
 )
 def test_bad_answers_retry_then_fail_never_half_applied(

@@ -49,9 +49,7 @@ def test_no_date_no_resolution() -> None:
 def _one(turn: str, quote: str, item: str) -> harness.Verified:
     """One customer turn, one quote of it and the fact proposed from it, through the harness."""
     at = datetime(2026, 11, 29, 9, tzinfo=UTC)
-    return harness.verify(
-        [Proposal("fact", item, [quote])], [], None, [Line("t1", "customer", turn, at)]
-    )
+    return harness.verify([Proposal("fact", item, [quote])], [], [Line("t1", "customer", turn, at)])
 
 
 def _lines() -> list[Line]:
@@ -70,7 +68,6 @@ def test_quotes_count_only_from_the_customers_own_turns() -> None:
             Proposal("fact", "Relocating in March", ["relocating in March"]),
         ],
         [],
-        None,
         _lines(),
     )
     assert [p.text for p, _ in verified.items] == ["Prefers email"]
@@ -79,11 +76,11 @@ def test_quotes_count_only_from_the_customers_own_turns() -> None:
 
 def test_quotes_forgive_contractions_and_typos_and_keep_the_customers_words() -> None:
     spelled_out = Proposal("preference", "Prefers email", ["I would rather be contacted by e-mail"])
-    kept = harness.verify([spelled_out], [], None, _lines(), threshold=99).items
+    kept = harness.verify([spelled_out], [], _lines(), threshold=99).items
     assert kept and kept[0][1][0].quote == "I’d rather be contacted by E-mail"
     typo = Proposal("preference", "Prefers email", ["I'd rather be contacetd by e-mail"])
-    assert harness.verify([typo], [], None, _lines(), threshold=80).items
-    assert not harness.verify([typo], [], None, _lines(), threshold=99).items
+    assert harness.verify([typo], [], _lines(), threshold=80).items
+    assert not harness.verify([typo], [], _lines(), threshold=99).items
 
 
 @pytest.mark.parametrize(
@@ -201,7 +198,7 @@ def test_rule_extractor_reads_customers_only_and_emits_labelled_events() -> None
         ("order", {"product": "Trail Stove"}),
         ("enquiry", {"product": "Alpine 2"}),
     ]
-    assert out.continuity is not None and "Alpine 2" in out.continuity.text
+    assert out.summary == []  # the session summary is written after extraction, for any
 
 
 def test_unknown_domains_are_refused_by_name() -> None:
@@ -223,7 +220,7 @@ def test_quotes_match_whole_words_with_content() -> None:
     assert checker.find("help with my tent") is not None
     assert checker.find("vegetarian") is not None  # one word, but the whole turn
     planted = Proposal("fact", "Relocating to Munich in March", ["the", "thanks for the help"])
-    assert harness.verify([planted], [], None, lines).items == []
+    assert harness.verify([planted], [], lines).items == []
 
 
 def test_items_must_be_grounded_in_their_quotes() -> None:
@@ -238,7 +235,7 @@ def test_items_must_be_grounded_in_their_quotes() -> None:
         Proposal("fact", "Budget of 4000 euros", ["my budget is 400 euros"]),  # a number
         Proposal("preference", "Loves opera", ["I live in Hamburg"]),  # nothing of it said
     ]
-    verified = harness.verify(good + bad, [], None, lines)
+    verified = harness.verify(good + bad, [], lines)
     assert [p.text for p, _ in verified.items] == ["Lives in Hamburg", "Budget of 400 euros"]
     assert verified.discarded == 3
     assert harness.grounded("Does not want to be called", []) is False

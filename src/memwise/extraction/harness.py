@@ -178,7 +178,6 @@ def norm(text: str) -> str:
 class Verified:
     items: list[tuple[Proposal, list[Evidence]]] = field(default_factory=list)
     events: list[tuple[ProposedEvent, Evidence]] = field(default_factory=list)
-    continuity: tuple[Proposal, list[Evidence]] | None = None
     discarded: int = 0
 
 
@@ -916,7 +915,6 @@ def _bounded(p: Proposal) -> bool:
 def verify(
     items: Sequence[Proposal],
     events: Sequence[ProposedEvent],
-    continuity: Proposal | None,
     transcript: Sequence[Line],
     threshold: float = 90.0,
 ) -> Verified:
@@ -937,8 +935,4 @@ def verify(
             out.events.append((e, found))
         else:
             out.discarded += 1
-    if continuity is not None and _bounded(continuity):
-        ev = checker.evidence(continuity.quotes)
-        if ev and grounded(continuity.text, ev, checker.around(ev), continuity.kind):
-            out.continuity = (continuity, ev)
     return out

@@ -49,7 +49,7 @@ class ModelExtractor:
         return Extraction(
             extraction.items,
             extraction.events,
-            extraction.continuity,
+            extraction.summary,
             {"tokens": tokens, "mode": self.mode},
         )
 

@@ -10,9 +10,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memwise import errors
 from memwise.extraction.pack import Pack
-from memwise.extraction.types import Existing, Extraction, Line, Proposal, ProposedEvent
+from memwise.extraction.types import (
+    Existing,
+    Extraction,
+    Line,
+    Proposal,
+    ProposedEvent,
+    SummaryProposal,
+)
 
-PROMPT_VERSION = "extract-2"
+PROMPT_VERSION = "extract-3"
 
 SYSTEM = """You extract durable memory about ONE customer from a whole conversation.
 Rules, all of them binding:
@@ -32,7 +39,13 @@ Rules, all of them binding:
 - For corrections, reuse the existing key so the newer value supersedes the older one.
 - For anything with a date or time of its own, copy the customer's date wording into
   occurs_phrase exactly ("tomorrow at 11"); do not compute dates.
-- continuity: one short note "Asked about X; still open: Y", quoting the customer, or null.
+- summary: two to four short sentences about this conversation, in the third person
+  ("they" is the customer, "we" the business): what the customer wanted (part "wanted"),
+  what was decided or done ("decided"), what is still open ("open"), dates written out as
+  calendar days. Each sentence retells ONE exact quote from one turn and says who said it
+  (said_by "customer" or "business"). No order, payment or shipment state as a current
+  fact, no statement of absence, no secret, no instruction to the assistant, nothing the
+  assistant said presented as the customer's. An empty list when nothing is worth it.
 {pack}
 """
 
@@ -54,23 +67,26 @@ class _Event(BaseModel):
     quote: str
 
 
-class _Continuity(BaseModel):
+class _Sentence(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    text: str
-    quotes: list[str]
+    part: str = Field(pattern="^(wanted|decided|open)$")
+    text: str = Field(min_length=1, max_length=300)
+    quote: str = Field(min_length=1, max_length=2000)
+    said_by: str = Field(pattern="^(customer|business)$")
 
 
 class Output(BaseModel):
     model_config = ConfigDict(extra="forbid")
     items: list[_Item]
     events: list[_Event]
-    continuity: _Continuity | None
+    summary: list[_Sentence] = Field(default_factory=list, max_length=6)
+    continuity: Any = None  # what extract-2 asked for: accepted from an older reply, not read
 
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
-    "required": ["items", "events", "continuity"],
+    "required": ["items", "events", "summary"],
     "properties": {
         "items": {
             "type": "array",
@@ -104,19 +120,19 @@ SCHEMA: dict[str, Any] = {
                 },
             },
         },
-        "continuity": {
-            "anyOf": [
-                {"type": "null"},
-                {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["text", "quotes"],
-                    "properties": {
-                        "text": {"type": "string"},
-                        "quotes": {"type": "array", "items": {"type": "string"}},
-                    },
+        "summary": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["part", "text", "quote", "said_by"],
+                "properties": {
+                    "part": {"type": "string", "enum": ["wanted", "decided", "open"]},
+                    "text": {"type": "string"},
+                    "quote": {"type": "string"},
+                    "said_by": {"type": "string", "enum": ["customer", "business"]},
                 },
-            ]
+            },
         },
     },
 }
@@ -153,7 +169,5 @@ def parse(raw: str | dict[str, Any]) -> Extraction:
             for i in out.items
         ],
         events=[ProposedEvent(e.type, e.labels, e.quote) for e in out.events],
-        continuity=Proposal("note", out.continuity.text, out.continuity.quotes)
-        if out.continuity
-        else None,
+        summary=[SummaryProposal(x.part, x.text, x.quote, x.said_by) for x in out.summary],
     )

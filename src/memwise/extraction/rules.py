@@ -155,7 +155,6 @@ class RuleExtractor:
     ) -> Extraction:
         items: list[Proposal] = []
         events: list[ProposedEvent] = []
-        questions: list[str] = []
         asked: list[str] = []  # the customer's requests since the assistant last spoke
         not_read: list[str] = []
         other_languages: Counter[str] = Counter()
@@ -179,8 +178,6 @@ class RuleExtractor:
             for sentence in _sentences(line):
                 found = self._sentence(sentence)
                 items += found
-                if sentence.endswith("?"):
-                    questions.append(sentence)
                 if slots.is_request(sentence):
                     asked.append(sentence)
                 events += self._events(sentence, pack)
@@ -192,7 +189,6 @@ class RuleExtractor:
         return Extraction(
             items=items,
             events=events,
-            continuity=self._continuity(questions),
             not_read=not_read,
         )
 
@@ -375,7 +371,7 @@ class RuleExtractor:
             return [Proposal("fact", template.format(_third_person(value)), [s], key=key)]
         return []
 
-    # -- events and continuity -----------------------------------------------------------
+    # -- events -----------------------------------------------------------
     @staticmethod
     def _events(s: str, pack: Pack | Any) -> list[ProposedEvent]:
         if not isinstance(pack, Pack):
@@ -394,13 +390,3 @@ class RuleExtractor:
             if labels:
                 out.append(ProposedEvent(spec.type, labels, s))
         return out
-
-    @staticmethod
-    def _continuity(questions: list[str]) -> Proposal | None:
-        if not questions:
-            return None
-        first = questions[0].rstrip("?")
-        text = f"Asked about: {first}"
-        if len(questions) > 1:
-            text += f"; last open question: {questions[-1].rstrip('?')}"
-        return Proposal("note", text[:480], [questions[0], questions[-1]])

@@ -20,8 +20,9 @@ is done): weaker, and said in the summary's ``method``.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 
 from memwise.extraction import dates, harness
-from memwise.extraction.types import Line
+from memwise.extraction.types import Line, SummaryProposal
 from memwise.safety import boundary, instructions, secrets
 from memwise.text import parse
 
@@ -336,3 +337,72 @@ def closing(open_points: Sequence[str], later: Sequence[str], embedder: Any | No
         if float(row[best]) >= CLOSES and harness.shares_meaning(open_points[i], later[best]):
             out.append(i)
     return out
+
+
+def from_model(
+    proposed: Sequence[SummaryProposal], transcript: Sequence[Line], zone: ZoneInfo
+) -> Summary | None:
+    """A model's summary, held to what the offline one is held to: each sentence must
+    retell words found in a turn (word for word, or with a few typos) — the turn decides
+    who said them, whatever the model claims, so the business's words never become the
+    customer's — share a content word with them, hold no number that neither those words
+    nor the day they name hold, and pass :func:`refusal`; a turn that tries to steer the
+    assistant gives no sentence. None when no sentence of the customer's is left."""
+    steering = {line.turn_id for line in transcript if instructions.scan(line.text)}
+    checkers = {
+        "customer": harness.QuoteChecker([x for x in transcript if x.role in _CUSTOMER]),
+        "business": harness.QuoteChecker(
+            [replace(x, role="customer") for x in transcript if x.role in _BUSINESS]
+        ),
+    }
+    by_id = {line.turn_id: line for line in transcript}
+    out = Summary(method="model")
+    for p in proposed[:MAX_SENTENCES]:
+        if p.part not in PARTS or len(p.text) > MAX_SENTENCE + 80:
+            out.left_out["ungrounded"] = out.left_out.get("ungrounded", 0) + 1
+            continue
+        order = ("customer", "business") if p.said_by == "customer" else ("business", "customer")
+        found = next((f for who in order if (f := checkers[who].find(p.quote))), None)
+        line = by_id.get(found.turn_id) if found else None
+        if found is None or line is None or line.turn_id in steering:
+            out.left_out["ungrounded"] = out.left_out.get("ungrounded", 0) + 1
+            continue
+        text = " ".join(p.text.split())
+        named = _numbers(found.quote) | _day_numbers(found.quote, line, zone)
+        if not harness.shares_meaning(text, found.quote) or not _numbers(text) <= named:
+            out.left_out["ungrounded"] = out.left_out.get("ungrounded", 0) + 1
+            continue
+        why = refusal(text) or (
+            "absence" if line.role in _CUSTOMER and boundary.absent(found.quote) else None
+        )
+        if why is not None:
+            out.left_out[why] = out.left_out.get(why, 0) + 1
+            continue
+        role = "customer" if line.role in _CUSTOMER else line.role
+        _, occurs_on = _dated(found.quote, line, zone)
+        out.sentences.append(
+            Sentence(p.part, _clip(text), line.turn_id, role, found.quote, occurs_on)
+        )
+    if not any(s.role == "customer" for s in out.sentences):
+        return None
+    return out
+
+
+def _numbers(text: str) -> set[str]:
+    return {n.lstrip("0") or "0" for n in re.findall(r"\d+", text)}
+
+
+def _day_numbers(quote: str, line: Line, zone: ZoneInfo) -> set[str]:
+    """The numbers of the day a quote's date wording names ("Friday" said on 2 March 2026:
+    6, 3, 2026), which a model may write out."""
+    _, value = _dated(quote, line, zone)
+    if value is None:
+        return set()
+    moment = datetime.fromisoformat(value)
+    return {
+        str(moment.day),
+        str(moment.month),
+        str(moment.year),
+        str(moment.hour),
+        f"{moment.minute}",
+    }

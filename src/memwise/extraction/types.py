@@ -36,10 +36,21 @@ class ProposedEvent:
 
 
 @dataclass(frozen=True)
+class SummaryProposal:
+    """One sentence of a session summary as a model proposes it: its part (wanted,
+    decided, open), its text, the words of one turn it retells, and who said them."""
+
+    part: str
+    text: str
+    quote: str
+    said_by: str  # customer | business
+
+
+@dataclass(frozen=True)
 class Extraction:
     items: list[Proposal] = field(default_factory=list)
     events: list[ProposedEvent] = field(default_factory=list)
-    continuity: Proposal | None = None
+    summary: list[SummaryProposal] = field(default_factory=list)
     usage: dict[str, Any] = field(default_factory=dict)
     not_read: list[str] = field(default_factory=list)  # what the extractor said it did not read
 
@@ -60,5 +71,5 @@ class Extractor(Protocol):
     def extract(
         self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Any
     ) -> Extraction:
-        """Propose items, events and a continuity note for one whole conversation."""
+        """Propose items, events and (a model) a session summary for one conversation."""
         ...

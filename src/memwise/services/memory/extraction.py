@@ -1,7 +1,7 @@
 """Conversations become memory at their end: read whole, extract, verify quotes, apply once.
 
 The extractor is pure (transcript in, proposals out); the harness keeps only proposals whose
-quotes are the contact's own words; the apply step writes items, the continuity note,
+quotes are the contact's own words; the apply step writes items, the session summary,
 events, the metered interaction and the job's "done" mark in one transaction.
 """
 
@@ -161,14 +161,19 @@ class ExtractionRunner:
         verified = harness.verify(
             extraction.items,
             extraction.events if agent.business_intelligence else [],
-            extraction.continuity,
             transcript,
             self.threshold,
         )
         outcome = Outcome(
             "applied", discarded=verified.discarded, not_read=list(extraction.not_read)
         )
-        looked_at = list(verified.items) + ([verified.continuity] if verified.continuity else [])
+        # the model's summary, held to the offline one's rules; else the offline one
+        made = summary.from_model(extraction.summary, transcript, zone)
+        told = [
+            (Proposal("note", x.text, [x.quote]), [Evidence(x.turn_id, x.quote)])
+            for x in (made.sentences if made else [])
+        ]
+        looked_at = list(verified.items) + told
         if self.verifier is not None and looked_at:
             try:
                 with observability.span("memwise.verify", verifier=self.verifier.name):
@@ -182,13 +187,18 @@ class ExtractionRunner:
                 return Outcome("failed" if status == "failed" else "retrying", reason=str(exc))
             cleared = {id(pair) for pair in checked.kept}
             verified.items = [pair for pair in verified.items if id(pair) in cleared]
-            if verified.continuity is not None and id(verified.continuity) not in cleared:
-                verified.continuity = None  # the continuity note gets the same second look
+            if made is not None:  # the summary's sentences get the same second look
+                made.sentences = [
+                    x for x, pair in zip(made.sentences, told, strict=True) if id(pair) in cleared
+                ]
+                if not any(x.role == "customer" for x in made.sentences):
+                    made = None
             for why, n in checked.refused.items():
                 outcome.refused[why] = outcome.refused.get(why, 0) + n
-        embedder = self.memory.embedder or embedders.shipped()
-        with observability.span("memwise.summarise"):
-            made = summary.summarise(transcript, zone, embedder)
+        if made is None:
+            embedder = self.memory.embedder or embedders.shipped()
+            with observability.span("memwise.summarise"):
+                made = summary.summarise(transcript, zone, embedder)
         try:
             applied = self._apply(
                 job,
