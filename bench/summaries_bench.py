@@ -32,7 +32,6 @@ from zoneinfo import ZoneInfo
 
 from _common import table
 from memwise.extraction import summary
-from memwise.extraction.rules import RuleExtractor
 from memwise.extraction.types import Line
 from memwise.retrieval import embedders
 from memwise.text import parse
@@ -94,8 +93,12 @@ def asked_about(conv: dict[str, Any]) -> str:
         for s in parse.sentences(line.text)
         if s.strip().endswith("?")
     ]
-    note = RuleExtractor._continuity(questions)
-    return note.text if note else ""
+    if not questions:  # the note memwise wrote before summaries, as it was
+        return ""
+    text = f"Asked about: {questions[0].rstrip('?')}"
+    if len(questions) > 1:
+        text += f"; last open question: {questions[-1].rstrip('?')}"
+    return text[:480]
 
 
 def lead3(conv: dict[str, Any]) -> str:
