@@ -166,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--set", type=Path, default=DEFAULT)
     ap.add_argument("--no-embedder", action="store_true", help="the parse-only fallback")
+    ap.add_argument(
+        "--per-summary", action="store_true", help="a row per conversation (counts only)"
+    )
     args = ap.parse_args(argv)
     convs = json.loads(args.set.read_text())["conversations"]
     embedder = None if args.no_embedder else embedders.shipped()
@@ -216,6 +219,30 @@ def main(argv: list[str] | None = None) -> int:
         ],
         rows,
     )
+    if args.per_summary:
+        mine = next(iter(per))
+        table(
+            f"{mine}, per summary",
+            [
+                "conversation",
+                "decisions kept",
+                "open points kept",
+                "forbidden",
+                "sentences",
+                "chars",
+            ],
+            [
+                [
+                    c["id"],
+                    f"{r['decisions'][0]}/{r['decisions'][1]}",
+                    f"{r['open'][0]}/{r['open'][1]}",
+                    str(r["forbidden"]),
+                    str(r["sentences"]),
+                    str(r["chars"]),
+                ]
+                for c, r in zip(convs, per[mine], strict=True)
+            ],
+        )
     closes_report(convs, embedder)
     first = next(iter(per))
     for other in list(per)[1:3]:

@@ -80,8 +80,12 @@ class Summary:
 @dataclass(frozen=True)
 class _Said:
     line: Line
-    text: str  # one sentence of the turn
+    sentence: parse.Sentence  # one sentence of the turn, read once
     scores: dict[str, float]
+
+    @property
+    def text(self) -> str:
+        return self.sentence.text
 
 
 @functools.cache
@@ -125,12 +129,13 @@ def _by_meaning(embedder: Any, texts: Sequence[str]) -> list[dict[str, float]]:
     return _centroids[key].scores(texts)
 
 
-def _by_parse(said: Sequence[tuple[Line, str]]) -> list[dict[str, float]]:
+def _by_parse(said: Sequence[tuple[Line, parse.Sentence]]) -> list[dict[str, float]]:
     """The parts read off the grammar, when no embedder is installed: a question or a wish
     of the customer is a request, a future, an obligation or a request to act is open, and
     a past, perfect or passive is done."""
     out = []
-    for line, text in said:
+    for line, sentence in said:
+        text = sentence.text
         clauses = parse.parser().parse(text)
         s = dict.fromkeys(("wanted", "decided", "open", "other"), 0.0)
         for c in clauses[:3]:
@@ -146,47 +151,65 @@ def _by_parse(said: Sequence[tuple[Line, str]]) -> list[dict[str, float]]:
     return out
 
 
-def _sentences(text: str) -> list[str]:
-    """The turn's sentences worth a summary's look: past any greeting, of four words or
-    more (a bare "OK, go ahead." says nothing on its own)."""
-    out = []
-    for raw in parse.sentences(text):
-        sentence = raw.strip()
-        sentence = sentence[parse.lead_in(sentence) :].strip(" ,!-")
-        if len(sentence.split()) >= MIN_WORDS:
-            out.append(sentence)
-    return out
+MAX_READ = 30  # sentences a summary reads: the first and the last of a long conversation
+MAX_TURN = 400  # characters of one turn a summary reads: a long paste is read in part
+READS = MAX_TURN + 60  # what of a turn its quotes can come from (masking reads a little more)
+
+
+def _prose(text: str) -> bool:
+    """Whether a turn reads as language a summary can retell: mostly letters, and not one
+    word or phrase over and over (a pasted log, a flood of digits or punctuation, the same
+    line repeated). Counted in one pass over the first ``MAX_TURN`` characters: whatever a
+    turn holds, deciding costs next to nothing, and a turn that is not prose costs no parse."""
+    head = text[:MAX_TURN]
+    letters = sum(c.isalpha() for c in head)
+    words = head.lower().split()
+    return letters >= 0.6 * len(head.replace(" ", "")) and (
+        len(words) < 12 or len(set(words)) >= 0.4 * len(words)
+    )
+
+
+def _sentences(text: str) -> list[parse.Sentence]:
+    """The sentences worth a summary's look in a turn's head (one parse): past any
+    greeting, of four words or more (a bare "OK, go ahead." says nothing on its own), none
+    longer than a summary's sentence."""
+    if not _prose(text):
+        return []
+    return [
+        s
+        for s in parse.read(text)
+        if len(s.text.split()) >= MIN_WORDS and len(s.text) <= MAX_SENTENCE
+    ]
 
 
 # -- rewriting: person and dates ---------------------------------------------------------
-def _person(text: str, role: str) -> str:
-    """The customer's words retold as "they", the business's as "we" (the parse's
-    pronouns): a summary never puts the business's words in the customer's mouth."""
-    return parse.retold(text, "customer" if role in _CUSTOMER else "business")
-
-
-def _dated(text: str, line: Line, zone: ZoneInfo) -> tuple[str, str | None]:
-    """The sentence with the day its date wording meant when the wording does not say it
-    ("on Thursday" → "on Thursday (Thu 5 Mar 2026)"), and that day. Only wording the
-    parser reads as a date is resolved: a bare time ("around 7:30") names no day."""
+def _dated(
+    text: str, line: Line, zone: ZoneInfo, dates_at: Sequence[tuple[int, int]], shown_in: str
+) -> tuple[str, str | None]:
+    """``shown_in`` (the sentence as the summary says it) with the day that ``text``'s date
+    wording meant when the wording does not say it ("on Thursday" → "on Thursday (Thu 5
+    Mar 2026)"), and that day. Only wording the parser read as a date is resolved
+    (``dates_at``): a bare time ("around 7:30") names no day."""
     phrase = dates.find_phrase(text)
     if not phrase:
-        return text, None
+        return shown_in, None
     at = text.find(phrase)
-    spans = parse.dated_spans(text)
-    if at < 0 or not any(a < at + len(phrase) and b > at for a, b in spans):
-        return text, None
+    if at < 0 or not any(a < at + len(phrase) and b > at for a, b in dates_at):
+        return shown_in, None
     found = dates.resolve(phrase, line.at, zone, text)
     if found is None:
-        return text, None
+        return shown_in, None
     moment = datetime.fromisoformat(found.value)
     month = f"{moment:%B}".lower()
     low = text.lower()
     if str(moment.day) in low and (month in low or month[:3] in low):
-        return text, found.value  # the sentence already says the day and the month
-    shown = f"{moment:%a} {moment.day} {moment:%b %Y}"
-    end = at + len(phrase)
-    return f"{text[:end]} ({shown}){text[end:]}", found.value
+        return shown_in, found.value  # the sentence already says the day and the month
+    where = shown_in.find(phrase)
+    if where < 0:
+        return shown_in, found.value
+    end = where + len(phrase)
+    day = f"{moment:%a} {moment.day} {moment:%b %Y}"
+    return f"{shown_in[:end]} ({day}){shown_in[end:]}", found.value
 
 
 def _clip(text: str) -> str:
@@ -198,15 +221,18 @@ def _clip(text: str) -> str:
 
 
 def _render(part: str, said: _Said, zone: ZoneInfo) -> Sentence:
+    """The summary's sentence: the customer's words retold as "they", the business's as
+    "we" (a summary never puts the business's words in the customer's mouth)."""
     role = said.line.role
-    text, occurs_on = _dated(said.text, said.line, zone)
-    text = _person(text, role).strip()
-    wish = _wish(said.text) if part == "wanted" else None
+    s = said.sentence
+    retold = s.as_customer if role in _CUSTOMER else s.as_business
+    text, occurs_on = _dated(s.text, said.line, zone, s.dates, retold)
+    wish = s.wish if part == "wanted" and role in _CUSTOMER else None
     if wish is not None:
-        body = f"Wanted {_person(wish, role)}"
+        body = f"Wanted {wish}"
     else:
         if part == "wanted":
-            lead = "Asked" if said.text.rstrip().endswith("?") else "Said"
+            lead = "Asked" if s.text.rstrip().endswith("?") else "Said"
         else:
             lead = {"decided": "Agreed", "open": "Open"}[part]
         body = f"{lead}: {text[:1].lower() + text[1:] if _lowerable(text) else text}"
@@ -214,25 +240,12 @@ def _render(part: str, said: _Said, zone: ZoneInfo) -> Sentence:
     if body[-1] not in ".?!…":
         body += "."
     role_kept = "customer" if role in _CUSTOMER else role
-    return Sentence(part, body, said.line.turn_id, role_kept, said.text, occurs_on)
+    return Sentence(part, body, said.line.turn_id, role_kept, s.text, occurs_on)
 
 
 def _lowerable(text: str) -> bool:
     first = text.split(" ", 1)[0]
     return first.isalpha() and first[1:].islower() and first not in ("I",) and first != "They"
-
-
-def _wish(text: str) -> str | None:
-    """'I'd like to book a cut with Priya' → 'to book a cut with Priya': the wish itself,
-    read off the parse (a speaker's clause of wanting with the clause it governs)."""
-    clauses = parse.parser().parse(text)
-    for n, c in enumerate(clauses[:-1]):
-        if c.who in ("speaker", "household") and c.head in ("like", "want", "need", "hope"):
-            nxt = clauses[n + 1]
-            rest = text[nxt.start :].strip()
-            if rest.lower().startswith("to "):
-                return rest.rstrip(".!")
-    return None
 
 
 # -- choosing ----------------------------------------------------------------------------
@@ -255,18 +268,30 @@ def summarise(
     transcript: Sequence[Line], zone: ZoneInfo, embedder: Any | None = None
 ) -> Summary | None:
     """The summary of one conversation, or None when nothing in it can be grounded."""
-    said: list[tuple[Line, str]] = []
+    said: list[tuple[Line, parse.Sentence]] = []
     for line in transcript:
         if line.role not in _CUSTOMER + _BUSINESS or not line.text.strip():
             continue
-        if instructions.scan(line.text):  # a turn that tries to steer the assistant: none
-            continue  # of its sentences is retold (it stays in the record, as data)
-        said += [(line, s) for s in _sentences(secrets.redact(line.text))]
+        # what a summary reads of a turn: its head, secrets masked before it is cut (a card
+        # number across the cut is still found), then cut at a space
+        if not _prose(line.text):  # decided on the words as said, before any masking
+            continue
+        head = secrets.redact(line.text[:READS])
+        if len(head) > MAX_TURN:
+            cut = head[:MAX_TURN]
+            head = cut[: cut.rindex(" ")] if " " in cut else cut
+        if instructions.scan(head):  # a turn that tries to steer the assistant: none of its
+            continue  # sentences is retold (it stays in the record, as data)
+        said += [(line, s) for s in _sentences(head)]
+    if len(said) > MAX_READ:  # bounded work: how it began and how it ended
+        said = said[: MAX_READ // 2] + said[-MAX_READ // 2 :]
     if not any(line.role in _CUSTOMER for line, _ in said):
         return None
     method = "meaning" if embedder is not None else "parse"
     scores = (
-        _by_meaning(embedder, [t for _, t in said]) if embedder is not None else _by_parse(said)
+        _by_meaning(embedder, [t.text for _, t in said])
+        if embedder is not None
+        else _by_parse(said)
     )
     items = [_Said(line, text, s) for (line, text), s in zip(said, scores, strict=True)]
     out = Summary(method=method)
@@ -285,9 +310,7 @@ def summarise(
     early = customers[: max(3, len(customers) // 2)]
     wanted = sorted(early, key=lambda s: -(s.scores["wanted"] - 0.02 * early.index(s)))
     decided = [
-        s
-        for s in items
-        if part_of(s) == "decided" and not asked(s) and not parse.offers_choice(s.text)
+        s for s in items if part_of(s) == "decided" and not asked(s) and not s.sentence.choice
     ]
     decided.sort(key=lambda s: -(margin(s, "decided") + 0.15 * items.index(s) / n))
     opened = [
@@ -348,11 +371,14 @@ def from_model(
     customer's — share a content word with them, hold no number that neither those words
     nor the day they name hold, and pass :func:`refusal`; a turn that tries to steer the
     assistant gives no sentence. None when no sentence of the customer's is left."""
-    steering = {line.turn_id for line in transcript if instructions.scan(line.text)}
+    if not proposed:
+        return None
+    steering = {line.turn_id for line in transcript if instructions.scan(line.text[:READS])}
+    heads = [replace(x, text=x.text[:READS]) for x in transcript]  # what a summary reads
     checkers = {
-        "customer": harness.QuoteChecker([x for x in transcript if x.role in _CUSTOMER]),
+        "customer": harness.QuoteChecker([x for x in heads if x.role in _CUSTOMER]),
         "business": harness.QuoteChecker(
-            [replace(x, role="customer") for x in transcript if x.role in _BUSINESS]
+            [replace(x, role="customer") for x in heads if x.role in _BUSINESS]
         ),
     }
     by_id = {line.turn_id: line for line in transcript}
@@ -379,13 +405,22 @@ def from_model(
             out.left_out[why] = out.left_out.get(why, 0) + 1
             continue
         role = "customer" if line.role in _CUSTOMER else line.role
-        _, occurs_on = _dated(found.quote, line, zone)
+        occurs_on = _quote_day(found.quote, line, zone)
         out.sentences.append(
             Sentence(p.part, _clip(text), line.turn_id, role, found.quote, occurs_on)
         )
     if not any(s.role == "customer" for s in out.sentences):
         return None
     return out
+
+
+def _quote_day(quote: str, line: Line, zone: ZoneInfo) -> str | None:
+    """The day (or moment) the quote's date wording names, resolved, if any."""
+    for sentence in parse.read(quote):
+        _, value = _dated(sentence.text, line, zone, sentence.dates, sentence.text)
+        if value is not None:
+            return value
+    return None
 
 
 def _numbers(text: str) -> set[str]:
@@ -395,7 +430,7 @@ def _numbers(text: str) -> set[str]:
 def _day_numbers(quote: str, line: Line, zone: ZoneInfo) -> set[str]:
     """The numbers of the day a quote's date wording names ("Friday" said on 2 March 2026:
     6, 3, 2026), which a model may write out."""
-    _, value = _dated(quote, line, zone)
+    value = _quote_day(quote, line, zone)
     if value is None:
         return set()
     moment = datetime.fromisoformat(value)

@@ -310,84 +310,112 @@ _RETOLD = {
 _AGREE = {"am": "are", "'m": "'re", "was": "were", "is": "are", "'s": "'re", "has": "have"}
 
 
-def retold(text: str, speaker: str) -> str:
-    """``text`` with its speaker's pronouns retold by a third party: ``speaker`` is
-    "customer" (I → they) or "business" (I → we, you → they); the verbs that agree with a
-    changed subject follow ("I'm" → "they're", "I was" → "they were")."""
-    doc = _doc_of(text)
-    if doc is None:
-        return text
+def _retold(tokens: list[Any], speaker: str) -> str:
+    """The tokens with their speaker's pronouns retold by a third party; the verb that
+    agrees with a changed "I" follows ("I'm" → "they're", "I was" → "they were")."""
     swaps = _RETOLD[speaker]
     out: list[str] = []
     agree_next = False
-    for t in doc:
+    for n, t in enumerate(tokens):
         low = t.lower_
         word = t.text
         if t.pos_ == "PRON" and low in swaps:
             subject_form, object_form = swaps[low]
             subject = t.dep_ in _SUBJECTS or t.dep_ == "expl"
             word = subject_form if subject else object_form
-            if t.i == 0 or t.is_sent_start:
+            if n == 0:
                 word = word[:1].upper() + word[1:]
-            out.append(word + t.whitespace_)
             agree_next = subject and low == "i"  # "I am" → "they are", "we are"
-            continue
-        if agree_next and low in _AGREE:
-            word = _AGREE[low]
-        agree_next = False
+        else:
+            if agree_next and low in _AGREE:
+                word = _AGREE[low]
+            agree_next = False
         out.append(word + t.whitespace_)
     return "".join(out)
 
 
-def lead_in(text: str) -> int:
-    """Where a sentence's content starts after its greeting: leading interjections and the
-    names and punctuation that go with them ("Hi Dana! …", "OK, so …")."""
-    doc = _doc_of(text)
-    if doc is None:
-        return 0
-    end = 0
-    for t in doc:
-        if t.pos_ in ("INTJ", "PUNCT") or (
-            t.pos_ == "PROPN" and end and t.dep_ in ("npadvmod", "intj", "appos", "ROOT")
-        ):
-            end = t.idx + len(t.text)
-            continue
-        break
-    return end if end < len(text) else 0
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of a turn as a summary reads it, from one parse of the turn: its words
+    past any greeting, the same words retold by a third party, where it names a date, and
+    whether it offers a choice of times or states a wish."""
+
+    text: str  # the sentence past its greeting ("Hi Dana! …", "OK, so …")
+    as_customer: str  # retold: the customer's "I" is "they", their "you" is "we"
+    as_business: str  # retold: the business's "I" is "we", its "you" is "they"
+    dates: tuple[tuple[int, int], ...]  # characters of ``text`` read as a date (not a time)
+    choice: bool  # "Thursday at 10:00 or Friday at 14:30": an offer, not a decision
+    wish: str | None  # "I'd like to book a cut" → "to book a cut"
 
 
-def dated_spans(text: str) -> list[tuple[int, int]]:
-    """The characters the parser's named-entity reader marks as a date (not a bare time)."""
-    doc = _doc_of(text)
-    if doc is None:
-        return []
-    return [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "DATE"]
-
-
-def offers_choice(text: str) -> bool:
-    """Whether the sentence offers a choice of times ("Thursday at 10:00 or Friday at
-    14:30"): two dates or times with an "or" between them — an offer, not a decision."""
-    doc = _doc_of(text)
-    if doc is None:
-        return False
-    when = [e for e in doc.ents if e.label_ in ("DATE", "TIME")]
-    return (
-        any(
-            t.dep_ == "cc" and t.lower_ == "or" and when[0].end <= t.i < when[-1].start for t in doc
-        )
-        if len(when) >= 2
-        else False
-    )
-
-
-def _doc_of(text: str) -> Any:
+def read(text: str) -> list[Sentence]:
+    """The sentences of ``text`` (its first ``MAX_CHARS`` characters: a bounded parse),
+    each read once; a parser without a pipeline gives the whole text as one sentence."""
     found = parser()
-    return _cached_doc(found, text[:MAX_CHARS]) if isinstance(found, SpacyParser) else None
+    if not isinstance(found, SpacyParser):
+        plain = text[:MAX_CHARS].strip()
+        return [Sentence(plain, plain, plain, (), False, None)] if plain else []
+    return list(_read(found, text[:MAX_CHARS]))
 
 
-@functools.lru_cache(maxsize=512)
-def _cached_doc(parser: SpacyParser, text: str) -> Any:
-    return parser._doc(text)
+@functools.lru_cache(maxsize=1024)
+def _read(parser: SpacyParser, text: str) -> tuple[Sentence, ...]:
+    doc = parser._doc(text)
+    out = []
+    for sent in doc.sents:
+        tokens = list(sent)
+        lead = 0
+        while lead < len(tokens) and (
+            tokens[lead].pos_ in ("INTJ", "PUNCT")
+            or (lead and tokens[lead].pos_ == "PROPN" and tokens[lead].dep_ in _VOCATIVE)
+        ):
+            lead += 1
+        words = tokens[lead:]
+        if not words:
+            continue
+        begin = words[0].idx
+        said = doc.text[begin : sent.end_char].strip()
+        if not said:
+            continue
+        when = [e for e in sent.ents if e.label_ in ("DATE", "TIME") and e.start_char >= begin]
+        dates = tuple(
+            (e.start_char - begin, e.end_char - begin) for e in when if e.label_ == "DATE"
+        )
+        choice = len(when) >= 2 and any(
+            t.dep_ == "cc" and t.lower_ == "or" and when[0].end <= t.i < when[-1].start
+            for t in words
+        )
+        out.append(
+            Sentence(
+                said,
+                _retold(words, "customer").strip(),
+                _retold(words, "business").strip(),
+                dates,
+                choice,
+                _wish(words),
+            )
+        )
+    return tuple(out)
+
+
+_VOCATIVE = frozenset(["npadvmod", "intj", "appos", "ROOT"])
+_WISHING = frozenset(["like", "want", "need", "hope"])
+
+
+def _wish(words: list[Any]) -> str | None:
+    """What a speaker's clause of wanting governs, retold: "I'd like to book my cut" →
+    "to book their cut"."""
+    for t in words:
+        if t.lemma_.lower() in _WISHING and any(
+            c.dep_ in _SUBJECTS and c.lower_ in ("i", "we") for c in t.children
+        ):
+            governed = [c for c in t.children if c.dep_ == "xcomp"]
+            if governed:
+                first = min(x.i for x in governed[0].subtree)
+                rest = [w for w in words if w.i >= first]
+                said = _retold(rest, "customer").strip().rstrip(".!")
+                return said if said.lower().startswith("to ") and rest[0].i > 0 else None
+    return None
 
 
 def about(text: str, start: int = 0, end: int | None = None) -> list[Clause]:

@@ -318,7 +318,12 @@ class Memory:
         if scope is Scope.session and not new.conversation_id:
             raise errors.Invalid("a session item needs its conversation", code="invalid_scope")
         evidence, around = self._check_evidence(
-            conn, workspace_id, contact_id, source, new.evidence
+            conn,
+            workspace_id,
+            contact_id,
+            source,
+            new.evidence,
+            reach=summary.READS if kind is Kind.summary else None,
         )
         if kind is Kind.summary:
             self._check_summary(conn, workspace_id, contact_id, new)
@@ -476,9 +481,10 @@ class Memory:
                 raise errors.Invalid(
                     "a summary's sentence names its part and who said it", code="invalid_summary"
                 )
-            found = harness.QuoteChecker([Line("t", row.role, row.text or "", row.at)]).find(quote)
+            head = (row.text or "")[: summary.READS]  # what the summary read of the turn
+            found = harness.QuoteChecker([Line("t", row.role, head, row.at)]).find(quote)
             if not quote or found is None:
-                masked = secrets.redact(row.text or "")
+                masked = secrets.redact(head)
                 if not quote or quote not in " ".join(masked.split()):
                     raise errors.Refused(
                         "a summary's sentence must retell words of the turn it cites",
@@ -495,10 +501,14 @@ class Memory:
         contact_id: str | None,
         source: Source,
         evidence: Sequence[Evidence],
+        *,
+        reach: int | None = None,
     ) -> tuple[list[Evidence], list[str]]:
         """Quotes must come from this contact's own (customer) turns; stated items need one.
         A secret in a quote never enters memory: it is masked in the quote kept. Returns the
-        evidence as kept and the clauses of the turns around it (what grounding reads)."""
+        evidence as kept and the clauses of the turns around it (what grounding reads).
+        ``reach``: how much of each turn the quotes can come from (a summary reads a turn's
+        head only), so checking them costs no more than that."""
         if source is Source.stated and not evidence:
             raise errors.Invalid(
                 "a stated item needs a quote from the customer's own words",
@@ -521,7 +531,7 @@ class Memory:
             if not quote:
                 raise errors.Invalid("evidence needs a quote", code="evidence_required")
             # the turn as said, then (only for a quote that masks one) as kept in memory
-            said = row.text or ""
+            said = (row.text or "")[:reach]
             checker = harness.QuoteChecker([Line(e.turn_id, "customer", said, row.at)])
             found = checker.find(quote)
             if found is None and "[" in quote:
