@@ -310,6 +310,21 @@ export class Memwise {
     return this.call("get", "/v1/memories", { query });
   }
 
+  /** The contact's session summaries, newest conversation first. */
+  async summaries(contactId: string): Promise<MemoryItem[]> {
+    const page = await this.call("get", "/v1/contacts/{contact_id}/summaries", {
+      params: { contact_id: contactId },
+    });
+    return page.items;
+  }
+
+  /** One conversation's session summary: what was wanted, decided and left open. */
+  conversationSummary(conversationId: string): Promise<MemoryItem> {
+    return this.call("get", "/v1/conversations/{conversation_id}/summary", {
+      params: { conversation_id: conversationId },
+    });
+  }
+
   getMemory(itemId: string): Promise<MemoryItem> {
     return this.call("get", "/v1/memories/{item_id}", { params: { item_id: itemId } });
   }

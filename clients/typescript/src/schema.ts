@@ -1,5 +1,5 @@
 // Generated from docs/openapi.json by scripts/generate.mjs (openapi-typescript): do not edit.
-// openapi sha256: 76184edf9eaeab9f7b18e039bbb241967be4ef65e9f27319cd752a9b1cb9bb7b
+// openapi sha256: ece1084e70a7b3708251148c4da538d1ed9a5a24d6f114cc23fd3e929ca2d0b1
 
 export interface paths {
     "/v1/account-source": {
@@ -731,8 +731,10 @@ export interface paths {
         put?: never;
         /**
          * Run Jobs
-         * @description Run now, until none is left, the caller's workspace's queued and scheduled jobs;
-         *     the server admin token runs every workspace's queue.
+         * @description Run now, until none is left, the caller's workspace's queued and scheduled jobs,
+         *     then wait (at most ``WAIT_S`` seconds) for those another worker was already running, so
+         *     what the caller reads next includes them; the server admin token runs every
+         *     workspace's queue.
          */
         post: operations["run_jobs_v1_jobs_run_post"];
         delete?: never;
@@ -2147,6 +2149,11 @@ export interface components {
             ran?: {
                 [key: string]: number;
             };
+            /**
+             * Running
+             * @default 0
+             */
+            running?: number;
             /**
              * Total
              * @default 0

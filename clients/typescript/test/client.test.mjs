@@ -88,6 +88,11 @@ test("a conversation: turns, end, extraction by the jobs", async () => {
   await mw.runJobs();
   const page = await mw.memories({ contactId: first.contact_id, limit: 50 });
   assert.ok(page.items.some((i) => /Leeds/.test(i.text)), JSON.stringify(page.items));
+  const summary = await mw.conversationSummary(conversation.id);
+  assert.equal(summary.kind, "summary");
+  assert.ok(summary.summary.sentences.some((s) => s.role === "customer"));
+  const listed = await mw.summaries(first.contact_id);
+  assert.equal(listed[0].conversation_id, conversation.id); // newest first
 });
 
 test("call reaches any route, typed by path and method", async () => {

@@ -381,6 +381,7 @@ class EventDelivery(Result):
 class JobRun(Result):
     ran: dict[str, int] = Field(default_factory=dict)
     total: int = 0
+    running: int = 0  # jobs another worker was still running when the wait ended
 
 
 class Job(Result):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from fastapi import Response
@@ -18,16 +19,26 @@ router = routes.router("/v1")
 
 @router.post("/jobs/run", response_model=m.JobRun)
 def run_jobs(caller: Caller, mw: MW) -> dict[str, Any]:
-    """Run now, until none is left, the caller's workspace's queued and scheduled jobs;
-    the server admin token runs every workspace's queue."""
+    """Run now, until none is left, the caller's workspace's queued and scheduled jobs,
+    then wait (at most ``WAIT_S`` seconds) for those another worker was already running, so
+    what the caller reads next includes them; the server admin token runs every
+    workspace's queue."""
     if caller.is_server_admin:
         counts = mw.worker(name=f"api:{caller.token_id}").run_once(force=True)
+        scope = None
     else:
         require_staff(caller, Role.admin)
-        counts = mw.worker(name=f"api:{caller.token_id}").run_once(
-            force=True, workspace_id=ws(caller)
-        )
-    return {"ran": dict(counts), "total": sum(counts.values())}
+        scope = ws(caller)
+        counts = mw.worker(name=f"api:{caller.token_id}").run_once(force=True, workspace_id=scope)
+    deadline = time.monotonic() + WAIT_S
+    running = mw.jobs.running(scope)
+    while running and time.monotonic() < deadline:
+        time.sleep(0.05)
+        running = mw.jobs.running(scope)
+    return {"ran": dict(counts), "total": sum(counts.values()), "running": running}
+
+
+WAIT_S = 10.0  # how long POST /v1/jobs/run waits for jobs another worker is running
 
 
 @router.get("/jobs", response_model=m.Jobs)

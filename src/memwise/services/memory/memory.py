@@ -48,6 +48,7 @@ MAX_TEXT = 500
 MAX_SUMMARY_TEXT = 1000  # a session summary: up to MAX_SUMMARY sentences
 MAX_SUMMARY = 4
 SUMMARY_PARTS = ("wanted", "decided", "open")
+CLOSES_LOOK_BACK = 10  # earlier summaries a new conversation may close a point of
 # How close in meaning (MiniLM cosine) a new stated value must be to the one it would replace,
 # or to its key's words. Chosen on honesty_blind_1 (a tuning set since): of the proposals keyed
 # like a prior item, 14 of 16 corrections pass and 2 of 24 wrongly keyed ones; the genuine
@@ -239,13 +240,17 @@ class Memory:
         later = [s.quote for s in made.sentences] + [s.text for s in made.sentences]
         now = self.rt.clock.now()
         zone = self.zone(conn, workspace_id)
-        for row in store.contact_rows(conn, workspace_id, contact_id, ["active"]):
+        looked = 0
+        for row in reversed(store.contact_rows(conn, workspace_id, contact_id, ["active"])):
+            if row.kind != Kind.summary.value or row.conversation_id == conversation_id:
+                continue
             item = store.item_from_row(row)
             meta = item.labels.get("summary")
-            if item.kind is not Kind.summary or item.conversation_id == conversation_id:
-                continue
             if not isinstance(meta, dict):
                 continue
+            looked += 1
+            if looked > CLOSES_LOOK_BACK:  # bounded work: the latest summaries only
+                break
             sentences = [dict(x) for x in meta.get("sentences") or []]
             waiting = [
                 n

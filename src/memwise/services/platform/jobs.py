@@ -180,6 +180,11 @@ class Jobs:
         with self.rt.db.read() as conn:
             return store.find(conn, workspace_id, kind=kind, status=status, limit=limit)
 
+    def running(self, workspace_id: str | None = None) -> int:
+        """How many jobs another worker is running now (claimed, lease not over)."""
+        with self.rt.db.read() as conn:
+            return store.running_leased(conn, workspace_id, self.rt.clock.now())
+
     def counts(self, workspace_id: str | None = None) -> dict[str, int]:
         with self.rt.db.read() as conn:
             return store.counts(conn, workspace_id)

@@ -242,6 +242,16 @@ def counts(conn: Connection, workspace_id: str | None = None) -> dict[str, int]:
     return {status: n for status, n in conn.execute(q)}
 
 
+def running_leased(conn: Connection, workspace_id: str | None, now: datetime) -> int:
+    """Jobs a worker is running now: claimed, their lease not yet over."""
+    q = sa.select(sa.func.count()).where(
+        jobs.c.status == JobStatus.running.value, jobs.c.lease_until > now
+    )
+    if workspace_id:
+        q = q.where(jobs.c.workspace_id == workspace_id)
+    return int(conn.execute(q).scalar_one())
+
+
 def due_now(conn: Connection, now: datetime) -> tuple[int, datetime | None]:
     """How many jobs are queued or running and due, and the oldest one's run_after."""
     n, oldest = conn.execute(
