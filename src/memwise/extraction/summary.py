@@ -152,6 +152,7 @@ def _by_parse(said: Sequence[tuple[Line, parse.Sentence]]) -> list[dict[str, flo
 
 
 MAX_READ = 30  # sentences a summary reads: the first and the last of a long conversation
+TRIES = 3  # candidates a part may lose to the write boundary before it is left out
 MAX_TURN = 400  # characters of one turn a summary reads: a long paste is read in part
 READS = MAX_TURN + 60  # what of a turn its quotes can come from (masking reads a little more)
 
@@ -319,7 +320,7 @@ def summarise(
     opened.sort(key=lambda s: -(margin(s, "open") + 0.15 * items.index(s) / n))
     chosen: list[tuple[str, _Said, Sentence]] = []
     for part, pool, room in (("wanted", wanted, 1), ("decided", decided, 2), ("open", opened, 1)):
-        for s in pool:
+        for s in pool[: room + TRIES]:  # bounded work: a few refusals, then the part is left
             if room == 0 or len(chosen) >= MAX_SENTENCES:
                 break
             if any(s is c for _, c, _ in chosen):
