@@ -25,7 +25,7 @@ def test_end_run_jobs_rebuild_usage(api: Api) -> None:
     )
     api.call("POST", f"/v1/conversations/{conv['id']}/end", conv["visitor_token"])
     ran = api.call("POST", "/v1/jobs/run", key).json()
-    assert ran == {"ran": {"extract:applied": 1}, "total": 1}
+    assert ran == {"ran": {"extract:applied": 1}, "total": 1, "running": 0}
     items = api.call("GET", f"/v1/contacts/{contact}/memory", key).json()["items"]
     assert (
         items[0]["text"] == "Prefers to be contacted by email" and items[0]["trust"] == "verified"
