@@ -76,6 +76,17 @@ def test_a_conversation_gets_a_summary_of_what_was_wanted_decided_and_left_open(
 
     exported = api.call("GET", f"/v1/contacts/{contact}/export", key).json()
     assert sum(1 for i in exported["memory"] if i.get("kind") == "summary") == 2
+
+    # Rebuild memory writes them anew (the old ones archived, kept as history)
+    before = {s["id"] for s in listed}
+    assert api.call("POST", f"/v1/contacts/{contact}/rebuild", key, json={}).status_code == 202
+    api.call("POST", "/v1/jobs/run", key)
+    rebuilt = api.call("GET", f"/v1/contacts/{contact}/summaries", key).json()["items"]
+    assert len(rebuilt) == 2 and not before & {s["id"] for s in rebuilt}
+    assert {s["conversation_id"] for s in rebuilt} == {
+        first["conversation_id"],
+        later["conversation_id"],
+    }
     gone = api.call("GET", "/v1/conversations/cnv_missing/summary", key)
     assert gone.status_code == 404
     assert api.call("DELETE", f"/v1/contacts/{contact}", key).status_code == 200
