@@ -71,6 +71,8 @@ def test_a_conversation_gets_a_summary_of_what_was_wanted_decided_and_left_open(
     earlier = next(s for s in listed if s["conversation_id"] == first["conversation_id"])
     (opened,) = [s for s in earlier["summary"]["sentences"] if s["part"] == "open"]
     assert opened["closed_by"] == later["conversation_id"] and opened["closed_on"] == "5 Mar 2026"
+    edit = api.call("PATCH", f"/v1/memories/{earlier['id']}", key, json={"text": "Anything"})
+    assert edit.status_code == 422 and edit.json()["error"]["code"] == "summary_not_editable"
     history = api.call("GET", f"/v1/memories/{earlier['id']}/history", key).json()
     assert "point closed" in [c["action"] for c in history["changes"]]
 

@@ -681,6 +681,12 @@ class Memory:
             row = self._row(conn, workspace_id, item_id)
             if row.lifecycle != Lifecycle.active.value:
                 raise errors.Conflict("only an active item can be edited", code="not_active")
+            if row.kind == Kind.summary.value:  # its sentences keep their turns: not retyped
+                raise errors.Invalid(
+                    "a session summary is written from its conversation, not edited: archive "
+                    "it, rebuild the contact's memory, or add a note",
+                    code="summary_not_editable",
+                )
             values: dict[str, Any] = {"edited": True}
             if text is not None:
                 cleaned = check_text(text, row.key, by_staff=True)
