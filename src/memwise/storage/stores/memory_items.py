@@ -423,6 +423,8 @@ def listing(
         q = q.where(memory_items.c.contact_id == contact_id)
     if kind is not None:
         q = q.where(memory_items.c.kind == kind)
+    else:  # session summaries are a view of their own: listed when asked for by kind
+        q = q.where(memory_items.c.kind != Kind.summary.value)
     if key is not None:
         q = q.where(
             memory_items.c.key.startswith(key, autoescape=True)
