@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from memwise import FixedClock
 from tests.integration.conftest import ADMIN, Api
 
@@ -113,3 +115,53 @@ def test_a_summary_keeps_no_secret_absence_or_attack(api: Api) -> None:
         assert forbidden not in text, text
     for s in made["summary"]["sentences"]:
         assert "4111 1111" not in s["quote"]
+
+
+def test_without_an_embedder_the_parse_reads_the_parts() -> None:
+    """A fresh install without the embedder still summarises, and says how."""
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    from memwise.extraction import summary
+    from memwise.extraction.types import Line
+
+    at = datetime(2026, 3, 2, 9, tzinfo=UTC)
+    lines = [
+        Line(f"t{n}", "customer" if m["role"] == "user" else "assistant", m["text"], at)
+        for n, m in enumerate(FIRST)
+    ]
+    made = summary.summarise(lines, ZoneInfo("Europe/London"), None)
+    assert made is not None and made.method == "parse"
+    assert any(s.role == "customer" for s in made.sentences)
+    assert "boiler service" in made.text
+
+
+def test_a_summary_written_by_hand_is_its_checked_sentences(api: Api) -> None:
+    """The library's write path: a summary's text must be its sentences, each from a turn of
+    its conversation — text beside them would escape their checks."""
+    from memwise import errors
+    from memwise.domain.memory import Evidence
+    from memwise.services.memory.memory import NewItem
+
+    key = api.call("POST", "/v1/workspaces", ADMIN, json={"name": "Shop"}).json()["api_key"]
+    done = _remember(api, key, FIRST, user_id="crm-3")
+    made = api.call("GET", f"/v1/conversations/{done['conversation_id']}/summary", key).json()
+    mw, ws = api.mw, api.call("GET", "/v1/workspace", key).json()["id"]
+    sentences = made["summary"]["sentences"]
+    quote = next(s for s in sentences if s["role"] == "customer")
+    base = NewItem(
+        kind="summary",
+        text=made["text"] + " My card is 4111 1111 1111 1111.",
+        scope="session",
+        key="summary.by_hand",
+        evidence=[Evidence(quote["turn_id"], quote["quote"])],
+        conversation_id=done["conversation_id"],
+        labels={"summary": made["summary"]},
+    )
+    with pytest.raises(errors.Invalid) as refused:
+        mw.memory.write(ws, done["contact_id"], base)
+    assert refused.value.code == "invalid_summary"
+    assert (
+        len(api.call("GET", f"/v1/contacts/{done['contact_id']}/summaries", key).json()["items"])
+        == 1
+    )

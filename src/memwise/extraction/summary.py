@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -119,14 +121,18 @@ class _Centroids:
         return [dict(zip(self.parts, map(float, row), strict=True)) for row in sims]
 
 
-_centroids: dict[int, _Centroids] = {}
+# each embedder's centroids, kept as long as the embedder lives (never another one's:
+# an id() can be reused by a later embedder of another model)
+_centroids: weakref.WeakKeyDictionary[Any, _Centroids] = weakref.WeakKeyDictionary()
+_centroids_lock = threading.Lock()
 
 
 def _by_meaning(embedder: Any, texts: Sequence[str]) -> list[dict[str, float]]:
-    key = id(embedder)
-    if key not in _centroids:
-        _centroids[key] = _Centroids(embedder)
-    return _centroids[key].scores(texts)
+    with _centroids_lock:
+        found = _centroids.get(embedder)
+        if found is None:
+            found = _centroids[embedder] = _Centroids(embedder)
+    return found.scores(texts)
 
 
 def _by_parse(said: Sequence[tuple[Line, parse.Sentence]]) -> list[dict[str, float]]:

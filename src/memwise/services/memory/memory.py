@@ -468,6 +468,15 @@ class Memory:
             raise errors.Invalid(
                 f"a summary has 1 to {MAX_SUMMARY} sentences", code="invalid_summary"
             )
+        if not all(isinstance(x, dict) for x in sentences):
+            raise errors.Invalid("a summary's sentences are objects", code="invalid_summary")
+        told = " ".join(" ".join(str(x.get("text") or "").split()) for x in sentences)
+        if " ".join(record.clean(told)[0].split()) != " ".join(
+            record.clean(new.text)[0].split()
+        ):  # the text is its sentences, said once: nothing beside them escapes their checks
+            raise errors.Invalid(
+                "a summary's text is its sentences, in order", code="invalid_summary"
+            )
         for sentence in sentences:
             text = str(sentence.get("text") or "")
             quote = " ".join(str(sentence.get("quote") or "").split())
