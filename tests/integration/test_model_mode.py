@@ -132,7 +132,7 @@ def test_anthropic_tool_use_drives_the_same_loop(sqlite_url: str, server: FakeMo
 
 
 def test_the_server_is_built_as_the_settings_say(sqlite_url: str, server: FakeModelServer) -> None:
-    from memwise.api.app import open_memwise
+    from memwise.bootstrap import open_memwise
     from memwise.policies.compaction import ModelSummariser
     from memwise.retrieval.embedders import OpenAIEmbedder, Remembering
 

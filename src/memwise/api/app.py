@@ -35,7 +35,7 @@ from memwise.api.routes import (
     setup,
     webhooks,
 )
-from memwise.clock import WorkspaceClocks
+from memwise.bootstrap import open_memwise
 from memwise.config import Settings
 from memwise.services.facade import Memwise
 
@@ -58,22 +58,6 @@ ROUTERS = (
     events,
     admin,
 )
-
-
-def open_memwise(settings: Settings) -> Memwise:
-    """The library as the settings configure it (models, embedder, test clock)."""
-    return Memwise.open(
-        settings.database_url,
-        clock=WorkspaceClocks() if settings.test_clock else None,
-        limits=settings.limits,
-        extractor=settings.make_extractor(),
-        summariser=settings.make_summariser(),
-        embedder=settings.make_embedder(),
-        chat_model=settings.make_chat_model(),
-        verifier=settings.make_verifier(),
-        account_policy=settings.account_policy(),
-        metering=settings.metering,
-    )
 
 
 def create_app(settings: Settings, mw: Memwise | None = None) -> FastAPI:

@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.text import Text
 from sqlalchemy import make_url as sa_url
 
+from memwise.bootstrap import open_memwise
 from memwise.cli.main import DatabaseOption, app, console, handles_errors, settings
 from memwise.observability import configure_logging
 from memwise.services.facade import Memwise
@@ -163,12 +164,7 @@ def worker(
     """Run due jobs: extraction, rebuilds and the scheduled sweeps."""
     s = settings(database_url)
     configure_logging(s.log_format)
-    with Memwise.open(
-        s.database_url,
-        extractor=s.make_extractor(),
-        verifier=s.make_verifier(),
-        metering=s.metering,
-    ) as mw:
+    with open_memwise(s) as mw:  # the server's models and embedder, so its jobs match
         w = mw.worker()
         if once:
             counts = w.run_once()

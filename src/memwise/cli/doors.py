@@ -43,7 +43,7 @@ def mcp(
         from memwise.doors.mcp_server import build_server
     except ImportError:
         raise _extra("mcp") from None
-    from memwise.api.app import open_memwise
+    from memwise.bootstrap import open_memwise
 
     with open_memwise(settings(database_url)) as mw:
         _workspace_of(mw, api_key)
@@ -69,7 +69,7 @@ def telegram(
         from memwise.doors.telegram import TelegramDoor, build_bot
     except ImportError:
         raise _extra("telegram") from None
-    from memwise.api.app import open_memwise
+    from memwise.bootstrap import open_memwise
 
     with open_memwise(settings(database_url)) as mw:
         door = TelegramDoor(mw, _workspace_of(mw, api_key), agent)  # the agent must be theirs

@@ -47,7 +47,7 @@ def run_(
     test_set: str, workspace: str = Workspace, database_url: str | None = DatabaseOption
 ) -> None:
     """Measure current knowledge against a frozen test set (nothing else is written)."""
-    from memwise.api.app import open_memwise
+    from memwise.bootstrap import open_memwise
 
     with open_memwise(settings(database_url)) as mw:  # a configured model also judges
         with Progress(console=console) as bar:

@@ -10,6 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from memwise import errors
+from memwise.bootstrap import open_memwise
 from memwise.cli.main import DatabaseOption, app, console, err, handles_errors, settings
 from memwise.services.facade import Memwise, _turn
 
@@ -42,7 +43,7 @@ def import_conversations(
     Each becomes an ended conversation; the worker extracts them (its allowance applies)."""
     lines = path.read_text(encoding="utf-8").splitlines()
     done, cleaned, failed = 0, 0, []
-    with Memwise.open(settings(database_url).database_url) as mw:
+    with open_memwise(settings(database_url)) as mw:  # turns embedded as the server would
         mw.tenancy.get_workspace(workspace)
         agent_id = agent or mw.tenancy.default_agent(workspace)
         columns = (

