@@ -346,3 +346,38 @@ def test_reading_candidates_until_enough_hold_every_word_changes_no_answer(mw: M
             few = mw.knowledge.search(ws.id, question, recipe="lexical", limit=limit)
             assert [h.title for h in few] == [h.title for h in every[:limit]], (question, limit)
             assert [h.coverage for h in few] == [h.coverage for h in every[:limit]]
+
+
+class OtherWordsEmbedder(WordsEmbedder):
+    id = "test:other-words"
+
+
+def test_chunks_published_before_an_embedder_are_embedded_by_the_worker(
+    database_url: str,
+) -> None:
+    """Knowledge published without an embedder (or under another one) gains the configured
+    embedder's vectors in the worker's sweep, a bounded batch at a time; search then finds
+    those chunks by meaning."""
+    before = Memwise.open(database_url, migrate=False)  # MEMWISE_EMBEDDER=none
+    ws = _ws(before)
+    before.rt.limits.knowledge.chunk_chars = 120
+    _manual(before, ws)
+    before.close()
+    other = Memwise.open(database_url, embedder=OtherWordsEmbedder(), migrate=False)
+    other.knowledge.add_document(
+        ws, kind="faq", title="Returns", body="Returns within 30 days.", version="1"
+    )
+    other.close()
+    mw = Memwise.open(database_url, embedder=WordsEmbedder(), migrate=False)
+    mw.rt.limits.knowledge.chunk_chars = 120
+    hits = mw.knowledge.search(ws, "flysheet waterproof hydrostatic", recipe="hybrid")
+    assert hits and all(h.similarity is None for h in hits)  # no vector of ours yet
+    assert mw.knowledge.embed_missing(ws, limit=2) == 2  # bounded
+    assert mw.knowledge.embed_missing(ws) == 3  # the manual's 4 chunks and the FAQ's, 2 done
+    assert mw.knowledge.embed_missing(ws) == 0
+    hits = mw.knowledge.search(ws, "flysheet waterproof hydrostatic", recipe="hybrid")
+    assert hits[0].similarity is not None and "3000 mm" in hits[0].excerpt
+    assert mw.knowledge.search(ws, "returns days", recipe="hybrid")[0].similarity is not None
+    mw.worker().run_once(force=True)  # the sweep runs it; nothing is left to do
+    assert mw.knowledge.embed_missing() == 0
+    mw.close()

@@ -229,6 +229,7 @@ class Memwise:
                 self.memory.settle_moves,
                 self.patterns.schedule,
                 lambda force, ws: schedule_folds(self.rt, force, ws),
+                lambda force, ws: self.knowledge.embed_missing(ws),
             ],
             name=name,
         )

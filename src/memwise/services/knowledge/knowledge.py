@@ -56,6 +56,9 @@ class Hit:
     position: int
 
 
+EMBED_SWEEP = 256  # chunks a sweep embeds at most (a few seconds of the worker's time)
+
+
 def chunk(body: str, size: int) -> list[str]:
     """Paragraphs packed into chunks of at most ``size`` characters (long ones are split)."""
     parts: list[str] = []
@@ -254,6 +257,25 @@ class Knowledge:
         if self.embedder is None or not texts:
             return None
         return self.embedder.embed(texts)
+
+    def embed_missing(self, workspace_id: str | None = None, limit: int = EMBED_SWEEP) -> int:
+        """Embed up to ``limit`` current chunks that have no vector of the configured
+        embedder — published before it was configured, or under another one — and keep the
+        vectors; how many (the worker's sweep: a changed embedder catches up in steps)."""
+        if self.embedder is None:
+            return 0
+        eid = self.embedder.id
+        with self.rt.db.read() as conn:
+            found = store.unembedded_chunks(conn, eid, limit, workspace_id)
+        if not found:
+            return 0
+        texts = [r.text if r.part == "lesson" else f"{r.title}\n{r.text}" for r in found]
+        vectors = self.embedder.embed(texts)  # before the transaction: it may be remote
+        pairs = list(zip(found, vectors, strict=True))
+        with self.rt.db.write() as conn:
+            store.set_chunk_vectors(conn, eid, {r.id: embedders.to_bytes(v) for r, v in pairs})
+            self.rt.db.backend.store_vectors(conn, [(r.id, v.tolist()) for r, v in pairs])
+        return len(found)
 
     def insert_chunks(
         self,

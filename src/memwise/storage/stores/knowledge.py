@@ -166,3 +166,28 @@ def vectors(conn: Connection, workspace_id: str, embedder: str) -> list[Any]:
             )
         ).all()
     )
+
+
+def unembedded_chunks(
+    conn: Connection, embedder: str, limit: int, workspace_id: str | None = None
+) -> list[Any]:
+    """Current chunks without a vector of ``embedder`` (none yet, or another embedder's),
+    oldest first, at most ``limit``."""
+    c = knowledge_chunks.c
+    query = sa.select(c.seq, c.id, c.part, c.title, c.text).where(
+        c.current.is_(True), sa.or_(c.embedder.is_(None), c.embedder != embedder)
+    )
+    if workspace_id is not None:
+        query = query.where(c.workspace_id == workspace_id)
+    return list(conn.execute(query.order_by(c.seq).limit(limit)).all())
+
+
+def set_chunk_vectors(conn: Connection, embedder: str, vectors: dict[str, bytes]) -> None:
+    """Keep each chunk's vector (by chunk id) as ``embedder``'s."""
+    if vectors:
+        conn.execute(
+            knowledge_chunks.update()
+            .where(knowledge_chunks.c.id == sa.bindparam("chunk"))
+            .values(embedder=embedder, embedding=sa.bindparam("vector")),
+            [{"chunk": k, "vector": v} for k, v in vectors.items()],
+        )
