@@ -11,6 +11,8 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from memwise.text.scripts import spaced
+
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 STOPWORDS = frozenset(
     (
@@ -35,7 +37,9 @@ def stem(word: str) -> str:
 
 
 def terms(text: str) -> list[str]:
-    return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
+    """Stemmed words without stopwords; text in scripts written without spaces as pairs of
+    letters (``memwise.text.scripts``)."""
+    return [stem(w) for w in _WORD.findall(spaced(text).lower()) if w not in STOPWORDS]
 
 
 _SNOWBALL = snowballstemmer.stemmer("english")
@@ -51,7 +55,8 @@ def snowball(word: str) -> str:
 
 def full_terms(text: str) -> list[str]:
     """Terms with the full Snowball stemmer, for conversational text (turn recall)."""
-    return [snowball(w) for w in (m.lower() for m in _WORD.findall(text)) if w not in STOPWORDS]
+    words = (m.lower() for m in _WORD.findall(spaced(text)))
+    return [snowball(w) for w in words if w not in STOPWORDS]
 
 
 @lru_cache(maxsize=65536)

@@ -99,24 +99,16 @@ class TurnRecallConfig:
 
 
 class _BM25:
-    """Okapi BM25 over weighted term counts, its postings in flat arrays (a vocabulary, and
-    per term a slice of document numbers and frequencies): built with a few array passes
-    instead of an array per term, so a contact's first recall builds it in milliseconds."""
+    """Okapi BM25; postings in flat arrays (a vocabulary, per term a slice of documents and
+    frequencies), built in a few array passes rather than an array per term."""
 
     def __init__(self, docs: Sequence[Mapping[str, float]], k1: float, b: float) -> None:
-        self.n = len(docs)
-        self.k1 = k1
+        self.n, self.k1 = len(docs), k1
         self.vocab: dict[str, int] = {}
-        columns: list[int] = []
-        values: list[float] = []
-        sizes = np.zeros(self.n, dtype=np.int64)
-        for i, d in enumerate(docs):
-            sizes[i] = len(d)
-            columns.extend(self.vocab.setdefault(t, len(self.vocab)) for t in d)
-            values.extend(d.values())
-        rows = np.repeat(np.arange(self.n, dtype=np.int64), sizes)
-        cols = np.asarray(columns, dtype=np.int64)
-        tf = np.asarray(values, dtype=float)
+        at = (self.vocab.setdefault(t, len(self.vocab)) for d in docs for t in d)
+        cols = np.fromiter(at, dtype=np.int64)
+        tf = np.fromiter((f for d in docs for f in d.values()), dtype=float)
+        rows = np.repeat(np.arange(self.n, dtype=np.int64), [len(d) for d in docs])
         self.lengths = np.bincount(rows, weights=tf, minlength=self.n).astype(float)
         average = float(self.lengths.mean()) if self.n else 1.0
         self.norm = k1 * (1 - b + b * self.lengths / (average or 1.0))

@@ -5,11 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memwise.text.scripts import spaced
+
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 
 
 def words(query: str, limit: int = 16) -> list[str]:
-    return [w.lower() for w in _WORD.findall(query)][:limit]
+    """The query's words, lower-cased; text in scripts written without spaces as its pairs
+    of letters, as the index keeps them (``memwise.text.scripts``)."""
+    return [w.lower() for w in _WORD.findall(spaced(query))][:limit]
 
 
 def content_words(query: str) -> list[str]:

@@ -145,6 +145,9 @@ turns = sa.Table(
     # its word pieces' vectors by the same embedder (late interaction), when it gives them:
     # int8 rows with a scale each and the piece ids (memwise.retrieval.late.TokenVectors)
     sa.Column("token_vectors", sa.LargeBinary, nullable=True),
+    # the pairs of letters of its text in scripts written without spaces (Chinese, Japanese,
+    # Thai …), which the full-text index keeps beside the words; NULL: none
+    sa.Column("grams", sa.Text, nullable=True),
     sa.Index("ix_turns_conversation", "conversation_id", "seq"),
 )
 
@@ -356,6 +359,7 @@ knowledge_chunks = sa.Table(
     sa.Column("current", sa.Boolean, nullable=False),
     sa.Column("embedder", sa.String(100), nullable=True),
     sa.Column("embedding", sa.LargeBinary, nullable=True),
+    sa.Column("grams", sa.Text, nullable=True),  # as turns.grams, of the title and the text
     sa.Index("ix_knowledge_chunks_owner", "owner_id"),
     sa.Index("ix_knowledge_chunks_current", "workspace_id", "current"),
 )

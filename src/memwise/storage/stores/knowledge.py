@@ -16,6 +16,7 @@ from memwise.storage.schema import (
     knowledge_documents,
     knowledge_identifiers,
 )
+from memwise.text import scripts
 
 
 def document_from_row(r: Any) -> Document:
@@ -85,7 +86,8 @@ def add_identifiers(conn: Connection, rows: Sequence[dict[str, Any]]) -> None:
 
 def add_chunks(conn: Connection, rows: Sequence[dict[str, Any]]) -> None:
     if rows:
-        conn.execute(knowledge_chunks.insert(), list(rows))
+        keyed = [{**r, "grams": scripts.grams(f"{r['title']}\n{r['text']}")} for r in rows]
+        conn.execute(knowledge_chunks.insert(), keyed)
 
 
 def add_receipt(conn: Connection, workspace_id: str, receipt: DocumentReceipt) -> None:

@@ -32,6 +32,7 @@ from memwise.storage.schema import (
     workspaces,
 )
 from memwise.storage.stores.tenancy import agent_from_row, require
+from memwise.text import scripts
 
 
 def conversation_from_row(row: Any) -> Conversation:
@@ -128,6 +129,7 @@ def append_turns(
 ) -> list[int]:
     """Insert the turns (the backend numbers them) and move the conversation's last activity
     forward to the latest of them; returns their sequence numbers."""
+    batch = [{**r, "grams": scripts.grams(r.get("text"))} for r in batch]
     seqs = backend.insert_turns(conn, batch)
     last = max(r["at"] for r in batch)
     conn.execute(
