@@ -75,8 +75,7 @@ ORDINARY = "Hi, I moved to Leeds and my order 4410 has not arrived. Call me tomo
 def cpu(call: Callable[[str], Any], text: str) -> float:
     text_dates.most_specific.cache_clear()  # each run pays in full: no answer remembered
     harness.fold_word.cache_clear()
-    gc.collect()  # the collector's pauses are the process's, not this input's
-    gc.disable()
+    gc.disable()  # the collector's pauses are the whole process's, not this input's
     try:
         start = time.process_time()
         with contextlib.suppress(Exception):  # a refusal is an answer too: only time counts
@@ -88,6 +87,7 @@ def cpu(call: Callable[[str], Any], text: str) -> float:
 
 def within_budget(call: Callable[[str], Any]) -> None:
     call(ORDINARY)  # warm-up: imports, caches, first-use loading
+    gc.collect()  # once: a collection before each run would cost more than the runs
     over = {}
     for name, text in ADVERSARIAL.items():
         spent = min(cpu(call, text) for _ in range(3))  # the best of three: noise, not work
