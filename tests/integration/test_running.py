@@ -150,3 +150,41 @@ def test_the_offline_extractor_says_which_language_it_did_not_read(mw_sqlite: Me
     assert note.startswith("not read: language German (2 turns")
     kept = [s.item.text for s in mw.memory.items(ws.id, anna.id)]
     assert any("email" in t.lower() for t in kept) and not any("Leipzig" in t for t in kept)
+
+
+def test_remember_waits_for_a_worker_that_took_its_job_first(
+    mw_sqlite: Memwise, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server's own worker may claim the extraction between the conversation's end and
+    remember's claim: remember then waits for it and answers with what was written, not
+    with an empty "a worker will extract it"."""
+    import threading
+
+    mw = mw_sqlite
+    ws, _ = mw.tenancy.create_workspace("Shop")
+    claim = mw.jobs.claim
+    runs: list[threading.Thread] = []
+
+    def taken_by_a_worker(worker: str, *args: object, **kwargs: object) -> object:
+        if not worker.startswith("remember:"):
+            return claim(worker, *args, **kwargs)  # type: ignore[arg-type]
+        job = claim("worker:elsewhere", *args, **kwargs)  # type: ignore[arg-type]
+
+        def run() -> None:
+            time.sleep(0.3)
+            mw.extraction.run(job)  # type: ignore[arg-type]
+
+        runs.append(threading.Thread(target=run))
+        runs[-1].start()
+        return None
+
+    monkeypatch.setattr(mw.jobs, "claim", taken_by_a_worker)
+    done = mw.remember(
+        ws.id,
+        None,
+        [{"role": "user", "text": "I moved to Leeds last month, please update my address."}],
+        user_id="crm-9",
+    )
+    runs[0].join()
+    assert done.status == "applied", done
+    assert any("Leeds" in s.item.text for s in done.items)

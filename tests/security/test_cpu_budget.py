@@ -90,7 +90,9 @@ def within_budget(call: Callable[[str], Any]) -> None:
     gc.collect()  # once: a collection before each run would cost more than the runs
     over = {}
     for name, text in ADVERSARIAL.items():
-        spent = min(cpu(call, text) for _ in range(3))  # the best of three: noise, not work
+        spent = cpu(call, text)
+        if spent > BUDGET_S:  # the best of three: noise, not work
+            spent = min(spent, cpu(call, text), cpu(call, text))
         if spent > BUDGET_S:
             over[name] = round(spent * 1000)
     assert not over, f"over {BUDGET_S * 1000:.0f} ms of CPU (ms): {over}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -10,7 +11,7 @@ from typing import Any
 from memwise import errors
 from memwise.accounts.policy import AccountPolicy
 from memwise.clock import Clock, SystemClock
-from memwise.domain.jobs import Job
+from memwise.domain.jobs import Job, JobStatus
 from memwise.extraction.types import Extractor
 from memwise.extraction.verify import ItemVerifier
 from memwise.policies.compaction import Summariser
@@ -44,6 +45,8 @@ from memwise.services.platform.runtime import Runtime
 from memwise.services.platform.tenancy import Tenancy
 from memwise.services.platform.worker import Worker
 from memwise.storage.engine import Database
+
+REMEMBER_WAIT_S = 10.0  # how long remember waits for a worker that took its job
 
 
 @dataclass(frozen=True)
@@ -190,7 +193,23 @@ class Memwise:
             return Remembered(conv.id, "skipped", reason, [], {}, 0, contact_id=contact_id)
         claimed = self.jobs.claim(f"remember:{conv.id}", ["extract"], job_id=job.id)
         if claimed is None:  # not due (the allowance) or a worker took it first
-            current = self.jobs.by_key(workspace_id, f"extract:{conv.id}") or job
+            current = self._worker_done(workspace_id, f"extract:{conv.id}") or job
+            if current.status is JobStatus.done and current.result:
+                done = current.result
+                written = [
+                    s
+                    for s in self.memory.items(workspace_id, contact_id)
+                    if s.item.conversation_id == conv.id
+                ]
+                return Remembered(
+                    conv.id,
+                    str(done.get("status", "applied")),
+                    done.get("reason"),
+                    written,
+                    dict(done.get("refused") or {}),
+                    int(done.get("discarded") or 0),
+                    contact_id,
+                )
             why = current.last_error or "a worker will extract it"
             return Remembered(conv.id, current.status.value, why, [], {}, 0, contact_id=contact_id)
         try:
@@ -212,6 +231,19 @@ class Memwise:
             outcome.discarded,
             contact_id,
         )
+
+    def _worker_done(self, workspace_id: str, key: str) -> Job | None:
+        """The job of ``key`` once a worker that took it has finished it: waited for at most
+        ``REMEMBER_WAIT_S`` (a conversation's extraction takes well under a second), so a
+        caller who asked to remember now is answered with what was written."""
+        until = time.monotonic() + REMEMBER_WAIT_S
+        while True:
+            current = self.jobs.by_key(workspace_id, key)
+            if current is None or current.status is not JobStatus.running:
+                return current
+            if time.monotonic() >= until:
+                return current
+            time.sleep(0.05)
 
     def worker(self, name: str | None = None) -> Worker:
         """A worker for every job kind memwise runs, with the scheduled sweeps."""
