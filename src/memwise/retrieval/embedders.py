@@ -159,7 +159,7 @@ class MiniLMEmbedder:
     def embed_tokens(self, texts: Sequence[str]) -> tuple[np.ndarray, list[TokenVectors]]:
         if not self.gives_tokens:
             raise errors.Unavailable(
-                "word-piece vectors need the ONNX Runtime embedder (memwise[onnx])",
+                "word-piece vectors need the local embedder on ONNX Runtime (the default)",
                 code="extra_not_installed",
             )
         if not texts:

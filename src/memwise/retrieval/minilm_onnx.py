@@ -155,7 +155,8 @@ def build_model(path: Path) -> bytes:
         from safetensors.numpy import load_file
     except ImportError as exc:
         raise errors.Unavailable(
-            "install memwise[onnx] for the local embedder on ONNX Runtime",
+            "install memwise[onnx] to run the float32 weights on ONNX Runtime (the packaged "
+            "int8 weights need nothing more)",
             code="extra_not_installed",
         ) from exc
     config = json.loads((path / "config.json").read_text())
