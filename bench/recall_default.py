@@ -42,7 +42,7 @@ from _common import console, table
 from memwise.retrieval.embedders import MiniLMEmbedder
 from memwise.retrieval.late import TokenVectors
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
-from recall_generalise import PLAIN, lme_turns
+from recall_generalise import PLAIN, _lme_time, lme_turns
 from recall_heldout import records
 
 WORDS = TurnRecallConfig(dense_weight=0.0)
@@ -82,10 +82,7 @@ def longmemeval_cases(path: Path, limit: int | None) -> list[Case]:
         docs, users, _ = lme_turns(q)
         if not users:
             continue
-        when = docs[-1].at if docs else None
-        from recall_generalise import _lme_time
-
-        when = _lme_time(q["question_date"]) if q.get("question_date") else when
+        when = _lme_time(q["question_date"]) if q.get("question_date") else docs[-1].at
         out.append(Case(docs, [Q(str(q["question"]), frozenset(users), when, True)]))
         if limit and len(out) >= limit:
             break
