@@ -282,13 +282,15 @@ def test_an_index_holds_the_word_pieces_of_the_newest_turns_only(
 def test_unreadable_word_pieces_are_made_again(database_url: str, clock: FixedClock) -> None:
     import sqlalchemy as sa
 
-    from memwise.storage.schema import turns
+    from memwise.storage.schema import kept_turns, turns
 
     pieces = PieceEmbedder()
     ws, ann, conv = _ended(database_url, clock, pieces)
     mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=pieces)
     try:
         with mw.rt.db.write() as conn:  # one turn's blob damaged, as a bad copy would
+            # and how the worker kept the conversation: the turns are read again
+            conn.execute(kept_turns.update().values(data=b"MWKT\x01junk"))
             first = (
                 conn.execute(
                     sa.select(turns.c.id)

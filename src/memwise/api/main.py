@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from memwise.api.app import create_app
+from memwise.bootstrap import settle
 from memwise.config import Settings
 from memwise.observability import configure_logging
 
@@ -16,4 +17,6 @@ def app() -> FastAPI:
         from memwise.extraction import pack
 
         pack.use_dir(settings.packs_dir)
-    return create_app(settings)
+    built = create_app(settings)
+    settle()  # a long-lived process: what start-up made stays out of every collection
+    return built

@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.text import Text
 from sqlalchemy import make_url as sa_url
 
-from memwise.bootstrap import open_memwise
+from memwise.bootstrap import open_memwise, settle
 from memwise.cli.main import DatabaseOption, app, console, handles_errors, settings
 from memwise.observability import configure_logging
 from memwise.services.facade import Memwise
@@ -166,6 +166,7 @@ def worker(
     configure_logging(s.log_format)
     with open_memwise(s) as mw:  # the server's models and embedder, so its jobs match
         w = mw.worker()
+        settle()  # a long-lived process: what start-up made stays out of every collection
         if once:
             counts = w.run_once()
             console.print(

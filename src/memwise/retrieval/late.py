@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import struct
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -117,37 +117,78 @@ def content_rows(query: TokenVectors, skip: Collection[str]) -> list[int]:
     return rows
 
 
+Loader = Callable[[Sequence[int]], Sequence[TokenVectors | None]]
+
+
 class Pieces:
-    """Every turn's word-piece vectors in one int8 matrix (a turn's rows side by side), with
-    how many turns each piece occurs in: a question is matched against the rows of its
-    candidate turns only."""
+    """Every turn's word-piece vectors (int8 rows, a scale each), with how many turns each
+    piece occurs in: a question is matched against the rows of its candidate turns only.
+    The rows of a turn may be loaded when it first is a candidate (:meth:`lazy`): the
+    counts need only the piece ids, and late interaction reads a few candidates' rows."""
 
     def __init__(self, docs: Sequence[TokenVectors | None]) -> None:
-        self.n = len(docs)
         sizes = Counter(d.codes.shape[1] for d in docs if d is not None and len(d))
         dim = sizes.most_common(1)[0][0] if sizes else 0
         # a turn's pieces of another size than most (another model's) count as absent
         kept = [d if d is not None and len(d) and d.codes.shape[1] == dim else None for d in docs]
-        counts = np.array([len(d) if d is not None else 0 for d in kept], dtype=np.int64)
-        self.count = counts
-        self.start = np.concatenate(([0], np.cumsum(counts)[:-1])) if self.n else counts
         present = [d for d in kept if d is not None]
-        self.codes = (
-            np.concatenate([d.codes for d in present])
-            if present
-            else np.zeros((0, dim), dtype=np.int8)
+        self._set(
+            np.array([len(d) if d is not None else 0 for d in kept], dtype=np.int64),
+            np.concatenate([d.ids for d in present]) if present else np.zeros(0, np.uint16),
+            dim,
+            dict(enumerate(kept)),
+            None,
         )
-        self.scales = (
-            np.concatenate([d.scales for d in present]) if present else np.zeros(0, np.float32)
-        )
-        self.holding = len(present)  # the turns with pieces, whose counts ``df`` holds
-        self.df: Counter[int] = Counter()
-        for d in present:
-            self.df.update(set(d.ids.tolist()))
+
+    @classmethod
+    def lazy(
+        cls,
+        count: np.ndarray,
+        ids: np.ndarray,
+        dim: int,
+        loaded: Mapping[int, TokenVectors | None],
+        load: Loader | None,
+    ) -> Pieces:
+        """``count[i]`` pieces for turn ``i`` (0: none), their ids side by side; the rows of
+        the turns ``loaded`` holds are at hand, the others' come from ``load`` (turn
+        positions in, their pieces out: None where there are none) when first needed."""
+        out = cls.__new__(cls)
+        out._set(np.asarray(count, dtype=np.int64), ids, dim, loaded, load)
+        return out
+
+    def _set(
+        self,
+        count: np.ndarray,
+        ids: np.ndarray,
+        dim: int,
+        loaded: Mapping[int, TokenVectors | None],
+        load: Loader | None,
+    ) -> None:
+        if int(count.sum()) != len(ids):
+            raise errors.Invalid("piece ids and their counts disagree", code="bad_token_vectors")
+        self.n, self.dim, self.count = len(count), dim, count
+        self._rows: dict[int, TokenVectors | None] = dict(loaded)
+        self._load = load
+        self.holding = int((count > 0).sum())  # the turns with pieces, whose counts df holds
+        # in how many turns each piece id occurs
+        turn = np.repeat(np.arange(self.n, dtype=np.int64), count)
+        once = np.unique(turn << 16 | ids.astype(np.int64))
+        self.df = np.bincount(once & 0xFFFF, minlength=1 << 16)
 
     @property
     def nbytes(self) -> int:
-        return int(self.codes.nbytes + self.scales.nbytes + 16 * self.n + 40 * len(self.df))
+        """The bytes held with every turn's rows loaded."""
+        return int(self.count.sum()) * (self.dim + 6) + 16 * self.n + int(self.df.nbytes)
+
+    def _rows_of(self, turns: np.ndarray) -> list[TokenVectors | None]:
+        """The turns' pieces, those not at hand loaded first (at most once each)."""
+        missing = [int(t) for t in turns if int(t) not in self._rows]
+        if missing:
+            found = self._load(missing) if self._load is not None else [None] * len(missing)
+            for t, got in zip(missing, found, strict=True):
+                fits = got is not None and len(got) and got.codes.shape[1] == self.dim
+                self._rows[t] = got if fits else None
+        return [self._rows.get(int(t)) for t in turns]
 
     def scores(
         self, query: TokenVectors, candidates: np.ndarray, skip: Collection[str] = ()
@@ -157,21 +198,24 @@ class Pieces:
         weighted by each piece's rarity among the turns."""
         out = np.zeros(len(candidates), dtype=np.float32)
         rows = content_rows(query, skip)
-        if not rows or not len(candidates) or query.codes.shape[1] != self.codes.shape[1]:
+        if not rows or not len(candidates) or query.codes.shape[1] != self.dim:
             return out
         q = query.unit()[rows]  # Q × dim
-        seen = np.array([self.df.get(int(query.ids[r]), 0) for r in rows], dtype=np.float32)
+        seen = self.df[query.ids[rows].astype(np.int64)].astype(np.float32)
         weights = np.log1p((self.holding - seen + 0.5) / (seen + 0.5)).astype(np.float32)
         candidates = np.asarray(candidates, dtype=np.int64)
-        lengths = self.count[candidates]
-        has = lengths > 0
-        if not has.any():
+        at = np.flatnonzero(self.count[candidates] > 0)
+        found = self._rows_of(candidates[at])
+        has = np.array([f is not None and len(f) > 0 for f in found], dtype=bool)
+        present = [f for f in found if f is not None and len(f)]
+        if not present:
             return out
-        starts, lengths = self.start[candidates[has]], lengths[has]
         # the rows of every candidate with pieces, candidate after candidate
+        lengths = np.array([len(f) for f in present])
         offsets = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-        picked = np.repeat(starts - offsets, lengths) + np.arange(int(lengths.sum()))
-        sims = (self.codes[picked].astype(np.float32) @ q.T) * self.scales[picked, None]
+        codes = np.concatenate([f.codes for f in present]).astype(np.float32)
+        scales = np.concatenate([f.scales for f in present])
+        sims = (codes @ q.T) * scales[:, None]
         best = np.maximum.reduceat(sims, offsets, axis=0)  # candidates with pieces × Q
-        out[has] = np.maximum(best, 0.0) @ weights / (float(weights.sum()) or 1.0)
+        out[at[has]] = np.maximum(best, 0.0) @ weights / (float(weights.sum()) or 1.0)
         return out

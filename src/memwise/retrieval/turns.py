@@ -31,7 +31,7 @@ import heapq
 import math
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -39,7 +39,7 @@ from typing import Literal
 import numpy as np
 
 from memwise.extraction.dates import MONTHS, WEEKDAYS
-from memwise.retrieval import late, lexical, when
+from memwise.retrieval import late, lexical, postings, when
 from memwise.retrieval.late import TokenVectors
 
 
@@ -96,38 +96,6 @@ class TurnRecallConfig:
     k1: float = 1.2
     b: float = 0.75
     stemmer: Literal["snowball", "light"] = "snowball"
-
-
-class _BM25:
-    """Okapi BM25; postings in flat arrays (a vocabulary, per term a slice of documents and
-    frequencies), built in a few array passes rather than an array per term."""
-
-    def __init__(self, docs: Sequence[Mapping[str, float]], k1: float, b: float) -> None:
-        self.n, self.k1 = len(docs), k1
-        self.vocab: dict[str, int] = {}
-        at = (self.vocab.setdefault(t, len(self.vocab)) for d in docs for t in d)
-        cols = np.fromiter(at, dtype=np.int64)
-        tf = np.fromiter((f for d in docs for f in d.values()), dtype=float)
-        rows = np.repeat(np.arange(self.n, dtype=np.int64), [len(d) for d in docs])
-        self.lengths = np.bincount(rows, weights=tf, minlength=self.n).astype(float)
-        average = float(self.lengths.mean()) if self.n else 1.0
-        self.norm = k1 * (1 - b + b * self.lengths / (average or 1.0))
-        df = np.bincount(cols, minlength=len(self.vocab)).astype(float)
-        self.idf = np.log(1 + (self.n - df + 0.5) / (df + 0.5))
-        order = np.argsort(cols, kind="stable")
-        self.doc_of, self.tf = rows[order], tf[order]
-        self.starts = np.searchsorted(cols[order], np.arange(len(self.vocab) + 1))
-
-    def scores(self, query: Mapping[str, float]) -> np.ndarray:
-        out = np.zeros(self.n)
-        for term, weight in query.items():
-            j = self.vocab.get(term)
-            if j is None:
-                continue
-            at = slice(self.starts[j], self.starts[j + 1])
-            idx, tf = self.doc_of[at], self.tf[at]
-            out[idx] += weight * self.idf[j] * tf * (self.k1 + 1) / (tf + self.norm[idx])
-        return out
 
 
 _FIRST = re.compile(r"\b(i|me|my|mine|myself|we|our|us)\b|\bi'", re.IGNORECASE)
@@ -223,46 +191,63 @@ def _unit_range(x: np.ndarray) -> np.ndarray:
 
 
 class TurnIndex:
-    """An in-memory index of one contact's turns (built once, searched many times)."""
+    """An in-memory index of one contact's turns (built once, searched many times).
+    ``terms``: the turns' term counts when already read (a kept conversation's, joined);
+    ``tokens``: each turn's word-piece vectors (or None), or them already side by side."""
 
     def __init__(
         self,
         docs: Sequence[TurnDoc],
         vectors: np.ndarray | None = None,
         config: TurnRecallConfig | None = None,
-        tokens: Sequence[TokenVectors | None] | None = None,
+        tokens: Sequence[TokenVectors | None] | late.Pieces | None = None,
+        terms: postings.Rows | None = None,
     ) -> None:
         self.docs = list(docs)
-        if tokens is not None and len(tokens) != len(self.docs):
-            raise ValueError("one word-piece vector set (or None) per turn is needed")
-        self.pieces = late.Pieces(tokens) if tokens is not None else None
+        n = len(self.docs)
+        if isinstance(tokens, late.Pieces):
+            self.pieces: late.Pieces | None = tokens
+        else:
+            self.pieces = late.Pieces(tokens) if tokens is not None else None
+        if (self.pieces is not None and self.pieces.n != n) or (terms and terms.n != n):
+            raise ValueError("one word-piece vector set (or None) and term row per turn is needed")
         self.config = c = config or TurnRecallConfig()
         self.terms = lexical.full_terms if c.stemmer == "snowball" else lexical.terms
-        own = [Counter(self.terms(d.text)) for d in self.docs]
-        self.lengths = np.array([sum(o.values()) for o in own], dtype=float)
+        own = terms if terms is not None else postings.Rows.of((d.text for d in docs), self.terms)
+        keyed = np.array([i for i, d in enumerate(self.docs) if d.keys and c.key_weight], int)
+        keys = postings.Rows.of((docs[i].keys for i in keyed), self.terms)
+        rows = postings.Rows.join([own, keys]) if keyed.size else own
+        vocab = {t: j for j, t in enumerate(rows.vocab)}
+        self.lengths = own.lengths()
         self.long = self._long_from(c.long_ratio)
-        spans = self._spans()
-        expanded = []
-        for i, counts in enumerate(own):
-            doc: dict[str, float] = dict(counts)
-            for j, distance in self._neighbours(i, spans) if c.neighbour_weight else ():
-                share = c.neighbour_weight / distance
-                if self.lengths[j] > self.long:  # a long turn lends only that many words
-                    share *= self.long / self.lengths[j]
-                for term, f in own[j].items():
-                    doc[term] = doc.get(term, 0.0) + share * f
-            if self.docs[i].keys and c.key_weight:
-                for term, f in Counter(self.terms(self.docs[i].keys)).items():
-                    doc[term] = doc.get(term, 0.0) + c.key_weight * f
-            expanded.append(doc)
-        self.turns = _BM25(expanded, c.k1, c.b)
-        conversation_ids = sorted({d.conversation_id for d in self.docs})
-        position = {cid: n for n, cid in enumerate(conversation_ids)}
-        self.conversation_of = np.array([position[d.conversation_id] for d in self.docs])
-        merged: list[Counter[str]] = [Counter() for _ in conversation_ids]
-        for i, counts in enumerate(own):
-            merged[self.conversation_of[i]].update(counts)
-        self.conversations = _BM25(merged, c.k1, 0.75)
+        conv = np.array([d.conversation_id for d in self.docs], dtype=object)
+        ids = {c: n for n, c in enumerate(sorted(set(conv.tolist())))}
+        self.conversation_of = np.fromiter(map(ids.__getitem__, conv), np.int64, n)
+        # each turn's conversation's run in docs: [lo, hi)
+        new_run = np.ones(n, dtype=bool)
+        new_run[1:] = conv[1:] != conv[:-1]
+        run = np.cumsum(new_run) - 1
+        starts = np.flatnonzero(new_run)
+        self._lo, self._hi = starts[run], np.append(starts[1:], n)[run]
+        everyone = np.arange(n)
+        # a turn's document: its words, its neighbours' at w / distance (a long neighbour
+        # lending only `long` words), its keys' at the key weight
+        sources, into, weights = [everyone], [everyone], [np.ones(n)]
+        for i, j, distance in self._neighbours() if c.neighbour_weight else ():
+            share = c.neighbour_weight / distance
+            length = self.lengths[j]
+            sources.append(j)
+            into.append(i)
+            weights.append(share * np.minimum(1.0, self.long / np.maximum(length, 1.0)))
+        sources.append(n + np.arange(len(keyed)))
+        into.append(keyed)
+        weights.append(np.full(len(keyed), c.key_weight))
+        found = rows.gather(*(np.concatenate(x) for x in (sources, into, weights)))
+        self.turns = postings.BM25(*postings.summed(*found, len(vocab)), n, vocab, c.k1, c.b)
+        merged = postings.summed(
+            self.conversation_of[own.row_of_entries()], own.cols, own.vals, len(vocab)
+        )
+        self.conversations = postings.BM25(*merged, len(ids), vocab, c.k1, 0.75)
         self.speaker_of = np.array([d.speaker for d in self.docs], dtype=object)
         self.customer = np.array([d.customer for d in self.docs], dtype=bool)
         self.speakers = {d.speaker for d in self.docs if d.speaker}
@@ -274,19 +259,17 @@ class TurnIndex:
         lasts = {s: w[-1].lower() for s in self.speakers if len(w := s.split()) > 1}
         shared = Counter(lasts.values())
         self.last_names = {s: f for s, f in lasts.items() if shared[f] == 1}
-        self.vectors = self._smooth(vectors, spans) if vectors is not None else None
+        self.vectors = self._smooth(vectors) if vectors is not None else None
         # (question, answer): a turn with a question mark and the other side's next turn
-        self.answers = np.array(
-            [
-                (i, i + 1)
-                for i in range(len(self.docs) - 1)
-                if "?" in self.docs[i].text
-                and spans[i] == spans[i + 1]
-                and self.docs[i + 1].customer != self.docs[i].customer
-                and self.lengths[i + 1] <= c.answer_cap
-            ],
-            dtype=np.int64,
-        ).reshape(-1, 2)
+        asks = np.array(["?" in d.text for d in self.docs], dtype=bool)
+        pair = (
+            asks[:-1]
+            & (run[:-1] == run[1:])
+            & (self.customer[1:] != self.customer[:-1])
+            & (self.lengths[1:] <= c.answer_cap)
+        )
+        at = np.flatnonzero(pair)
+        self.answers = np.stack([at, at + 1], axis=1).astype(np.int64).reshape(-1, 2)
         self.times = np.array(
             [d.at.timestamp() if d.at is not None else np.nan for d in self.docs], dtype=float
         )
@@ -300,29 +283,22 @@ class TurnIndex:
         typical = float(np.median(own if own.size else self.lengths))
         return max(1.0, ratio * typical, self.config.long_floor)
 
-    def _spans(self) -> list[tuple[int, int]]:
-        """For each turn, the [start, end) of its conversation's run in ``docs``."""
-        spans: list[tuple[int, int]] = []
-        start = 0
-        for i in range(1, len(self.docs) + 1):
-            if (
-                i == len(self.docs)
-                or self.docs[i].conversation_id != self.docs[start].conversation_id
-            ):
-                spans += [(start, i)] * (i - start)
-                start = i
-        return spans
+    def _neighbours(self) -> list[tuple[np.ndarray, np.ndarray, int]]:
+        """(turns, their neighbours, distance) for each distance in the window, inside the
+        same conversation."""
+        out = []
+        everyone = np.arange(len(self.docs))
+        for offset in range(-self.config.window, self.config.window + 1):
+            j = everyone + offset
+            inside = (j >= self._lo) & (j < self._hi) & (offset != 0)
+            out.append((everyone[inside], j[inside], abs(offset)))
+        return [x for x in out if x[0].size]
 
-    def _neighbours(self, i: int, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        lo, hi = spans[i]
-        w = self.config.window
-        return [(j, abs(i - j)) for j in range(max(lo, i - w), min(hi, i + w + 1)) if j != i]
-
-    def _smooth(self, vectors: np.ndarray, spans: list[tuple[int, int]]) -> np.ndarray:
-        smoothed = np.array(vectors, dtype=np.float32, copy=True)
-        for i in range(len(self.docs)):
-            for j, distance in self._neighbours(i, spans):
-                smoothed[i] += self.config.dense_neighbour_weight / distance * vectors[j]
+    def _smooth(self, vectors: np.ndarray) -> np.ndarray:
+        raw = np.asarray(vectors, dtype=np.float32)
+        smoothed = raw.copy()
+        for i, j, distance in self._neighbours():
+            smoothed[i] += self.config.dense_neighbour_weight / distance * raw[j]
         norms = np.linalg.norm(smoothed, axis=1, keepdims=True)
         return smoothed / np.where(norms == 0, 1, norms)
 

@@ -119,6 +119,10 @@ conversations = sa.Table(
     sa.Column("started_at", UTCDateTime, nullable=False),
     sa.Column("last_activity_at", UTCDateTime, nullable=False),
     sa.Column("ended_at", UTCDateTime, nullable=True),
+    # how many of its turns have text, and the newest of them: what record recall's index
+    # of the contact was built from (kept up to date by every append)
+    sa.Column("said", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("said_seq", sa.BigInteger, nullable=True),
     sa.CheckConstraint("(contact_id IS NULL) <> (user_id IS NULL)", name="one_participant"),
     sa.Index("ix_conversations_contact", "contact_id"),
     sa.Index("ix_conversations_thread", "workspace_id", "channel", "thread"),
@@ -149,6 +153,24 @@ turns = sa.Table(
     # Thai …), which the full-text index keeps beside the words; NULL: none
     sa.Column("grams", sa.Text, nullable=True),
     sa.Index("ix_turns_conversation", "conversation_id", "seq"),
+)
+
+# an ended conversation's turns as record recall reads them (memwise.retrieval.kept): the
+# worker keeps them when it ends, so a contact's first recall joins these instead of reading
+# and stemming every turn again; ``upto_seq``: its newest turn then (later ones are read)
+kept_turns = sa.Table(
+    "kept_turns",
+    metadata,
+    sa.Column(
+        "conversation_id", sa.String(40), sa.ForeignKey("conversations.id"), primary_key=True
+    ),
+    _ws(),
+    sa.Column("format", sa.Integer, nullable=False),
+    sa.Column("embedder", sa.String(100), nullable=True),  # whose vectors it holds; NULL: none
+    sa.Column("upto_seq", sa.BigInteger, nullable=False),
+    sa.Column("turns", sa.Integer, nullable=False),
+    sa.Column("data", sa.LargeBinary, nullable=False),
+    sa.Column("made_at", UTCDateTime, nullable=False),
 )
 
 audit_log = sa.Table(

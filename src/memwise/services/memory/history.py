@@ -11,17 +11,22 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 import numpy as np
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import SQLAlchemyError
 
 from memwise import errors
+from memwise.domain.tenancy import ConversationStatus
+from memwise.retrieval import kept, lexical, postings
 from memwise.retrieval.embedders import Embedder, from_bytes, to_bytes, token_embedder
-from memwise.retrieval.late import TokenVectors
+from memwise.retrieval.late import Loader, TokenVectors
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 from memwise.services.platform.cache import SizedLRU
 from memwise.services.platform.runtime import Runtime
@@ -151,11 +156,15 @@ class History:
         self._cache.pop((workspace_id, contact_id))
 
     def prepare(self, workspace_id: str, contact_id: str, dim: int | None = None) -> _Built:
-        """Build (or reuse) the contact's index — the one-off cost of the first recall. Turn
-        vectors come from the record (the worker embeds a conversation's turns when it ends);
-        any still missing, or of another size than ``dim`` (the embedder's, when known), are
-        embedded here once and kept. When the embedder fails, the index ranks by words
-        alone and is not kept, so the next recall tries again."""
+        """Build (or reuse) the contact's index — the one-off cost of the first recall. Each
+        ended conversation comes as the worker kept it (terms counted, vectors and word
+        pieces side by side: joined, not read again); turns no kept conversation holds (an
+        open conversation's, or all of them before the worker kept any) are read from the
+        record, their vectors the record's own, any missing, or of another size than
+        ``dim`` (the embedder's, when known), embedded here once and kept — and an ended
+        conversation read so is kept for the next build. When the embedder fails, the index
+        ranks by words alone and is not kept, so the next recall tries again."""
+        eid = self.embedder.id if self.embedder is not None else None
         with self.rt.db.read() as conn:
             try:
                 contact = tenancy_store.contact_row(conn, workspace_id, contact_id)
@@ -173,65 +182,266 @@ class History:
             ):
                 return cached
             names = tenancy_store.speaker_names(conn, workspace_id)
-            found = record_store.history_turns(conn, workspace_id, contact_id, MAX_TURNS)
+            convs = record_store.contact_conversations(conn, workspace_id, contact_id)
+            values = (
+                record_store.kept_values(conn, [str(c.id) for c in convs], eid, kept.FORMAT)
+                if self._keeps()
+                else {}
+            )
+            stored = self._usable(convs, values, dim)
+            held = {str(r.id) for r, _ in stored}
+            found = record_store.turns_of(
+                conn, workspace_id, [str(c.id) for c in convs if str(c.id) not in held], MAX_TURNS
+            )
             keys = items_store.texts_by_turn(conn, workspace_id, contact_id)
+        who = contact.name
+        fresh, whole = self._read(workspace_id, found, who, names, dim)
+        # (order, conversation, its agent and staff user, its turns): kept, then read
+        heads = [(c, k) for c, k in stored] + [
+            (SimpleNamespace(**_head(r[0])), k) for r, k in fresh
+        ]
+        parts = sorted(
+            (((c.started_at, str(c.id)), str(c.id), c.agent_id, c.user_id, k) for c, k in heads),
+            key=lambda x: x[0],
+        )
+        turns = kept.KeptTurns.join([p[-1] for p in parts])
+        ids: list[str] = []
+        speakers: list[str] = []
+        for _, cid, agent_id, user_id, k in parts:  # each role's speaker, once a conversation
+            said = {
+                role: self._speaker(
+                    SimpleNamespace(role=role, agent_id=agent_id, user_id=user_id), who, names
+                )
+                for role in set(k.roles)
+            }
+            speakers += [said[role] for role in k.roles]
+            ids += [cid] * len(k)
+        start = max(0, len(turns) - MAX_TURNS)
+        turns, ids, speakers = turns.tail(start), ids[start:], speakers[start:]
+        turns = turns.pieces_from(_first_pieced(turns))
+        at = [datetime.fromtimestamp(a, UTC) for a in turns.at]
         docs = [
             TurnDoc(
-                r.id,
-                r.conversation_id,
-                self._speaker(r, contact.name, names),
-                r.text,
-                r.role == "customer",
-                at=r.at,
-                keys=" ".join(keys.get(r.id, ())),
+                tid,
+                ids[i],
+                speakers[i],
+                turns.texts[i],
+                turns.roles[i] == "customer",
+                at=at[i],
+                keys=" ".join(keys.get(tid, ())),
             )
-            for r in found
+            for i, tid in enumerate(turns.ids)
         ]
-        vectors, pieces, whole = None, None, True
-        if self.embedder is not None and docs:
-            try:
-                vectors, pieces = self._vectors(workspace_id, docs, found, dim)
-            except Exception as exc:  # the embedder is down: rank by words, build again later
-                log.warning("record index without vectors: %s", type(exc).__name__)
-                whole = False
+        vectors = turns.vectors if self.embedder is not None and whole else None
         built = _Built(
             version,
-            TurnIndex(docs, vectors, self.config, tokens=pieces),
-            [r.at for r in found],
-            [r.role for r in found],
+            TurnIndex(
+                docs,
+                vectors,
+                self.config,
+                tokens=turns.pieces(self._loader(workspace_id, turns.ids))
+                if vectors is not None and self.pieces is not None
+                else None,
+                terms=turns.terms,
+            ),
+            at,
+            list(turns.roles),
             ZoneInfo(zone[0]) if zone else None,
             pieceless=self.pieces is not None and self._pieces_failing(),
         )
         if whole:
             self._cache.put((workspace_id, contact_id), built, _weight(docs, built.index))
+            cut = {str(fresh[0][0][0].conversation_id)} if len(found) >= MAX_TURNS else set()
+            # (the oldest conversation read may be cut short: not kept)
+            self._keep(
+                workspace_id, [(r, k) for r, k in fresh if str(r[0].conversation_id) not in cut]
+            )
         return built
+
+    def _usable(
+        self, convs: list[Any], values: dict[str, tuple[int, int, bytes]], dim: int | None
+    ) -> list[tuple[Any, kept.KeptTurns]]:
+        """The conversations kept whole that this index can join (the rest are read from
+        the record): kept up to their newest turn with text, readable, with vectors of the
+        embedder's size and word pieces where they count."""
+        out = []
+        for conv in convs:
+            upto, count, data = values.get(str(conv.id), (None, None, b""))
+            if upto != conv.said_seq or count != conv.said:
+                continue
+            try:
+                value = kept.KeptTurns.from_bytes(data)
+            except errors.Invalid:
+                continue
+            if len(value) != count:
+                continue
+            if self.embedder is not None:
+                size = value.vectors.shape[1] if value.vectors is not None else None
+                if size is None or (dim is not None and size != dim):
+                    continue
+                if self.pieces is not None and not value.has_pieces:
+                    continue
+            out.append((conv, value))
+        return out
+
+    def _read(
+        self,
+        workspace_id: str,
+        rows: list[Any],
+        who: str,
+        names: dict[str, str],
+        dim: int | None,
+    ) -> tuple[list[tuple[list[Any], kept.KeptTurns]], bool]:
+        """Turns read from the record, conversation by conversation (their rows and how
+        recall reads them), and whether their vectors could all be had."""
+        docs = [
+            TurnDoc(r.id, r.conversation_id, self._speaker(r, who, names), r.text) for r in rows
+        ]
+        vectors, pieces, whole = None, None, True
+        if self.embedder is not None and docs:
+            try:
+                vectors, pieces = self._vectors(workspace_id, docs, rows, dim)
+            except Exception as exc:  # the embedder is down: rank by words, build again later
+                log.warning("record index without vectors: %s", type(exc).__name__)
+                whole = False
+        out: list[tuple[list[Any], kept.KeptTurns]] = []
+        start = 0
+        for i in range(1, len(rows) + 1):
+            if i < len(rows) and rows[i].conversation_id == rows[start].conversation_id:
+                continue
+            out.append(
+                (
+                    rows[start:i],
+                    self._part(
+                        rows[start:i],
+                        vectors[start:i] if vectors is not None else None,
+                        pieces[start:i] if pieces is not None else None,
+                    ),
+                )
+            )
+            start = i
+        return out, whole
+
+    def _part(
+        self,
+        rows: list[Any],
+        vectors: np.ndarray | None,
+        pieces: list[TokenVectors | None] | None,
+    ) -> kept.KeptTurns:
+        """How recall reads these turns (one conversation's, in order)."""
+        texts = tuple(str(r.text) for r in rows)
+        counted = None
+        if pieces is not None and vectors is not None:
+            counted = kept.KeptTurns.counted(pieces, vectors.shape[1])
+        return kept.KeptTurns(
+            tuple(str(r.id) for r in rows),
+            tuple(int(r.seq) for r in rows),
+            tuple(str(r.role) for r in rows),
+            tuple(r.at.timestamp() for r in rows),
+            texts,
+            postings.Rows.of(texts, lexical.full_terms),
+            self.embedder.id if vectors is not None and self.embedder is not None else None,
+            vectors,
+            *(counted or (None, None, None)),
+        )
+
+    def _loader(self, workspace_id: str, ids: tuple[str, ...]) -> Loader:
+        """Word pieces of the index's turns by position, read from the record (a kept
+        conversation's turns, when late interaction first reorders them)."""
+        assert self.embedder is not None
+        eid = self.embedder.id
+
+        def load(positions: Sequence[int]) -> list[TokenVectors | None]:
+            wanted = [ids[i] for i in positions]
+            try:
+                with self.rt.db.read() as conn:
+                    found = record_store.turn_pieces(conn, workspace_id, wanted, eid)
+            except SQLAlchemyError as exc:  # the words and sentence vectors still rank
+                log.warning("late interaction without stored pieces: %s", type(exc).__name__)
+                return [None] * len(wanted)
+            return [_decoded(found.get(t)) for t in wanted]
+
+        return load
+
+    def _keep(self, workspace_id: str, read: list[tuple[list[Any], kept.KeptTurns]]) -> None:
+        """Keep how ended conversations read whole were read, for the next build — not
+        while word pieces cannot be made (they would be kept without them)."""
+        if not self._keeps() or (self.pieces is not None and self._pieces_failing()):
+            return
+        ended = [
+            (str(rows[0].conversation_id), int(rows[-1].seq), len(k), k.to_bytes())
+            for rows, k in read
+            if rows[0].status != ConversationStatus.open.value
+            and (self.embedder is None or k.vectors is not None)
+        ]
+        if not ended:
+            return
+        with self.rt.db.write() as conn:
+            record_store.keep_turns(
+                conn,
+                workspace_id,
+                ended,
+                self.embedder.id if self.embedder is not None else None,
+                kept.FORMAT,
+                self.rt.clock.now(),
+            )
+
+    def _keeps(self) -> bool:
+        """Whether kept conversations serve this index: they hold terms by the full
+        stemmer, recall's default."""
+        return self.config.stemmer == "snowball"
 
     def embed_conversation(self, workspace_id: str, conversation_id: str) -> int:
         """Embed and keep the vectors of a conversation's turns that have none of the
-        configured embedder (the worker's step when a conversation ends); how many."""
+        configured embedder, then keep how recall reads the conversation (the worker's step
+        when a conversation ends); how many turns were embedded."""
         if self.embedder is None:
             return 0
         with self.rt.db.read() as conn:
             missing = record_store.unembedded_turns(
                 conn, workspace_id, conversation_id, self.embedder.id, self.pieces is not None
             )
-            if not missing:
-                return 0
             names = tenancy_store.speaker_names(conn, workspace_id)
-            contact = missing[0].contact_id and tenancy_store.contact_row(
-                conn, workspace_id, missing[0].contact_id
+            contact = (
+                tenancy_store.contact_row(conn, workspace_id, missing[0].contact_id)
+                if missing and missing[0].contact_id
+                else None
             )
-        who = contact.name if contact else "customer"
-        made, pieces = self._embed([_said(self._speaker(r, who, names), r.text) for r in missing])
-        with self.rt.db.write() as conn:
-            record_store.set_turn_vectors(
-                conn,
-                workspace_id,
-                self.embedder.id,
-                {str(r.id): to_bytes(v) for r, v in zip(missing, made, strict=True)},
-                _packed([str(r.id) for r in missing], pieces),
-            )
+        if missing:
+            who = contact.name if contact else "customer"
+            texts = [_said(self._speaker(r, who, names), r.text) for r in missing]
+            made, pieces = self._embed(texts)
+            with self.rt.db.write() as conn:
+                record_store.set_turn_vectors(
+                    conn,
+                    workspace_id,
+                    self.embedder.id,
+                    {str(r.id): to_bytes(v) for r, v in zip(missing, made, strict=True)},
+                    _packed([str(r.id) for r in missing], pieces),
+                )
+        self._keep_conversation(workspace_id, conversation_id)
         return len(missing)
+
+    def _keep_conversation(self, workspace_id: str, conversation_id: str) -> None:
+        """Keep how recall reads an ended conversation of a contact whose turns all have the
+        embedder's vectors (and word pieces, when they count)."""
+        assert self.embedder is not None
+        with self.rt.db.read() as conn:
+            state = record_store.conversation_state(conn, workspace_id, conversation_id)
+            rows = record_store.conversation_turns(conn, workspace_id, conversation_id)
+        if state is None or state.contact_id is None or not rows:
+            return
+        eid = self.embedder.id
+        vectors = [
+            from_bytes(r.embedding) if r.embedder == eid and r.embedding else None for r in rows
+        ]
+        if any(v is None for v in vectors) or len({len(v) for v in vectors if v is not None}) != 1:
+            return
+        pieces = [_unpacked(r) for r in rows] if self.pieces is not None else None
+        if pieces is not None and any(p is None for p in pieces):
+            return
+        stacked = np.vstack([np.asarray(v, dtype=np.float32) for v in vectors if v is not None])
+        self._keep(workspace_id, [(rows, self._part(rows, stacked, pieces))])
 
     def _vectors(
         self, workspace_id: str, docs: list[TurnDoc], rows: list[Any], dim: int | None
@@ -327,6 +537,16 @@ class History:
         return str(row.role)
 
 
+def _head(turn: Any) -> dict[str, Any]:
+    """A turn's conversation as :func:`record_store.contact_conversations` gives it."""
+    return {
+        "id": turn.conversation_id,
+        "started_at": turn.started_at,
+        "agent_id": turn.agent_id,
+        "user_id": turn.user_id,
+    }
+
+
 def _said(speaker: str, text: str) -> str:
     """What a turn's vector is made from (the worker's and a recall's alike)."""
     return f"{speaker}: {text}"
@@ -345,6 +565,16 @@ def _first_with_pieces(rows: list[Any]) -> int:
     return 0
 
 
+def _first_pieced(turns: kept.KeptTurns) -> int:
+    """The position of the oldest turn whose word pieces an index holds: the newest turns'
+    up to PIECE_BYTES."""
+    if turns.piece_count is None:
+        return 0
+    total = np.cumsum((turns.piece_count * _PIECE_ROW)[::-1])
+    over = np.flatnonzero(total > PIECE_BYTES)
+    return len(turns) - int(over[0]) if over.size else 0
+
+
 def _packed(ids: list[str], pieces: list[TokenVectors | None] | None) -> dict[str, bytes] | None:
     if pieces is None:
         return None
@@ -353,10 +583,14 @@ def _packed(ids: list[str], pieces: list[TokenVectors | None] | None) -> dict[st
 
 def _unpacked(row: Any) -> TokenVectors | None:
     """A kept turn's word-piece vectors, or None (none kept, or unreadable: made again)."""
-    if not row.token_vectors:
+    return _decoded(row.token_vectors)
+
+
+def _decoded(data: bytes | None) -> TokenVectors | None:
+    if not data:
         return None
     try:
-        return TokenVectors.from_bytes(bytes(row.token_vectors))
+        return TokenVectors.from_bytes(bytes(data))
     except errors.Invalid:
         return None
 

@@ -17,6 +17,7 @@ from memwise.storage.schema import (
     events,
     folded,
     jobs,
+    kept_turns,
     lessons,
     memory_changes,
     memory_items,
@@ -47,6 +48,7 @@ COVERED = frozenset(
         "contact_identities",
         "conversations",
         "turns",
+        "kept_turns",  # recall's reading of the contact's turns: gone with them, not exported
         "memory_items",
         "memory_changes",  # one memory's life: its versions, edits and who made them
         "events",
@@ -259,6 +261,7 @@ def delete_all(conn: Connection, ws: str, contact_id: str) -> dict[str, int]:
             sa.or_(audit_log.c.contact_id == contact_id, audit_log.c.conversation_id.in_(conv_ids)),
         )
     ).rowcount
+    conn.execute(kept_turns.delete().where(kept_turns.c.conversation_id.in_(conv_ids)))
     counts["turns"] = conn.execute(
         turns.delete().where(turns.c.conversation_id.in_(conv_ids))
     ).rowcount  # the record's search index follows by trigger / generated column
