@@ -33,7 +33,16 @@ from _common import console, table
 from memwise.retrieval.embedders import MiniLMEmbedder
 from memwise.retrieval.late import TokenVectors
 from memwise.retrieval.turns import TurnIndex, TurnRecallConfig
-from recall_default import METRICS, Case, Vectors, business_cases, paired, said, scores
+from recall_default import (
+    METRICS,
+    Case,
+    Vectors,
+    business_cases,
+    longmemeval_cases,
+    paired,
+    said,
+    scores,
+)
 from recall_generalise import PLAIN
 
 DEFAULT = TurnRecallConfig()
@@ -134,11 +143,12 @@ def cosine(cases: Sequence[Case], meaning: Vectors, asked: Questions) -> dict[st
     return got
 
 
-def bm25(cases: Sequence[Case]) -> dict[str, list[float]]:
+def bm25(cases: Sequence[Case], own_side: bool = False) -> dict[str, list[float]]:
     got: dict[str, list[float]] = {m: [] for m in METRICS}
     for case in cases:
-        index = TurnIndex(case.docs, config=PLAIN)
         for q in case.questions:
+            docs = [d for d in case.docs if d.customer == q.by_customer] if own_side else case.docs
+            index = TurnIndex(docs, config=PLAIN)
             hits = index.search(q.text, k=len(case.docs), now=q.now)
             for m, v in scores([index.docs[i].id for i, _ in hits], q.evidence).items():
                 got[m].append(v)
@@ -162,8 +172,10 @@ def report(name: str, readings: dict[str, dict[str, list[float]]], base: Sequenc
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--fit", type=Path, action="append", default=[])
-    ap.add_argument("--report", type=Path, required=True)
+    ap.add_argument("--report", type=Path, help="the set never run before")
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--longmemeval", type=Path, help="also report on LongMemEval_S (a path)")
+    ap.add_argument("--limit", type=int, default=40, help="LongMemEval: the first N questions")
     args = ap.parse_args(argv)
     meaning = Vectors(MiniLMEmbedder())
     asked = Questions(meaning.embedder)
@@ -173,21 +185,35 @@ def main(argv: list[str] | None = None) -> int:
     learned = fit(fitting, meaning, asked, args.rounds) if fitting else DEFAULT
     changed = {k: v for k, v in asdict(learned).items() if v != asdict(DEFAULT)[k]}
     console.print(f"learned (fit on {', '.join(p.stem for p in args.fit)}): {changed or 'none'}")
-    cases = business_cases(args.report)
-    meaning.fill([said(d) for c in cases for d in c.docs], args.report.stem)
-    readings: dict[str, dict[str, list[float]]] = {
-        "BM25, every turn": bm25(cases),
-        "MiniLM cosine": cosine(cases, meaning, asked),
-        "memwise, shipped": evaluate(cases, DEFAULT, meaning, asked),
-        "memwise, learned": evaluate(cases, learned, meaning, asked),
-    }
-    for name, values in GRID.items():
-        off = values[0]
-        if getattr(DEFAULT, name) != off:
-            readings[f"shipped, {name} off"] = evaluate(
-                cases, replace(DEFAULT, **{name: off}), meaning, asked
-            )
-    report(args.report.stem, readings, ["memwise, shipped", "MiniLM cosine"])
+    if args.report:
+        cases = business_cases(args.report)
+        meaning.fill([said(d) for c in cases for d in c.docs], args.report.stem)
+        readings: dict[str, dict[str, list[float]]] = {
+            "BM25, every turn": bm25(cases),
+            "MiniLM cosine": cosine(cases, meaning, asked),
+            "memwise, shipped": evaluate(cases, DEFAULT, meaning, asked),
+            "memwise, learned": evaluate(cases, learned, meaning, asked),
+        }
+        for name, values in GRID.items():
+            off = values[0]
+            if getattr(DEFAULT, name) != off:
+                readings[f"shipped, {name} off"] = evaluate(
+                    cases, replace(DEFAULT, **{name: off}), meaning, asked
+                )
+        report(args.report.stem, readings, ["memwise, shipped", "MiniLM cosine"])
+    if args.longmemeval:
+        lme = longmemeval_cases(args.longmemeval, args.limit)
+        meaning.fill([said(d) for c in lme for d in c.docs], "LongMemEval_S")
+        report(
+            f"LongMemEval_S, the first {args.limit} questions",
+            {
+                "BM25, the user's turns": bm25(lme, own_side=True),
+                "MiniLM cosine": cosine(lme, meaning, asked),
+                "memwise, shipped": evaluate(lme, DEFAULT, meaning, asked),
+                "memwise, learned": evaluate(lme, learned, meaning, asked),
+            },
+            ["memwise, shipped", "BM25, the user's turns"],
+        )
     return 0
 
 
