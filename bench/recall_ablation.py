@@ -40,6 +40,7 @@ from recall_default import (
     business_cases,
     longmemeval_cases,
     paired,
+    ranked,
     said,
     scores,
 )
@@ -88,16 +89,7 @@ def evaluate(
             case.docs, np.stack([v for v, _ in made]), config, tokens=[p for _, p in made]
         )
         for q in case.questions:
-            qv, qp = asked(q.text)
-            hits = index.search(
-                q.text,
-                k=len(case.docs),
-                now=q.now,
-                by_customer=q.by_customer,
-                query_vector=qv,
-                query_tokens=qp,
-            )
-            for m, v in scores([index.docs[i].id for i, _ in hits], q.evidence).items():
+            for m, v in scores(ranked(index, q, *asked(q.text)), q.evidence).items():
                 got[m].append(v)
     return got
 

@@ -149,18 +149,22 @@ def memwise(config: TurnRecallConfig, meaning: Vectors | None) -> Ranker:
             vectors = np.stack([v for v, _ in made])
             pieces = [p for _, p in made]
             qv, qp = meaning.question(q.text)
-        index = TurnIndex(case.docs, vectors, config, tokens=pieces)
-        hits = index.search(
-            q.text,
-            k=len(case.docs),
-            now=q.now,
-            by_customer=q.by_customer,
-            query_vector=qv,
-            query_tokens=qp,
-        )
-        return [index.docs[i].id for i, _ in hits]
+        return ranked(TurnIndex(case.docs, vectors, config, tokens=pieces), q, qv, qp)
 
     return rank
+
+
+def ranked(index: TurnIndex, q: Q, qv: np.ndarray | None, qp: TokenVectors | None) -> list[str]:
+    """Every turn of the index, best first, for question ``q`` (its vector and pieces)."""
+    hits = index.search(
+        q.text,
+        k=len(index.docs),
+        now=q.now,
+        by_customer=q.by_customer,
+        query_vector=qv,
+        query_tokens=qp,
+    )
+    return [index.docs[i].id for i, _ in hits]
 
 
 METRICS = ("r@1", "r@5", "r@10", "all@10", "any@5")

@@ -139,3 +139,17 @@ def test_a_data_request_deletes_what_was_kept(database_url: str, clock: FixedClo
         mw.data_requests.delete(ws, ann, actor="test")
         with mw.rt.db.read() as conn:
             assert conn.execute(sa.select(sa.func.count()).select_from(kept_turns)).scalar() == 0
+
+
+def test_a_recall_that_cannot_keep_what_it_read_still_answers(
+    database_url: str, clock: FixedClock, monkeypatch
+) -> None:
+    from memwise.storage.stores import record as record_store
+
+    def taken(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise sa.exc.IntegrityError("INSERT INTO kept_turns", {}, Exception("duplicate key"))
+
+    monkeypatch.setattr(record_store, "keep_turns", taken)  # another process kept it first
+    with Memwise.open(database_url, clock=clock, migrate=False) as mw:
+        ws, ann, _ = _record(mw)
+        assert "Trek" in mw.history.recall(ws, ann, QUESTIONS[0])[0].text

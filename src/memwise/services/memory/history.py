@@ -376,15 +376,19 @@ class History:
         ]
         if not ended:
             return
-        with self.rt.db.write() as conn:
-            record_store.keep_turns(
-                conn,
-                workspace_id,
-                ended,
-                self.embedder.id if self.embedder is not None else None,
-                kept.FORMAT,
-                self.rt.clock.now(),
-            )
+        try:
+            with self.rt.db.write() as conn:
+                record_store.keep_turns(
+                    conn,
+                    workspace_id,
+                    ended,
+                    self.embedder.id if self.embedder is not None else None,
+                    kept.FORMAT,
+                    self.rt.clock.now(),
+                )
+        except SQLAlchemyError as exc:  # another process kept it first, or the database is
+            # busy: what was read still serves this recall, and the next one keeps it
+            log.warning("conversation not kept for recall: %s", type(exc).__name__)
 
     def _keeps(self) -> bool:
         """Whether kept conversations serve this index: they hold terms by the full
