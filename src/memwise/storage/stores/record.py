@@ -393,21 +393,6 @@ _TURN_COLUMNS = (
 )
 
 
-def history_turns(conn: Connection, workspace_id: str, contact_id: str, limit: int) -> list[Any]:
-    """The contact's newest ``limit`` turns with text, each with its conversation's start,
-    agent and staff user; ordered conversation by conversation, each one whole."""
-    found = list(
-        conn.execute(
-            _said(workspace_id, *_TURN_COLUMNS)
-            .where(conversations.c.contact_id == contact_id)
-            .order_by(turns.c.seq.desc())
-            .limit(limit)
-        )
-    )
-    found.sort(key=lambda r: (r.started_at, r.conversation_id, r.seq))
-    return found
-
-
 def _usable(embedder: str | None, fmt: int) -> Any:
     """Kept turns of layout ``fmt`` with ``embedder``'s vectors (None: whichever)."""
     found = kept_turns.c.format == fmt
@@ -489,8 +474,9 @@ def _binary_rows(conn: Connection, query: Any) -> list[tuple[Any, ...]]:
 def turns_of(
     conn: Connection, workspace_id: str, conversation_ids: Sequence[str], limit: int
 ) -> list[Any]:
-    """The newest ``limit`` turns with text of these conversations, as
-    :func:`history_turns` gives them."""
+    """The newest ``limit`` turns with text of these conversations, each with its
+    conversation's start, agent, staff user and status, its vector and word pieces; ordered
+    conversation by conversation, each one whole (record recall reads them)."""
     if not conversation_ids:
         return []
     found = list(
@@ -506,7 +492,7 @@ def turns_of(
 
 
 def conversation_turns(conn: Connection, workspace_id: str, conversation_id: str) -> list[Any]:
-    """A conversation's turns with text, as :func:`history_turns` gives them, in order."""
+    """A conversation's turns with text, as :func:`turns_of` gives them, in order."""
     return list(
         conn.execute(
             _said(workspace_id, *_TURN_COLUMNS)
