@@ -21,11 +21,13 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tools/
+
+from tools.extraction_eval import evaluate
 
 from _common import database, table
 from memwise import FixedClock, Memwise
 from memwise.services.conversation.record import NewTurn
-from memwise.services.memory.extraction_eval import evaluate
 
 DATA = Path(__file__).parent.parent / "tests" / "data"
 SAID = datetime(2026, 11, 29, 10, 0, tzinfo=ZoneInfo("Europe/Berlin"))

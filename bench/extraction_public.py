@@ -32,13 +32,15 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tools/
+
+from tools.extraction_eval import Everyday, evaluate_everyday, quotes_found
 
 from _common import table
 from memwise import FixedClock, Memwise
 from memwise.config import Settings
 from memwise.extraction.harness import TEMPLATE_WORDS, content_words, norm
-from memwise.retrieval.lexical import snowball
-from memwise.services.memory.extraction_eval import Everyday, evaluate_everyday, quotes_found
+from memwise.text.lexical import snowball
 
 DATA = Path(__file__).parent.parent / "tests" / "data"
 SAID = datetime(2026, 11, 29, 10, 0, tzinfo=ZoneInfo("Europe/Berlin"))
@@ -214,7 +216,7 @@ def persona(path: Path, tmp: Path, extractor: Any, limit: int | None) -> tuple[R
     return run, misattributed
 
 
-# -- (c) the everyday corpus: memwise.services.memory.extraction_eval.evaluate_everyday ----
+# -- (c) the everyday corpus: tools.extraction_eval.evaluate_everyday ----
 def everyday(path: Path, tmp: Path, extractor: Any) -> Everyday:
     mw, _, _ = _fresh(tmp, extractor)
     try:

@@ -24,12 +24,13 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tools/
 
 import sqlalchemy as sa
+from tools.locomo import CATEGORIES, import_sample, load
 
 from _common import percentiles, table
 from memwise import Memwise
-from memwise.benchmarks.locomo import CATEGORIES, import_sample, load
 from memwise.retrieval.embedders import MiniLMEmbedder
 from memwise.storage.schema import turns
 

@@ -18,9 +18,11 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tools/
+
+from tools.locomo import CATEGORIES, evidence_ids, load, session_time
 
 from _common import console, table
-from memwise.benchmarks.locomo import CATEGORIES, evidence_ids, load, session_time
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 
 NONE = TurnRecallConfig(

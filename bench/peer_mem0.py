@@ -23,10 +23,12 @@ from pathlib import Path
 os.environ.setdefault("MEM0_TELEMETRY", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tools/
+
+from tools.locomo import CATEGORIES, evidence_ids, import_sample, load
 
 from _common import console, percentiles, table
 from memwise import Memwise
-from memwise.benchmarks.locomo import CATEGORIES, evidence_ids, import_sample, load
 from memwise.retrieval.embedders import MiniLMEmbedder
 
 

@@ -85,11 +85,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("MEM0_TELEMETRY", "False")
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tools/
 
 import numpy as np
+from tools.locomo import evidence_ids
 
 from _common import percentiles
-from memwise.benchmarks.locomo import evidence_ids
 from memwise.retrieval.embedders import MiniLMEmbedder
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 from recall_generalise import locomo_samples, longmemeval_samples

@@ -38,7 +38,9 @@ from pathlib import Path
 
 import numpy as np
 
-from memwise.benchmarks.locomo import CATEGORIES, evidence_ids, session_time
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tools/
+from tools.locomo import CATEGORIES, evidence_ids, session_time
+
 from memwise.retrieval.late import TokenVectors
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 

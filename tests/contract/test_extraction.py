@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tools.extraction_eval import evaluate
 
 from memwise import FixedClock, Memwise
 from memwise.services.conversation.record import NewTurn
-from memwise.services.memory.extraction_eval import evaluate
 from memwise.services.platform.jobs import LeaseLost
 
 DATA = Path(__file__).parent.parent / "data"
@@ -318,7 +318,7 @@ def test_a_home_stated_after_the_move_was_said_wins(mw: Memwise, clock: FixedClo
 
 def test_the_everyday_corpus_keeps_its_floors(mw: Memwise, clock: FixedClock) -> None:
     """Floors under the figures in bench/README.md, so a change that loses ground shows."""
-    from memwise.services.memory.extraction_eval import evaluate_everyday
+    from tools.extraction_eval import evaluate_everyday
 
     said = clock.now()
     dev = evaluate_everyday(

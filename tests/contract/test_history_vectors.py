@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from memwise import FixedClock, Memwise
-from memwise.retrieval import embedders, lexical
+from memwise.retrieval import embedders
 from memwise.retrieval.late import TokenVectors
+from memwise.text import lexical
 
 DIM = 1024  # more than this file's words: no two share a dimension
 _SLOTS: dict[str, int] = {}

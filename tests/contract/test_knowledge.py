@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from memwise import Memwise, errors
-from memwise.retrieval import embedders, lexical
+from memwise.retrieval import embedders
 from memwise.services.knowledge.teaching import Tickets, WebhookTickets
 from memwise.services.memory.memory import NewItem
+from memwise.text import lexical
 
 MANUAL = """The Alpine 2 is a two-person trekking tent.
 

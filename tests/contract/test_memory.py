@@ -338,7 +338,8 @@ class SynonymEmbedder:
     def embed(self, texts: list[str]):  # type: ignore[no-untyped-def]
         import numpy as np
 
-        from memwise.retrieval import embedders, lexical
+        from memwise.retrieval import embedders
+        from memwise.text import lexical
 
         out = np.zeros((len(texts), len(self.GROUPS) + 1), dtype=np.float32)
         for i, t in enumerate(texts):

@@ -26,12 +26,12 @@ from memwise.domain.tenancy import Role
 from memwise.extraction import harness
 from memwise.policies import compaction
 from memwise.policies.window import Message
-from memwise.retrieval import lexical
 from memwise.safety import instructions, pii, secrets
 from memwise.services.assistant import tools
 from memwise.services.assistant.tools import Call, Door
 from memwise.services.conversation import inbound
 from memwise.text import dates as text_dates
+from memwise.text import lexical
 
 BUDGET_S = 0.200
 SIZE = 32_000

@@ -121,7 +121,7 @@ def _trainer():  # type: ignore[no-untyped-def]
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "scripts" / "train_boundary.py"
+    path = Path(__file__).resolve().parents[2] / "tools" / "train_boundary.py"
     spec = importlib.util.spec_from_file_location("train_boundary", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from memwise import errors
-from memwise.retrieval import lexical, postings
+from memwise.retrieval import postings
 from memwise.retrieval.kept import KeptTurns
 from memwise.retrieval.late import Pieces, TokenVectors
+from memwise.text import lexical
 
 TEXTS = ("The frame of my Trek bike cracked.", "Booked: Saturday 10am with Sam. 北京", "")
 

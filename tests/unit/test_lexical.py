@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 
-from memwise.retrieval import lexical
+from memwise.text import lexical
 
 WORDS = [
     "flies",

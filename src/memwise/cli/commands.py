@@ -12,10 +12,10 @@ from rich.text import Text
 from sqlalchemy import make_url as sa_url
 
 from memwise.bootstrap import open_memwise, settle
+from memwise.cli import demo as demo_service
 from memwise.cli.main import DatabaseOption, app, console, handles_errors, settings
 from memwise.observability import configure_logging
 from memwise.services.facade import Memwise
-from memwise.services.platform import demo as demo_service
 
 
 def marked_text(highlight: str) -> Text:

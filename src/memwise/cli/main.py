@@ -75,4 +75,4 @@ def settings(database_url: str | None = None) -> Settings:
     return s
 
 
-from memwise.cli import bench, commands, doors, evals, importer, keys, packs  # noqa: E402,F401
+from memwise.cli import commands, doors, evals, importer, keys, packs  # noqa: E402,F401

@@ -29,10 +29,10 @@ from rapidfuzz.distance import DamerauLevenshtein
 from memwise.domain.memory import Evidence
 from memwise.extraction.dates import CARDINALS
 from memwise.extraction.types import Line, Proposal, ProposedEvent
-from memwise.retrieval.lexical import STOPWORDS, snowball
 from memwise.safety import secrets
 from memwise.text import parse
 from memwise.text import words as wordlists
+from memwise.text.lexical import STOPWORDS, snowball
 
 MIN_CONTENT_WORDS = 2
 # Words an item's wording adds around what the customer said: never evidence on their own.

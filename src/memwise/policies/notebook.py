@@ -6,19 +6,12 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 
 from memwise import errors
+from memwise.domain.notebook import Entry
 from memwise.policies import rulebook
 from memwise.policies.limits import NotebookLimits
 from memwise.safety import secrets
-
-
-@dataclass(frozen=True)
-class Entry:
-    id: str
-    text: str
-    created_at: datetime
 
 
 @dataclass(frozen=True)

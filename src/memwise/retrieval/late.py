@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from memwise import errors
-from memwise.retrieval import lexical
+from memwise.text import lexical
 
 _HEADER = struct.Struct("<BHH")  # format version, pieces, dimensions
 _VERSION = 1

@@ -39,8 +39,9 @@ from typing import Literal
 import numpy as np
 
 from memwise.extraction.dates import MONTHS, WEEKDAYS
-from memwise.retrieval import late, lexical, postings, when
+from memwise.retrieval import late, postings, when
 from memwise.retrieval.late import TokenVectors
+from memwise.text import lexical
 
 
 @dataclass(frozen=True)

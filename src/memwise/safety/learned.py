@@ -3,7 +3,7 @@ and character features, for phrasings the concept rules of :mod:`memwise.safety.
 do not name.
 
 It is a multinomial logistic regression (genuine, absence, operational, instruction,
-entitlement) trained by ``scripts/train_boundary.py`` on the labelled sets it lists in the
+entitlement) trained by ``tools/train_boundary.py`` on the labelled sets it lists in the
 model file; the held-out set it is reported on (``bench/boundary_bench.py``) is not among
 them. Inference is plain Python over the stored weights: no numpy, no model download,
 tens of microseconds per item. The rules run first; this only ever adds refusals.

@@ -18,7 +18,7 @@ def words(query: str, limit: int = 16) -> list[str]:
 
 def content_words(query: str) -> list[str]:
     """The words that carry meaning (stopwords dropped; all words if nothing else is left)."""
-    from memwise.retrieval.lexical import STOPWORDS
+    from memwise.text.lexical import STOPWORDS
 
     found = words(query)
     kept = [w for w in found if w not in STOPWORDS]

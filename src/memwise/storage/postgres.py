@@ -10,12 +10,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from memwise.retrieval.lexical import snowball
 from memwise.storage import fts
 from memwise.storage.highlight import START, STOP
 from memwise.storage.schema import turns
 from memwise.storage.search import ENOUGH
 from memwise.storage.types import UTCDateTime
+from memwise.text.lexical import snowball
 
 _NEWEST = sa.text("SELECT max(seq) FROM turns")
 _CUSTOM_PLANS = sa.text("SET LOCAL plan_cache_mode = force_custom_plan")

@@ -13,7 +13,7 @@ A lone letter stays itself.
 The rule is written here because the search indexes (SQLite FTS5's unicode61 tokenizer,
 PostgreSQL's text search parser) split words at spaces and punctuation only; both index the
 pairs this module gives (the ``grams`` column of turns and knowledge chunks), and memwise's
-own rankings read the same pairs (``memwise.retrieval.lexical``).
+own rankings read the same pairs (``memwise.text.lexical``).
 """
 
 from __future__ import annotations

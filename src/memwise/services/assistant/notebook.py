@@ -9,12 +9,12 @@ from sqlalchemy.engine import Connection
 
 from memwise import errors
 from memwise.domain.access import Principal
+from memwise.domain.notebook import Entry
 from memwise.domain.tenancy import Role
 from memwise.ids import new_id
 from memwise.policies.limits import NotebookLimits
 from memwise.policies.notebook import (
     Block,
-    Entry,
     build_block,
     check_entry,
     names_a_person,

@@ -29,12 +29,13 @@ from memwise.domain.knowledge import (
 from memwise.domain.tenancy import Role
 from memwise.ids import new_id
 from memwise.policies.notebook import normalize
-from memwise.retrieval import embedders, fusion, lexical
+from memwise.retrieval import embedders, fusion
 from memwise.retrieval.embedders import Embedder
 from memwise.safety import pii
 from memwise.services.platform import rows
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import knowledge as store
+from memwise.text import lexical
 
 Recipe = Literal["lexical", "hybrid"]
 ANSWER_FROM = 5  # knowledge answers when one of its best five passages covers the question

@@ -19,13 +19,13 @@ from memwise.domain.knowledge import EvalRun as Run
 from memwise.domain.knowledge import TestSet
 from memwise.ids import new_id
 from memwise.policies.notebook import normalize
-from memwise.retrieval import lexical
 from memwise.safety import pii
 from memwise.services.knowledge.knowledge import Knowledge
 from memwise.services.knowledge.teaching import same_question
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import learning as store
 from memwise.storage.stores.jobs import insert_once
+from memwise.text import lexical
 
 SOURCES = ("tickets", "calls", "unanswered")
 CADENCE_DAYS = {"tickets": 30, "calls": 60, "unanswered": 1}

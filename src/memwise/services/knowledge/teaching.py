@@ -31,7 +31,6 @@ from memwise.domain.tenancy import Role
 from memwise.ids import new_id
 from memwise.policies.notebook import normalize
 from memwise.providers import http
-from memwise.retrieval import lexical
 from memwise.safety import pii, secrets
 from memwise.services.knowledge.knowledge import Knowledge
 from memwise.services.platform import audit, events, rows
@@ -39,6 +38,7 @@ from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import knowledge as kstore
 from memwise.storage.stores import lessons as lstore
 from memwise.storage.stores import tickets as tstore
+from memwise.text import lexical
 
 
 def check_refs(

@@ -24,7 +24,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from memwise import errors
 from memwise.domain.tenancy import ConversationStatus
-from memwise.retrieval import kept, lexical, postings
+from memwise.retrieval import kept, postings
 from memwise.retrieval.embedders import Embedder, from_bytes, to_bytes, token_embedder
 from memwise.retrieval.late import Loader, TokenVectors
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
@@ -34,6 +34,7 @@ from memwise.storage.stores import memory_items as items_store
 from memwise.storage.stores import record as record_store
 from memwise.storage.stores import tenancy as tenancy_store
 from memwise.storage.stores.jobs import insert_once
+from memwise.text import lexical
 
 log = logging.getLogger("memwise.history")
 MAX_TURNS = 20_000  # the newest turns of one contact that recall reads

@@ -26,11 +26,12 @@ from memwise.domain.memory import (
     render,
     render_conflict,
 )
-from memwise.retrieval import embedders, fusion, lexical
+from memwise.retrieval import embedders, fusion
 from memwise.services.memory.memory import Memory
 from memwise.services.platform.cache import SizedLRU
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores.memory_items import contact_rows, item_from_row, zone_and_version
+from memwise.text import lexical
 
 PROFILE_KEYS = ("name", "role", "preference.contact_channel", "contact_channel", "language")
 RANK = {Source.stated: 0, Source.operator: 0, Source.inferred: 1}

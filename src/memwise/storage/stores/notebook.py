@@ -8,7 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from memwise.policies.notebook import Entry
+from memwise.domain.notebook import Entry
 from memwise.storage.schema import notebook_entries
 
 

@@ -1,6 +1,6 @@
 """Train the write boundary's learned classifier (memwise/safety/boundary_model.json).
 
-python scripts/train_boundary.py [--threshold T] [--budget 0.025] [--l2 1e-5] [--check]
+python tools/train_boundary.py [--threshold T] [--budget 0.025] [--l2 1e-5] [--check]
 
 Trains a multinomial logistic regression by full-batch gradient descent (deterministic:
 the same files give the same weights) on the TRAINING sets below, in the normal form the
