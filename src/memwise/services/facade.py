@@ -29,6 +29,7 @@ from memwise.services.knowledge.knowledge import Knowledge
 from memwise.services.knowledge.learning import FOLD, Judge, Learning, schedule_folds
 from memwise.services.knowledge.teaching import Teaching, TicketAdapter, Tickets
 from memwise.services.memory import gates
+from memwise.services.memory import history as history_events
 from memwise.services.memory.data_request import DataRequests
 from memwise.services.memory.extraction import ExtractionRunner, Metering
 from memwise.services.memory.history import EMBED_TURNS, History
@@ -39,6 +40,7 @@ from memwise.services.memory.recall import Recaller
 from memwise.services.platform.audit import Audit
 from memwise.services.platform.buckets import Buckets
 from memwise.services.platform.builder import Builder
+from memwise.services.platform.bus import ConversationClosed
 from memwise.services.platform.events import DELIVER, Events
 from memwise.services.platform.jobs import Jobs
 from memwise.services.platform.runtime import Runtime
@@ -100,6 +102,9 @@ class Memwise:
         self.rt.metering = metering
         embedder = remembering(embedder)  # a turn's question is embedded once, for every part
         self.rt.embedder_id = embedder.id if embedder is not None else None
+        self.rt.bus.subscribe(ConversationClosed, gates.on_conversation_closed)
+        if embedder is not None:
+            self.rt.bus.subscribe(ConversationClosed, history_events.on_conversation_closed)
         self.tenancy = Tenancy(self.rt)
         self.record = Record(self.rt)
         self.audit = Audit(self.rt)

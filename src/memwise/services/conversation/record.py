@@ -22,9 +22,8 @@ from memwise.domain.record import (
 )
 from memwise.domain.tenancy import Channel, Conversation, ConversationStatus, RecordPolicy
 from memwise.ids import new_id, new_secret
-from memwise.services.memory import gates
-from memwise.services.memory.history import queue_embedding_in
 from memwise.services.platform import events, identity, rows
+from memwise.services.platform.bus import Bus, ConversationClosed
 from memwise.services.platform.runtime import Runtime
 from memwise.services.platform.tenancy import hash_secret
 from memwise.storage import search
@@ -237,11 +236,11 @@ class Record:
             rows.require(conn, "conversation", workspace_id, conversation_id)
             close(
                 conn,
+                self.rt.bus,
                 workspace_id,
                 conversation_id,
                 ConversationStatus.ended.value,
                 self.rt.clock.now(),
-                embed_turns=self.rt.embedder_id is not None,
             )
         return self.get(workspace_id, conversation_id)
 
@@ -270,24 +269,17 @@ class Record:
 
 
 def close(
-    conn: Connection,
-    workspace_id: str,
-    conversation_id: str,
-    status: str,
-    at: datetime,
-    *,
-    embed_turns: bool,
+    conn: Connection, bus: Bus, workspace_id: str, conversation_id: str, status: str, at: datetime
 ) -> bool:
     """Mark an open conversation ended or expired; False if it was already closed.
 
-    The one place a conversation closes: extraction is queued here, in the same transaction,
-    and so is embedding its turns for record recall when an embedder is configured.
+    The one place a conversation closes. It publishes ``ConversationClosed`` on the bus, in
+    the same transaction: memory queues the extraction, record recall the embedding of the
+    turns (the handlers the composition root subscribed).
     """
     done, contact = store.close(conn, workspace_id, conversation_id, status, at)
     if done:
-        gates.queue_extraction_in(conn, workspace_id, conversation_id, at)
-        if embed_turns and contact:  # a contact's record is what recall reads
-            queue_embedding_in(conn, workspace_id, conversation_id, at)
+        bus.publish(conn, ConversationClosed(workspace_id, conversation_id, contact, status, at))
         events.emit_in(
             conn,
             workspace_id,

@@ -144,11 +144,11 @@ class Windows:
                     continue
                 if due and close(
                     conn,
+                    self.rt.bus,
                     row.workspace_id,
                     row.id,
                     ConversationStatus.expired.value,
                     now,
-                    embed_turns=self.rt.embedder_id is not None,
                 ):
                     expired.append(row.id)
         return expired

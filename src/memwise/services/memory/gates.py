@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from memwise.domain.tenancy import Plan
+from memwise.services.platform.bus import ConversationClosed
 from memwise.storage.stores.jobs import insert_once
 from memwise.storage.stores.record import memory_gate
 
@@ -55,3 +56,8 @@ def queue_extraction_in(
         payload["rebuild_id"] = rebuild
     job_id, _ = insert_once(conn, workspace_id, EXTRACT, key, payload, now)
     return job_id
+
+
+def on_conversation_closed(conn: Connection, event: ConversationClosed) -> None:
+    """A closed conversation's extraction is queued (when the gates allow)."""
+    queue_extraction_in(conn, event.workspace_id, event.conversation_id, event.at)

@@ -28,6 +28,7 @@ from memwise.retrieval import kept, postings
 from memwise.retrieval.embedders import Embedder, from_bytes, to_bytes, token_embedder
 from memwise.retrieval.late import Loader, TokenVectors
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
+from memwise.services.platform.bus import ConversationClosed
 from memwise.services.platform.cache import SizedLRU
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import memory_items as items_store
@@ -59,6 +60,13 @@ def queue_embedding_in(
         {"conversation_id": conversation_id},
         now,
     )
+
+
+def on_conversation_closed(conn: Connection, event: ConversationClosed) -> None:
+    """A closed conversation of a contact has its turns embedded: a contact's record is what
+    recall reads (subscribed only when an embedder is configured)."""
+    if event.contact_id:
+        queue_embedding_in(conn, event.workspace_id, event.conversation_id, event.at)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""What every service needs: the database, the clock and the limits."""
+"""What every service needs: the database, the clock, the limits and the event bus."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from memwise.clock import Clock, SystemClock
 from memwise.policies.limits import Limits
+from memwise.services.platform.bus import Bus
 from memwise.storage.engine import Database
 
 
@@ -18,3 +19,4 @@ class Runtime:
     # plans and monthly allowances apply (MEMWISE_METERING, for hosted operators); off by
     # default: a self-hosted server meters nothing, and usage is still counted
     metering: bool = False
+    bus: Bus = field(default_factory=Bus)  # events inside a unit of work (platform/bus.py)
