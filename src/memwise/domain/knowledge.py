@@ -166,3 +166,12 @@ class EvalRun:
     created_at: datetime
     summary: dict[str, Any]
     results: list[dict[str, Any]]
+
+
+def shortened(text: str, limit: int = QUESTION_CHARS) -> str:
+    """``text`` cut at a word before ``limit`` characters, marked with an ellipsis."""
+    text = " ".join(str(text).split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0] or text[: limit - 1]
+    return cut + "…"

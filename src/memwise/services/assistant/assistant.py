@@ -19,10 +19,10 @@ from memwise import errors, observability
 from memwise.context import router
 from memwise.context.assemble import Context, Inputs, assemble
 from memwise.domain.access import Principal, require_staff
+from memwise.domain.knowledge import shortened
 from memwise.policies.window import Message
 from memwise.safety import instructions
 from memwise.services.assistant import tools
-from memwise.services.knowledge.teaching import shortened
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import record as record_store
 from memwise.storage.stores import rulebook as rules_store

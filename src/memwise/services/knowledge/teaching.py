@@ -73,15 +73,6 @@ def same_question(a: str, b: str) -> bool:
     return shared / min(len(x), len(y)) >= 0.8 and shared / len(x | y) >= 0.4
 
 
-def shortened(text: str, limit: int = QUESTION_CHARS) -> str:
-    """``text`` cut at a word before ``limit`` characters, marked with an ellipsis."""
-    text = " ".join(str(text).split())
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1].rsplit(" ", 1)[0] or text[: limit - 1]
-    return cut + "…"
-
-
 def _text(value: str, what: str, limit: int) -> str:
     cleaned = str(value or "").strip()
     if not cleaned:
