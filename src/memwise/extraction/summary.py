@@ -26,7 +26,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from pathlib import Path
+from importlib import resources
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -41,7 +41,6 @@ PARTS = ("wanted", "decided", "open")
 MAX_SENTENCE = 220  # characters of one summary sentence
 MAX_SENTENCES = 4
 MIN_WORDS = 4
-_DATA = Path(__file__).parent.parent / "text" / "data" / "summary_parts.txt"
 _CUSTOMER = ("customer", "user")
 _BUSINESS = ("assistant", "operator")
 
@@ -93,7 +92,8 @@ class _Said:
 @functools.cache
 def _examples() -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    for raw in _DATA.read_text(encoding="utf-8").splitlines():
+    data = resources.files("memwise.text").joinpath("data", "summary_parts.txt")
+    for raw in data.read_text(encoding="utf-8").splitlines():
         if raw.strip() and not raw.startswith("#"):
             part, _, sentence = raw.partition("\t")
             out.setdefault(part.strip(), []).append(sentence.strip())
