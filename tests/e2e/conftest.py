@@ -1,8 +1,15 @@
-"""A real ``memwise serve`` process on a free loopback port."""
+"""A real ``memwise serve`` process on a free loopback port, one per test process.
+
+Starting a server (imports, models) takes seconds, so the tests of one process share it;
+each test makes its own workspace (its own key, data, test clock and limits), which is the
+isolation a server gives its tenants. A test that needs a server to itself starts one with
+``start_server``.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -29,10 +36,18 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Iterator[Server]:
+    """The test process's server (see the module's docstring)."""
+    yield from start_server(tmp_path_factory.mktemp("serve"), sqlite_template)
+
+
+def start_server(folder: Path, template: Path | None = None) -> Iterator[Server]:
+    """``memwise serve`` on a database in ``folder`` (a copy of the migrated ``template``)."""
     port = free_port()
-    db = f"sqlite:///{tmp_path / 'serve.db'}"
+    if template is not None:
+        shutil.copy(template, folder / "serve.db")
+    db = f"sqlite:///{folder / 'serve.db'}"
     exe = Path(sys.executable).parent / "memwise"
     env = {**os.environ, "MEMWISE_ADMIN_TOKEN": ADMIN}
     proc = subprocess.Popen(

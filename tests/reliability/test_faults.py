@@ -25,7 +25,7 @@ from memwise.storage.schema import jobs, memory_items
 from tests.conftest import _pg_clone, _pg_drop
 
 FORK = multiprocessing.get_context("fork")
-CONVERSATIONS = 500
+CONVERSATIONS = 200  # more than 100 kills can finish, fewer than take a minute
 KILLS = 100
 LEASE = timedelta(seconds=1)
 
@@ -133,7 +133,7 @@ def pg_url(request: pytest.FixtureRequest) -> Iterator[str]:
 @pytest.mark.postgres
 @pytest.mark.parametrize("workers", [2, 4])
 def test_racing_workers_on_postgresql_apply_each_job_once(pg_url: str, workers: int) -> None:
-    total = 10_000 if workers == 4 else 4_000
+    total = 2_000 if workers == 4 else 1_000  # every claim raced by all the workers
     mw = Memwise.open(pg_url, migrate=False)
     ws, _ = mw.tenancy.create_workspace("Race Co", "UTC", "business")
     with mw.rt.db.write() as conn:
