@@ -9,6 +9,11 @@
      +-- Unauthorized      no valid credentials
      +-- Forbidden         valid credentials, but the role may not do this
      +-- Unavailable       an outside system could not be asked
+     +-- ApiError          the HTTP API answered with an error (the client raises it)
+
+A client's ``ApiError`` is also an instance of the class its answer stands for (a 404 is a
+``NotFound``, a 422 an ``Invalid`` or, with code ``refused``, a ``Refused`` …), so the same
+``except errors.NotFound`` serves the library and the HTTP client.
 
 Each class's docstring is its default message. ``code`` is a stable snake_case identifier
 that the HTTP API and the CLI show; ``details`` carries structured context.
@@ -80,3 +85,47 @@ class Unavailable(MemwiseError):
     """An outside system could not be reached."""
 
     code = "unavailable"
+
+
+class ApiError(MemwiseError):
+    """The memwise server answered with an error."""
+
+    code = "http_error"
+
+    def __init__(self, status: int, code: str, message: str, details: Any = None) -> None:
+        super().__init__(message, code=code)
+        self.status = status
+        self.details = dict(details) if isinstance(details, dict) else {}
+        self.args = (f"{status} {code}: {message}",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+_BY_STATUS: dict[int, type[MemwiseError]] = {
+    401: Unauthorized,
+    403: Forbidden,
+    404: NotFound,
+    409: Conflict,
+    413: Invalid,
+    422: Invalid,
+    429: LimitExceeded,
+    503: Unavailable,
+}
+_PUBLIC = (NotFound, Conflict, Invalid, Refused, LimitExceeded, Unauthorized, Forbidden)
+KINDS: dict[str, type[MemwiseError]] = {kind.code: kind for kind in (*_PUBLIC, Unavailable)}
+_API_KINDS: dict[type[MemwiseError], type[ApiError]] = {}
+
+
+def from_answer(
+    status: int, code: str, message: str, details: Any = None, kind_name: str | None = None
+) -> ApiError:
+    """The error an HTTP answer stands for: an ``ApiError`` that is also the class the
+    answer's ``kind`` names (the server says it), else the class of the status."""
+    kind = KINDS.get(kind_name or "") or _BY_STATUS.get(status)
+    if kind is None:
+        return ApiError(status, code, message, details)
+    api_kind = _API_KINDS.get(kind)
+    if api_kind is None:
+        api_kind = _API_KINDS[kind] = type(f"Api{kind.__name__}", (ApiError, kind), {})
+    return api_kind(status, code, message, details)

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from memwise import errors
 from memwise.client import ApiError, AsyncClient, Client
 from memwise.client import models as m
 from tests.e2e.conftest import ADMIN, Server
@@ -66,9 +67,10 @@ def test_sync_client_walks_a_conversation_end_to_end(server: Server) -> None:
         assert any("birthday" in i.text.lower() for i in items)
         assert all(isinstance(i, m.MemoryItem) for i in items)
 
-        with pytest.raises(ApiError) as caught:
+        with pytest.raises(errors.NotFound) as missing:  # the library's class, by the answer
             mw.get_contact("ct_missing")
-        assert caught.value.status == 404 and caught.value.code
+        assert isinstance(missing.value, ApiError)
+        assert missing.value.status == 404 and missing.value.code
 
 
 def test_visitor_token_reaches_only_its_conversation(server: Server) -> None:
@@ -87,7 +89,7 @@ def test_visitor_token_reaches_only_its_conversation(server: Server) -> None:
         assert caught.value.status == 404
         with pytest.raises(ApiError) as caught:
             visitor.add_turn(mine.id, "assistant", "I am staff now")
-        assert caught.value.status == 403
+        assert caught.value.status == 403 and isinstance(caught.value, errors.Forbidden)
 
 
 def test_async_client_has_the_same_operations(server: Server) -> None:

@@ -48,8 +48,22 @@ class NotText(errors.Invalid):
 SPECIAL = {RateLimited: 429, TooLarge: 413}
 
 
-def body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"error": {"code": code, "message": message, "details": details or {}}}
+def body(
+    code: str, message: str, details: dict[str, Any] | None = None, kind: str | None = None
+) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code, "message": message, "details": details or {}}
+    if kind is not None:
+        error["kind"] = kind  # the memwise.errors class, for clients (memwise.errors.from_answer)
+    return {"error": error}
+
+
+def kind_of(exc: errors.MemwiseError) -> str:
+    """The nearest public class of the error tree, by its own code (``refused``, ``not_found``
+    …): what a client raises, whatever the specific ``code``."""
+    for kind in type(exc).__mro__:
+        if kind in errors.KINDS.values():
+            return str(kind.__dict__["code"])
+    return "error"
 
 
 def status_of(exc: errors.MemwiseError) -> int:
@@ -62,7 +76,9 @@ def status_of(exc: errors.MemwiseError) -> int:
 
 
 def respond(exc: errors.MemwiseError) -> JSONResponse:
-    return JSONResponse(body(exc.code, exc.message, _jsonable(exc.details)), status_of(exc))
+    return JSONResponse(
+        body(exc.code, exc.message, _jsonable(exc.details), kind_of(exc)), status_of(exc)
+    )
 
 
 def _jsonable(details: dict[str, Any]) -> dict[str, Any]:

@@ -8,7 +8,10 @@
         print(reply.reply, [s.title for s in reply.sources])
 
 Every method returns a typed result (:mod:`memwise.client.models`); an error answer raises
-:class:`ApiError` with the server's ``code``, ``message`` and ``details``.
+:class:`memwise.errors.ApiError` with the server's ``status``, ``code``, ``message`` and
+``details``; it is also the :mod:`memwise.errors` class the answer stands for (a 404 is a
+``NotFound``, a 422 an ``Invalid`` …), so ``except errors.NotFound`` works here as it does
+with the library.
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import httpx
 
+from memwise import errors
 from memwise.client import calls
 from memwise.client.calls import Call
+from memwise.errors import ApiError
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -27,25 +32,15 @@ T = TypeVar("T")
 __all__ = ["ApiError", "AsyncClient", "Call", "Client"]
 
 
-class ApiError(Exception):
-    """The server answered with an error (``{"error": {code, message, details}}``)."""
-
-    def __init__(self, status: int, code: str, message: str, details: Any = None) -> None:
-        super().__init__(f"{status} {code}: {message}")
-        self.status = status
-        self.code = code
-        self.message = message
-        self.details = details or {}
-
-
 def _read(call: Call[T], response: httpx.Response) -> T:
     if response.status_code >= 400:
         try:
             error = response.json()["error"]
             code, message, details = error["code"], error["message"], error.get("details")
+            kind = error.get("kind")
         except (ValueError, KeyError, TypeError):  # not the API's error shape (a proxy, say)
-            code, message, details = "http_error", response.text[:300], None
-        raise ApiError(response.status_code, code, message, details)
+            code, message, details, kind = "http_error", response.text[:300], None, None
+        raise errors.from_answer(response.status_code, code, message, details, kind)
     return call.read(response.json())
 
 
