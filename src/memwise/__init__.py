@@ -1,5 +1,12 @@
 """memwise: the memory layer of a business's AI assistant.
 
+The public surface: ``Memwise`` (the library), the values it takes (``NewTurn``,
+``NewItem``, ``Evidence``, ``Limits``, clocks, ``Principal``, ``AccountPolicy``), the results
+it returns (``Workspace``, ``Agent``, ``Contact``, ``User``, ``Conversation``, ``Turn``,
+``Item``, ``Written``, ``Served``, ``Reply``, ``Remembered``, ``HistoryHit``,
+``KnowledgeHit``, ``RecordHit``), their enumerations and ``errors``. Every other module is
+an implementation detail that may move between releases.
+
 The names below load on first use, so ``import memwise.client`` (the HTTP client) does not
 pull in the database layer, numpy or the services.
 """
@@ -11,33 +18,73 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-_LAZY = {
+_LAZY = {  # name → the module it is defined in (KnowledgeHit is knowledge's Hit)
+    "AccountPolicy": "memwise.accounts.policy",
+    "Agent": "memwise.domain.tenancy",
+    "Channel": "memwise.domain.tenancy",
     "Clock": "memwise.clock",
+    "Contact": "memwise.domain.tenancy",
+    "Conversation": "memwise.domain.tenancy",
+    "ConversationStatus": "memwise.domain.tenancy",
+    "errors": "memwise.errors",
+    "Evidence": "memwise.domain.memory",
     "FixedClock": "memwise.clock",
-    "SystemClock": "memwise.clock",
+    "HistoryHit": "memwise.services.memory.history",
+    "Item": "memwise.domain.memory",
+    "Kind": "memwise.domain.memory",
+    "KnowledgeHit": "memwise.services.knowledge.knowledge",
     "Limits": "memwise.policies.limits",
     "Memwise": "memwise.services.facade",
     "Message": "memwise.policies.window",
-    "NewTurn": "memwise.services.conversation.record",
     "NewItem": "memwise.services.memory.memory",
-    "Evidence": "memwise.domain.memory",
+    "NewTurn": "memwise.services.conversation.record",
+    "Plan": "memwise.domain.tenancy",
     "Principal": "memwise.domain.access",
-    "AccountPolicy": "memwise.accounts.policy",
-    "errors": "memwise.errors",
+    "RecordHit": "memwise.domain.record",
+    "Remembered": "memwise.services.facade",
+    "Reply": "memwise.services.assistant.assistant",
+    "Role": "memwise.domain.tenancy",
+    "Served": "memwise.domain.memory",
+    "SystemClock": "memwise.clock",
+    "Trust": "memwise.domain.memory",
+    "Turn": "memwise.domain.record",
+    "User": "memwise.domain.tenancy",
+    "Workspace": "memwise.domain.tenancy",
+    "Written": "memwise.domain.memory",
 }
 
 __all__ = [
     "AccountPolicy",
+    "Agent",
+    "Channel",
     "Clock",
+    "Contact",
+    "Conversation",
+    "ConversationStatus",
     "Evidence",
     "FixedClock",
+    "HistoryHit",
+    "Item",
+    "Kind",
+    "KnowledgeHit",
     "Limits",
     "Memwise",
     "Message",
     "NewItem",
     "NewTurn",
+    "Plan",
     "Principal",
+    "RecordHit",
+    "Remembered",
+    "Reply",
+    "Role",
+    "Served",
     "SystemClock",
+    "Trust",
+    "Turn",
+    "User",
+    "Workspace",
+    "Written",
     "__version__",
     "errors",
 ]
@@ -47,12 +94,30 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from memwise.accounts.policy import AccountPolicy
     from memwise.clock import Clock, FixedClock, SystemClock
     from memwise.domain.access import Principal
-    from memwise.domain.memory import Evidence
+    from memwise.domain.memory import Evidence, Item, Kind, Served, Trust, Written
+    from memwise.domain.record import RecordHit, Turn
+    from memwise.domain.tenancy import (
+        Agent,
+        Channel,
+        Contact,
+        Conversation,
+        ConversationStatus,
+        Plan,
+        Role,
+        User,
+        Workspace,
+    )
     from memwise.policies.limits import Limits
     from memwise.policies.window import Message
+    from memwise.services.assistant.assistant import Reply
     from memwise.services.conversation.record import NewTurn
-    from memwise.services.facade import Memwise
+    from memwise.services.facade import Memwise, Remembered
+    from memwise.services.knowledge.knowledge import Hit as KnowledgeHit
+    from memwise.services.memory.history import HistoryHit
     from memwise.services.memory.memory import NewItem
+
+
+_ALIASES = {"KnowledgeHit": "Hit"}
 
 
 def __getattr__(name: str) -> Any:
@@ -60,7 +125,7 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'memwise' has no attribute {name!r}")
     found = import_module(module)
-    value = found if name == "errors" else getattr(found, name)
+    value = found if name == "errors" else getattr(found, _ALIASES.get(name, name))
     globals()[name] = value
     return value
 

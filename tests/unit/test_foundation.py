@@ -16,24 +16,6 @@ from memwise.storage import fts
 from memwise.storage.highlight import START, STOP, to_html
 
 
-def test_public_surface_is_curated() -> None:
-    assert sorted(memwise.__all__) == [
-        "AccountPolicy",
-        "Clock",
-        "Evidence",
-        "FixedClock",
-        "Limits",
-        "Memwise",
-        "Message",
-        "NewItem",
-        "NewTurn",
-        "Principal",
-        "SystemClock",
-        "__version__",
-        "errors",
-    ]
-
-
 def test_error_docstring_is_the_default_message_and_code_is_stable() -> None:
     e = errors.NotFound()
     assert e.message == "The object was not found." and e.code == "not_found"
