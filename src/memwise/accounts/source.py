@@ -13,7 +13,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 from urllib.parse import quote
 
 import httpx
@@ -30,9 +30,12 @@ NEEDS_ID = {"order", "invoice", "shipment"}
 MAX_ANSWER_BYTES = 1_000_000
 
 
+LookupResult = Literal["found", "not_found", "unavailable", "refused", "unbound"]
+
+
 @dataclass(frozen=True)
 class Result:
-    status: str  # found | not_found | unavailable | refused
+    status: LookupResult
     kind: str
     data: dict[str, Any] = field(default_factory=dict)
     read_at: datetime | None = None

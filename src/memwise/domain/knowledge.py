@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from memwise import errors
@@ -58,6 +58,9 @@ class Document:
     created_at: Any
 
 
+ReviewAction = Literal["published", "rejected"]
+
+
 @dataclass(frozen=True)
 class DocumentReceipt:
     """Who approved (or rejected) which version of a document, when, and its content hash."""
@@ -66,7 +69,7 @@ class DocumentReceipt:
     document_id: str
     approved_by: str
     at: Any
-    action: str  # published | rejected
+    action: ReviewAction
     title: str
     version: str
     content_hash: str

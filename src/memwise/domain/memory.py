@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from memwise import errors
@@ -184,10 +184,13 @@ def render_conflict(items: list[Item], zone: ZoneInfo) -> str:
     return "conflicting: " + " vs ".join(parts)
 
 
+WriteAction = Literal["created", "repeated", "superseded", "conflicted", "skipped", "history"]
+
+
 @dataclass(frozen=True)
 class Written:
     item: Item
-    action: str  # created | repeated | superseded | conflicted | skipped | history
+    action: WriteAction
     affected: list[str] = field(default_factory=list)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from memwise import errors
@@ -120,6 +120,9 @@ class Agent:
             )
 
 
+RuleStatus = Literal["draft", "served", "superseded", "rejected"]
+
+
 @dataclass(frozen=True)
 class RuleVersion:
     """One version of written rules: an agent's persona and rules (``scope`` is the agent's
@@ -129,7 +132,7 @@ class RuleVersion:
     workspace_id: str
     scope: str
     version: int
-    status: str  # draft | served | superseded | rejected
+    status: RuleStatus
     persona: dict[str, str] | None
     rules: list[str]
     note: str | None

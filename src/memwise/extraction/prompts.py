@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -69,10 +69,10 @@ class _Event(BaseModel):
 
 class _Sentence(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    part: str = Field(pattern="^(wanted|decided|open)$")
+    part: Literal["wanted", "decided", "open"]
     text: str = Field(min_length=1, max_length=300)
     quote: str = Field(min_length=1, max_length=2000)
-    said_by: str = Field(pattern="^(customer|business)$")
+    said_by: Literal["customer", "business"]
 
 
 class Output(BaseModel):

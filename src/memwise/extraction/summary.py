@@ -33,11 +33,11 @@ from zoneinfo import ZoneInfo
 import numpy as np
 
 from memwise.extraction import dates, harness
-from memwise.extraction.types import Line, SummaryProposal
+from memwise.extraction.types import Line, Part, SummaryProposal
 from memwise.safety import boundary, instructions, secrets
 from memwise.text import parse
 
-PARTS = ("wanted", "decided", "open")
+PARTS: tuple[Part, ...] = ("wanted", "decided", "open")
 MAX_SENTENCE = 220  # characters of one summary sentence
 MAX_SENTENCES = 4
 MIN_WORDS = 4
@@ -49,7 +49,7 @@ _BUSINESS = ("assistant", "operator")
 class Sentence:
     """One sentence of a summary: its part, its text, and the turn it came from."""
 
-    part: str  # wanted | decided | open
+    part: Part
     text: str
     turn_id: str
     role: str  # who said what it came from: customer | assistant | operator
@@ -227,7 +227,7 @@ def _clip(text: str) -> str:
     return cut.rstrip(",;:") + "…"
 
 
-def _render(part: str, said: _Said, zone: ZoneInfo) -> Sentence:
+def _render(part: Part, said: _Said, zone: ZoneInfo) -> Sentence:
     """The summary's sentence: the customer's words retold as "they", the business's as
     "we" (a summary never puts the business's words in the customer's mouth)."""
     role = said.line.role
@@ -325,7 +325,12 @@ def summarise(
     ]
     opened.sort(key=lambda s: -(margin(s, "open") + 0.15 * items.index(s) / n))
     chosen: list[tuple[str, _Said, Sentence]] = []
-    for part, pool, room in (("wanted", wanted, 1), ("decided", decided, 2), ("open", opened, 1)):
+    plan: tuple[tuple[Part, list[_Said], int], ...] = (
+        ("wanted", wanted, 1),
+        ("decided", decided, 2),
+        ("open", opened, 1),
+    )
+    for part, pool, room in plan:
         for s in pool[: room + TRIES]:  # bounded work: a few refusals, then the part is left
             if room == 0 or len(chosen) >= MAX_SENTENCES:
                 break

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 
 @dataclass(frozen=True)
@@ -35,15 +35,19 @@ class ProposedEvent:
     quote: str
 
 
+Part = Literal["wanted", "decided", "open"]  # of a session summary
+SaidBy = Literal["customer", "business"]
+
+
 @dataclass(frozen=True)
 class SummaryProposal:
     """One sentence of a session summary as a model proposes it: its part (wanted,
     decided, open), its text, the words of one turn it retells, and who said them."""
 
-    part: str
+    part: Part
     text: str
     quote: str
-    said_by: str  # customer | business
+    said_by: SaidBy
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -28,10 +28,12 @@ from stdnum.us import ssn as us_ssn
 from memwise import errors
 from memwise.text import words
 
+SecretKind = Literal["card", "password", "api_key", "iban", "private_key", "national_id"]
+
 
 @dataclass(frozen=True)
 class Finding:
-    kind: str  # card | password | api_key | iban | private_key | national_id
+    kind: SecretKind
     excerpt: str  # masked, safe to show
     span: tuple[int, int] = (0, 0)  # where it is in the text (for redaction)
 

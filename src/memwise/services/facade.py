@@ -6,7 +6,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, cast, get_args
 
 from memwise import errors
 from memwise.accounts.policy import AccountPolicy
@@ -51,10 +51,23 @@ from memwise.storage.engine import Database
 REMEMBER_WAIT_S = 10.0  # how long remember waits for a worker that took its job
 
 
+RememberStatus = Literal[
+    "applied", "skipped", "queued", "running", "waiting", "failed", "retrying"
+]  # fmt: skip
+
+
+def _run_status(value: object, default: RememberStatus = "applied") -> RememberStatus:
+    """A stored job's status or result, read back as one of ``RememberStatus``."""
+    for status in get_args(RememberStatus):
+        if value == status:
+            return cast(RememberStatus, status)
+    return default
+
+
 @dataclass(frozen=True)
 class Remembered:
     conversation_id: str
-    status: str  # applied | skipped | queued | waiting | failed | retrying
+    status: RememberStatus
     reason: str | None
     items: list[Any]  # Served: the items this conversation wrote, with their trust
     refused: dict[str, int]
@@ -208,7 +221,7 @@ class Memwise:
                 ]
                 return Remembered(
                     conv.id,
-                    str(done.get("status", "applied")),
+                    _run_status(done.get("status")),
                     done.get("reason"),
                     written,
                     dict(done.get("refused") or {}),
@@ -216,7 +229,8 @@ class Memwise:
                     contact_id,
                 )
             why = current.last_error or "a worker will extract it"
-            return Remembered(conv.id, current.status.value, why, [], {}, 0, contact_id=contact_id)
+            waiting = _run_status(current.status.value, "queued")
+            return Remembered(conv.id, waiting, why, [], {}, 0, contact_id=contact_id)
         try:
             outcome = self.extraction.run(claimed)
         except Exception as exc:  # counted as a failed attempt, as the worker would

@@ -9,7 +9,7 @@ Results are never written to memory or cached beyond the request.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
@@ -43,9 +43,12 @@ class Answer:
     account: str | None
 
 
+Binding = Literal["bound", "ambiguous", "unbound"]
+
+
 @dataclass(frozen=True)
 class Identification:
-    status: str  # bound | ambiguous | unbound
+    status: Binding
     contact_id: str | None = None
     account_ref: str | None = None
     question: str | None = None

@@ -24,6 +24,7 @@ from memwise.domain.knowledge import (
     KINDS,
     Document,
     DocumentReceipt,
+    ReviewAction,
     check_source_url,
 )
 from memwise.domain.tenancy import Role
@@ -42,11 +43,14 @@ ANSWER_FROM = 5  # knowledge answers when one of its best five passages covers t
 POOL = 8  # lexical candidates scored per result wanted
 
 
+HitPart = Literal["reference", "lesson"]
+
+
 @dataclass(frozen=True)
 class Hit:
     id: str  # the document or lesson
     chunk_id: str
-    part: str  # reference | lesson
+    part: HitPart
     title: str
     excerpt: str
     source_url: str | None
@@ -236,7 +240,9 @@ class Knowledge:
         )
         return self._receipt(conn, row, approved_by, "published")
 
-    def _receipt(self, conn: Connection, row: Any, by_name: str, action: str) -> DocumentReceipt:
+    def _receipt(
+        self, conn: Connection, row: Any, by_name: str, action: ReviewAction
+    ) -> DocumentReceipt:
         receipt = DocumentReceipt(
             id=new_id("drc"),
             document_id=row.id,

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from sqlalchemy.engine import Connection
@@ -37,10 +37,12 @@ from memwise.storage.stores import record as record_store
 from memwise.storage.stores import tenancy as tenancy_store
 from memwise.storage.stores import usage as usage_store
 
+RunStatus = Literal["applied", "skipped", "waiting", "failed", "retrying"]
+
 
 @dataclass
 class Outcome:
-    status: str  # applied | skipped | waiting | failed
+    status: RunStatus
     written: dict[str, int] = field(default_factory=dict)
     discarded: int = 0
     refused: dict[str, int] = field(default_factory=dict)

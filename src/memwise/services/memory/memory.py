@@ -7,7 +7,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from sqlalchemy.engine import Connection
@@ -23,6 +23,7 @@ from memwise.domain.memory import (
     Served,
     Source,
     Trust,
+    WriteAction,
     Written,
     check_key,
     check_occurs_on,
@@ -60,13 +61,16 @@ HEALTH_KEYS = frozenset(["allergy", "allergies", "medical", "medication", "healt
 MOVE, HOME = "address.move", "address.city"  # an upcoming move settles into the home
 
 
+ChangeAction = Literal["created", "superseded", "conflicted", "edited", "archived"]
+
+
 @dataclass(frozen=True)
 class Change:
     """One change in a memory's life."""
 
     item_id: str
     at: datetime
-    action: str  # created | superseded | conflicted | edited | archived
+    action: ChangeAction
     actor: str
     why: str | None = None
     text: str | None = None  # the item's text after the change (for an edit: the new text)
@@ -387,7 +391,9 @@ class Memory:
         skipped = next((old for old, v in verdicts if v == "skip"), None)
         if skipped is not None:  # decided before anything is written: no dangling marks
             return Written(store.item_from_row(skipped), "skipped", [skipped.id])
-        action, affected, superseded_by = "created", [], None
+        action: WriteAction = "created"
+        affected: list[str] = []
+        superseded_by: str | None = None
         actor = new.actor or new.extractor or source.value
         changes = []
         for old, verdict in verdicts:
@@ -419,7 +425,7 @@ class Memory:
         }.get(action)
         if candidate.labels.get("key_dropped"):
             note = f"kept without the key {key!r}: not about what that key holds"
-        first = (candidate.id, "created", note, text, superseded_by or (affected or [None])[0])
+        first = (candidate.id, "created", note, text, superseded_by or next(iter(affected), None))
         for item_id, what, reason, said, other in [first, *changes]:
             store.insert_change(
                 conn,

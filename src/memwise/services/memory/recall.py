@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Literal
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -37,9 +38,12 @@ PROFILE_KEYS = ("name", "role", "preference.contact_channel", "contact_channel",
 RANK = {Source.stated: 0, Source.operator: 0, Source.inferred: 1}
 
 
+RecallPart = Literal["profile", "notes"]
+
+
 @dataclass(frozen=True)
 class Line:
-    part: str  # profile | notes
+    part: RecallPart
     ids: list[str]
     text: str
     trust: str

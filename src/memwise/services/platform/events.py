@@ -24,7 +24,7 @@ import json
 import secrets as pysecrets
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
@@ -33,7 +33,7 @@ from sqlalchemy.engine import Connection
 from memwise import errors
 from memwise.accounts.policy import AccountPolicy, PolicyRefused, pinned
 from memwise.domain.access import Principal, require_staff
-from memwise.domain.jobs import Job
+from memwise.domain.jobs import Job, JobStatus
 from memwise.domain.tenancy import Role
 from memwise.ids import new_id
 from memwise.providers import http
@@ -69,9 +69,12 @@ class Endpoint:
     created_at: datetime
 
 
+DeliveryStatus = Literal["done", "retrying", "failed"]
+
+
 @dataclass(frozen=True)
 class Delivered:
-    status: str  # done | retrying | failed
+    status: DeliveryStatus
     reason: str | None = None
 
 
@@ -81,7 +84,7 @@ class Delivery:
     event_id: str
     type: str
     endpoint_id: str
-    status: str  # queued | running | done | failed
+    status: JobStatus
     attempts: int
     last_error: str | None
     created_at: datetime

@@ -7,7 +7,7 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy.engine import Connection
 
@@ -66,11 +66,14 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+Identified = Literal["bound", "ambiguous", "unbound", "created"]
+
+
 @dataclass(frozen=True)
 class Resolution:
     """Who a sender is (``Tenancy.resolve_contact``)."""
 
-    status: str  # bound | ambiguous | unbound | created
+    status: Identified
     contact_id: str | None
     matches: list[str]  # every contact the identity matched (several: nobody was chosen)
 
