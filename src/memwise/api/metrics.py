@@ -14,7 +14,6 @@ from prometheus_client.core import GaugeMetricFamily
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memwise import errors, observability
-from memwise.storage.stores.jobs import counts_by_kind
 
 router = APIRouter()
 # The methods a label may name: anything else a client sends is "other", so a client cannot
@@ -82,9 +81,8 @@ class JobsCollector:
         family = GaugeMetricFamily(
             "memwise_jobs", "Jobs by kind and state", labels=["kind", "state"]
         )
-        with self.mw.rt.db.read() as conn:
-            for kind, state, n in counts_by_kind(conn):
-                family.add_metric([kind, state], n)
+        for kind, state, n in self.mw.jobs.by_kind():
+            family.add_metric([kind, state], n)
         yield family
 
 

@@ -185,6 +185,11 @@ class Jobs:
         with self.rt.db.read() as conn:
             return store.running_leased(conn, workspace_id, self.rt.clock.now())
 
+    def by_kind(self) -> list[tuple[str, str, int]]:
+        """(kind, status, count) of every job: what the operator's metrics show."""
+        with self.rt.db.read() as conn:
+            return [(str(k), str(s), int(n)) for k, s, n in store.counts_by_kind(conn)]
+
     def counts(self, workspace_id: str | None = None) -> dict[str, int]:
         with self.rt.db.read() as conn:
             return store.counts(conn, workspace_id)
