@@ -20,7 +20,7 @@ from memwise.retrieval.embedders import Embedder, MiniLMEmbedder, OpenAIEmbedder
 
 # A server process's threads: the request work is Python and the database (more threads
 # than this only take turns at the interpreter, and each turn costs); calls that wait on a
-# model or a remote service run beside them in threads of their own (memwise.api.threads).
+# model or a remote service run beside them in threads of their own (memwise.web.threads).
 WORKING_THREADS = 2
 WAITING_THREADS = 32
 

@@ -10,9 +10,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from memwise import FixedClock, Memwise
-from memwise.api.app import create_app
 from memwise.clock import WorkspaceClocks
 from memwise.config import Settings
+from memwise.server.app import create_app
 
 ADMIN = "admin-secret-token"
 

@@ -158,7 +158,7 @@ def test_the_chat_route_uses_the_model_when_one_is_configured(
 ) -> None:
     from fastapi.testclient import TestClient
 
-    from memwise.api.app import create_app
+    from memwise.server.app import create_app
 
     mw = _mw(sqlite_url, server)
     ws, conv = _customer(mw)
@@ -179,7 +179,7 @@ def test_an_unreachable_model_is_a_clear_503_not_a_500(
 ) -> None:
     from fastapi.testclient import TestClient
 
-    from memwise.api.app import create_app
+    from memwise.server.app import create_app
 
     settings = Settings(extractor="openai", model="m", model_base_url="http://127.0.0.1:9/v1")
     mw = Memwise.open(sqlite_url, chat_model=settings.make_chat_model(), migrate=False)

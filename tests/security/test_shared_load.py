@@ -14,8 +14,6 @@ from fastapi.testclient import TestClient
 
 from memwise import FixedClock, Memwise, errors
 from memwise.accounts.policy import AccountPolicy, PolicyRefused
-from memwise.api import threads
-from memwise.api.app import create_app
 from memwise.clock import WorkspaceClocks
 from memwise.config import Settings
 from memwise.domain.access import Kind, Principal
@@ -23,9 +21,11 @@ from memwise.domain.tenancy import Role
 from memwise.doors.telegram import ONE_TO_ONE, Incoming, TelegramDoor
 from memwise.providers import http
 from memwise.providers.sdk import sdk_client
+from memwise.server.app import create_app
 from memwise.services.assistant import tools
 from memwise.services.assistant.tools import Call, Door
 from memwise.testing import HostileServer
+from memwise.web import threads
 from tests.integration.conftest import ADMIN, Api
 from tests.security.conftest import staff
 

@@ -15,9 +15,9 @@ from fastapi.testclient import TestClient
 from mcp import Client
 
 from memwise import FixedClock
-from memwise.api.errors import ErrorIds
 from memwise.doors.mcp_server import build_server
 from memwise.storage.schema import agents, audit_log, jobs
+from memwise.web.errors import ErrorIds
 from tests.integration.conftest import ADMIN, Api
 from tests.security.conftest import conversation, staff
 

@@ -14,6 +14,7 @@ from memwise.clock import current_workspace
 from memwise.domain.access import RANK, Kind, Principal
 from memwise.domain.tenancy import Role
 from memwise.services.facade import Memwise
+from memwise.web.address import client_address
 
 __all__ = ["RANK", "Principal"]
 
@@ -29,17 +30,6 @@ def _bearer(request: Request) -> str:
     if scheme.lower() != "bearer" or not token.strip():
         raise errors.Unauthorized("send 'Authorization: Bearer <token>'", code="unauthorized")
     return token.strip()
-
-
-def client_address(request: Request) -> str:
-    """The caller's address: the proxy's forwarded header only when the operator trusts it."""
-    settings = request.app.state.settings
-    header = settings.forwarded_header
-    if header:
-        forwarded = request.headers.get(header, "")
-        if forwarded:  # the address the trusted proxy saw: the rightmost, not the client's
-            return forwarded.split(",")[-1].strip()[:64]
-    return request.client.host if request.client else "unknown"
 
 
 async def authenticate(request: Request, mw: Annotated[Memwise, Depends(get_mw)]) -> Principal:

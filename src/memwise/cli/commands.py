@@ -145,7 +145,7 @@ def serve(
     except ImportError:
         console.print("MCP is off: pip install 'memwise[mcp]' to serve it at /mcp/", markup=False)
     uvicorn.run(
-        "memwise.api.main:app",
+        "memwise.server.main:app",
         host=host,
         port=port,
         workers=workers,
@@ -229,7 +229,7 @@ def openapi() -> None:
     import json
     import tempfile
 
-    from memwise.api.app import create_app
+    from memwise.server.app import create_app
 
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{tmp}/schema.db"

@@ -20,8 +20,6 @@ from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from memwise import __version__, errors
-from memwise.api.routes.memory import served
-from memwise.api.threads import waiting
 from memwise.clock import current_workspace
 from memwise.console.session import (
     COOKIE,
@@ -35,6 +33,8 @@ from memwise.console.session import (
     params,
     secure_request,
 )
+from memwise.domain.shapes import served
+from memwise.web.threads import waiting
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -124,7 +124,7 @@ def action(
     fn: Callable[[Request, Operator, dict[str, str]], Response], waits: bool = False
 ) -> Callable[[Request], Awaitable[Response]]:
     """A form POST: logged in, CSRF checked, errors sent back to the page they came from.
-    ``waits``: the action waits on a model, in the threads for waiting (memwise.api.threads)."""
+    ``waits``: the action waits on a model, in the threads for waiting (memwise.web.threads)."""
 
     async def handler(request: Request) -> Response:
         try:
@@ -176,7 +176,7 @@ def login_page(request: Request) -> Response:
 
 @router.post("/login")
 async def login(request: Request) -> Response:
-    from memwise.api.auth import client_address
+    from memwise.web.address import client_address
 
     origin = request.headers.get("origin") or request.headers.get("referer") or ""
     if origin and (origin == "null" or urlsplit(origin).netloc != request.headers.get("host", "")):

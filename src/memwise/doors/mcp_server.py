@@ -20,12 +20,12 @@ from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from memwise import __version__, errors
-from memwise.api.limits import RateLimiter
-from memwise.api.threads import waiting
 from memwise.clock import current_workspace
 from memwise.domain.access import Principal
 from memwise.services.assistant import tools
 from memwise.services.facade import Memwise
+from memwise.web.limits import RateLimiter
+from memwise.web.threads import waiting
 
 INSTRUCTIONS = (
     "memwise is the memory of a business's assistant. Recall a contact's notes before "

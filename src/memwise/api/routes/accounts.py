@@ -10,9 +10,9 @@ from memwise import Memwise, errors
 from memwise.api import routes
 from memwise.api.auth import MW, Admin, Caller, Operator, conversation_scope, ws
 from memwise.api.schemas import AccountSourceIn, IdentifyIn, LookupIn
-from memwise.api.threads import waiting
 from memwise.client import models as m
 from memwise.domain.access import Principal
+from memwise.web.threads import waiting
 
 router = routes.router("/v1")
 

@@ -8,10 +8,10 @@ from memwise import Memwise
 from memwise.api import routes
 from memwise.api.auth import MW, Caller, conversation_scope
 from memwise.api.schemas import ChatIn, ContextIn
-from memwise.api.threads import waiting
 from memwise.client import models as m
 from memwise.domain.access import Principal
 from memwise.policies.window import Message
+from memwise.web.threads import waiting
 
 router = routes.router("/v1")
 

@@ -19,8 +19,8 @@ from memwise.api.schemas import (
     out,
     page,
 )
-from memwise.api.threads import waiting
 from memwise.client import models as m
+from memwise.web.threads import waiting
 
 router = routes.router("/v1")
 

@@ -9,9 +9,9 @@ from fastapi import Query
 from memwise.api import routes
 from memwise.api.auth import MW, Admin, Operator, ws
 from memwise.api.schemas import DocumentIn, LessonIn, LessonPatch, TicketIn, UnansweredIn, out, page
-from memwise.api.threads import waiting
 from memwise.client import models as m
 from memwise.services.knowledge.knowledge import Hit
+from memwise.web.threads import waiting
 
 router = routes.router("/v1")
 

@@ -11,41 +11,12 @@ from memwise import errors
 from memwise.api import routes
 from memwise.api.auth import MW, Admin, Operator, ws
 from memwise.api.schemas import MemoryNoteIn, MemoryPatch, RecallIn, RememberIn, out, page
-from memwise.api.threads import waiting
 from memwise.client import models as m
-from memwise.domain.memory import Served
+from memwise.domain.shapes import served
 from memwise.services.memory.memory import NewItem
+from memwise.web.threads import waiting
 
 router = routes.router("/v1")
-
-
-def served(s: Served) -> dict[str, Any]:
-    i = s.item
-    return {
-        "id": i.id,
-        "kind": i.kind.value,
-        "scope": i.scope.value,
-        "text": i.text,
-        "key": i.key,
-        "source": i.source.value,
-        "trust": s.trust.value,
-        "temporal": s.temporal,
-        "evidence": [{"turn_id": e.turn_id, "quote": e.quote} for e in i.evidence],
-        "recorded_at": i.recorded_at.isoformat(),
-        "last_mentioned_at": i.last_mentioned_at.isoformat(),
-        "occurs_on": i.occurs_on,
-        "occurs_phrase": i.occurs_phrase,
-        "lifecycle": i.lifecycle.value,
-        "superseded_by": i.superseded_by,
-        "superseded_at": i.superseded_at.isoformat() if i.superseded_at else None,
-        "superseded_why": i.superseded_why,
-        "edited": i.edited,
-        "entities": i.entities,
-        "conversation_id": i.conversation_id,
-        "extractor": i.extractor,
-        "contact_id": i.contact_id,
-        "summary": i.labels.get("summary") if i.kind.value == "summary" else None,
-    }
 
 
 @router.get("/contacts/{contact_id}/memory", response_model=m.Page[m.MemoryItem])

@@ -16,11 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
 from memwise import __version__, errors
-from memwise.api import errors as api_errors
 from memwise.api import metrics as metrics_routes
-from memwise.api import threads
-from memwise.api.auth import client_address
-from memwise.api.limits import AuthThrottle, BodyLimit, RateLimiter, SecurityHeaders
 from memwise.api.routes import (
     accounts,
     admin,
@@ -38,6 +34,10 @@ from memwise.api.routes import (
 from memwise.bootstrap import open_memwise
 from memwise.config import Settings
 from memwise.services.facade import Memwise
+from memwise.web import errors as api_errors
+from memwise.web import threads
+from memwise.web.address import client_address
+from memwise.web.limits import AuthThrottle, BodyLimit, RateLimiter, SecurityHeaders
 
 log = logging.getLogger("memwise.api")
 

@@ -10,9 +10,9 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from memwise.api.errors import NotText, RateLimited, TooLarge, body
 from memwise.domain.record import NOT_TEXT
 from memwise.services.platform.buckets import Buckets
+from memwise.web.errors import NotText, RateLimited, TooLarge, body
 
 # NUL, which no database stores as text: raw, as a JSON escape (an even run of backslashes
 # before it is no escape) or %-encoded. Other stray controls are text to clean, not to refuse

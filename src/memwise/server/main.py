@@ -1,13 +1,13 @@
-"""Entry point for uvicorn: ``uvicorn --factory memwise.api.main:app``."""
+"""Entry point for uvicorn: ``uvicorn --factory memwise.server.main:app``."""
 
 from __future__ import annotations
 
 from fastapi import FastAPI
 
-from memwise.api.app import create_app
 from memwise.bootstrap import settle
 from memwise.config import Settings
 from memwise.observability import configure_logging
+from memwise.server.app import create_app
 
 
 def app() -> FastAPI:
