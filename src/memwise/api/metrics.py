@@ -14,6 +14,7 @@ from prometheus_client.core import GaugeMetricFamily
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memwise import errors, observability
+from memwise.services.platform.jobs import Jobs
 
 router = APIRouter()
 # The methods a label may name: anything else a client sends is "other", so a client cannot
@@ -74,14 +75,14 @@ def _mount(scope: Scope) -> str:
 class JobsCollector:
     """Jobs by kind and state, read from the database at scrape time."""
 
-    def __init__(self, mw: Any) -> None:
-        self.mw = mw
+    def __init__(self, jobs: Jobs) -> None:
+        self.jobs = jobs
 
     def collect(self) -> Any:
         family = GaugeMetricFamily(
             "memwise_jobs", "Jobs by kind and state", labels=["kind", "state"]
         )
-        for kind, state, n in self.mw.jobs.by_kind():
+        for kind, state, n in self.jobs.by_kind():
             family.add_metric([kind, state], n)
         yield family
 
@@ -96,7 +97,7 @@ def metrics(request: Request) -> Response:
             token.strip().encode(), expected.encode()
         ):
             raise errors.Unauthorized("send 'Authorization: Bearer <metrics token>'")
-    collector = JobsCollector(request.app.state.mw)
+    collector = JobsCollector(request.app.state.mw.jobs)
     body = generate_latest(observability.REGISTRY)
     try:
         from prometheus_client import CollectorRegistry

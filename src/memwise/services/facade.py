@@ -141,7 +141,7 @@ class Memwise:
         self.teaching = Teaching(self.rt, self.knowledge)
         self.tickets = Tickets(self.rt, tickets)  # its policy: the accounts' (set below)
         self.learning = Learning(self.rt, self.knowledge, Judge(chat_model) if chat_model else None)
-        self.inbound = Inbound(self.rt, self)
+        self.inbound = Inbound(self.rt, self.record, self.tenancy)
         self.accounts = Accounts(self.rt, self.tenancy, account_policy)
         self.events = Events(self.rt, self.jobs, self.accounts)
         self.tickets.policy = self.accounts

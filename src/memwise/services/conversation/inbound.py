@@ -32,8 +32,9 @@ from email.utils import parseaddr
 from typing import Any
 
 from memwise import errors
-from memwise.services.conversation.record import NewTurn
+from memwise.services.conversation.record import NewTurn, Record
 from memwise.services.platform.runtime import Runtime
+from memwise.services.platform.tenancy import Tenancy
 from memwise.storage.stores import record as record_store
 from memwise.storage.stores import webhooks as store
 
@@ -68,9 +69,10 @@ class Duplicate(errors.Conflict):
 
 
 class Inbound:
-    def __init__(self, rt: Runtime, mw: Any) -> None:
+    def __init__(self, rt: Runtime, record: Record, tenancy: Tenancy) -> None:
         self.rt = rt
-        self.mw = mw
+        self.record = record
+        self.tenancy = tenancy
 
     def rotate_secret(self, workspace_id: str) -> str:
         """A new shared secret (shown once); the old one stops working at once."""
@@ -152,14 +154,14 @@ class Inbound:
         message_id = str(payload.get("message_id") or "").strip()
         key = f"id:{message_id}"[:200] if message_id else (delivery or "")[:200]
         with self.rt.db.write():  # one unit of work: contact, conversation and turns, or nothing
-            agent_id = payload.get("agent_id") or self.mw.tenancy.default_agent(workspace_id)
-            self.mw.tenancy.require_door(workspace_id, agent_id, channel)
+            agent_id = payload.get("agent_id") or self.tenancy.default_agent(workspace_id)
+            self.tenancy.require_door(workspace_id, agent_id, channel)
             if key:
                 self._once(workspace_id, key)
             senders = self._senders(workspace_id, channel, sender)
             conv = self._open_thread(workspace_id, channel, thread, senders)
             if conv is not None and conv.agent_id != agent_id:  # the thread's assistant decides
-                self.mw.tenancy.require_door(workspace_id, conv.agent_id, channel)
+                self.tenancy.require_door(workspace_id, conv.agent_id, channel)
             threaded = conv is not None
             if conv is None:
                 contact_id = (
@@ -167,10 +169,10 @@ class Inbound:
                     if len(senders) == 1
                     else self._new_contact(workspace_id, channel, sender)
                 )
-                conv, _ = self.mw.record.start(
+                conv, _ = self.record.start(
                     workspace_id, agent_id, channel, contact_id=contact_id, thread=thread, at=when
                 )
-            turns = self.mw.record.append_many(
+            turns = self.record.append_many(
                 workspace_id, conv.id, [NewTurn(role, text, when) for role, text in lines]
             )
         return Received(conv.id, conv.contact_id, [t.id for t in turns], threaded)
@@ -184,16 +186,16 @@ class Inbound:
             return None
         with self.rt.db.read() as conn:
             row = record_store.open_thread(conn, workspace_id, channel, thread, senders)
-        return self.mw.record.get(workspace_id, row) if row else None
+        return self.record.get(workspace_id, row) if row else None
 
     def _senders(self, workspace_id: str, channel: str, sender: str) -> list[str]:
         """The contacts the sender may be (``Tenancy.resolve_contact``'s rule)."""
-        found = self.mw.tenancy.resolve_contact(workspace_id, CHANNELS[channel], sender)
+        found = self.tenancy.resolve_contact(workspace_id, CHANNELS[channel], sender)
         return [str(c) for c in found.matches]
 
     def _new_contact(self, workspace_id: str, channel: str, sender: str) -> str:
         """None or several matched: a contact of its own, rather than guessing who it is."""
-        made = self.mw.tenancy.resolve_contact(workspace_id, CHANNELS[channel], sender, create=True)
+        made = self.tenancy.resolve_contact(workspace_id, CHANNELS[channel], sender, create=True)
         assert made.contact_id is not None
         return str(made.contact_id)
 
