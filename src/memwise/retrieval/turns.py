@@ -40,7 +40,6 @@ import numpy as np
 
 from memwise.extraction.dates import MONTHS, WEEKDAYS
 from memwise.retrieval import late, postings, when
-from memwise.retrieval.late import TokenVectors
 from memwise.text import lexical
 
 
@@ -201,7 +200,7 @@ class TurnIndex:
         docs: Sequence[TurnDoc],
         vectors: np.ndarray | None = None,
         config: TurnRecallConfig | None = None,
-        tokens: Sequence[TokenVectors | None] | late.Pieces | None = None,
+        tokens: Sequence[late.TokenVectors | None] | late.Pieces | None = None,
         terms: postings.Rows | None = None,
     ) -> None:
         self.docs = list(docs)
@@ -335,7 +334,7 @@ class TurnIndex:
         query_vector: np.ndarray | None = None,
         now: datetime | None = None,
         by_customer: bool = True,
-        query_tokens: TokenVectors | None = None,
+        query_tokens: late.TokenVectors | None = None,
     ) -> list[tuple[int, float]]:
         """The ``k`` best turns as (position in docs, score), best first; ``now`` is when the
         question is asked (for "last month", "three weeks ago"); ``by_customer``: whether the
@@ -417,7 +416,7 @@ class TurnIndex:
                 score = score * (1.0 + c.newest_boost * late)
         return score
 
-    def _late(self, score: np.ndarray, query: TokenVectors) -> np.ndarray:
+    def _late(self, score: np.ndarray, query: late.TokenVectors) -> np.ndarray:
         """The best ``late_depth`` turns (of those scoring at all) gain late interaction's
         score, spread over 0 to 1 among those whose pieces the index holds, at
         ``late_weight`` of the best turn's score; a candidate without pieces (older than
