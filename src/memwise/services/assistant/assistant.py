@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from memwise import errors, observability
@@ -26,6 +26,9 @@ from memwise.services.assistant import tools
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import record as record_store
 from memwise.storage.stores import rulebook as rules_store
+
+if TYPE_CHECKING:  # the facade, for its types only: no import at run time
+    from memwise.services.facade import Memwise
 
 REFUSAL = (
     "I can't set up standing instructions, discounts or changes from a chat message, "
@@ -47,7 +50,7 @@ class Reply:
 
 
 class Assistant:
-    def __init__(self, rt: Runtime, mw: Any) -> None:
+    def __init__(self, rt: Runtime, mw: Memwise) -> None:
         self.rt = rt
         self.mw = mw  # the Memwise facade: every part this turn reads from
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memwise import errors, observability
 from memwise.domain.access import Principal
@@ -21,6 +21,9 @@ from memwise.policies.window import Message
 from memwise.services.assistant import tools
 from memwise.services.assistant.assistant import Reply
 from memwise.services.platform.audit import Status
+
+if TYPE_CHECKING:  # the facade, for its types only: no import at run time
+    from memwise.services.facade import Memwise
 
 YES = re.compile(
     r"^\s*(?:yes|yep|yeah|ok(?:ay)?|sure|confirm(?:ed)?|do it|go ahead|please do)\b", re.I
@@ -33,7 +36,7 @@ Complete = Callable[[list[dict[str, Any]], list[dict[str, Any]]], dict[str, Any]
 
 
 class ModelAssistant:
-    def __init__(self, mw: Any, complete: Complete) -> None:
+    def __init__(self, mw: Memwise, complete: Complete) -> None:
         self.mw = mw
         self.complete = complete
 

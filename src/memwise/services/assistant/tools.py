@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -27,6 +27,9 @@ from memwise.domain.shapes import out
 from memwise.domain.tenancy import Role
 from memwise.services.platform import audit
 from memwise.services.platform.audit import Status
+
+if TYPE_CHECKING:  # the facade, for its types only: no import at run time
+    from memwise.services.facade import Memwise
 
 AUDIT_CHARS = 200
 MAX_LIMIT = 50
@@ -191,7 +194,7 @@ class RememberArgs(Args):
 class Call:
     """One call: who makes it, through which door, and (model mode) in which conversation."""
 
-    mw: Any  # the Memwise facade
+    mw: Memwise  # the facade (typed; its parts are named by ports in a later change)
     workspace_id: str
     door: Door
     actor: str

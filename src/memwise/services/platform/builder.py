@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memwise import errors
 from memwise.domain.access import Principal, require_staff
@@ -29,6 +29,9 @@ from memwise.services.platform.tenancy import DOORS, SIGNED_DOORS, check_doors
 from memwise.storage.stores import record as record_store
 from memwise.storage.stores import setup as store
 from memwise.storage.stores import webhooks as webhook_store
+
+if TYPE_CHECKING:  # the facade, for its types only: no import at run time
+    from memwise.services.facade import Memwise
 
 STEPS = ("business", "knowledge", "helps", "try")
 TITLES = {
@@ -72,7 +75,7 @@ def door_needs(door: str) -> str:
 
 
 class Builder:
-    def __init__(self, rt: Runtime, mw: Any) -> None:
+    def __init__(self, rt: Runtime, mw: Memwise) -> None:
         self.rt = rt
         self.mw = mw  # the facade: the builder only composes the parts
 
@@ -250,13 +253,13 @@ class Builder:
     ) -> dict[str, Any]:
         """Approve a draft of step 2 on the spot (admin+): it is served from now on."""
         if part == "document":
-            receipt = self.mw.knowledge.approve_document(
+            document = self.mw.knowledge.approve_document(
                 workspace_id, item_id, approved_by=actor, by=by
             )
-            return {"part": part, "id": item_id, "receipt_id": receipt.id}
+            return {"part": part, "id": item_id, "receipt_id": document.id}
         if part == "lesson":
-            receipt = self.mw.teaching.approve(workspace_id, item_id, approved_by=actor, by=by)
-            return {"part": part, "id": item_id, "receipt_id": receipt.id}
+            lesson = self.mw.teaching.approve(workspace_id, item_id, approved_by=actor, by=by)
+            return {"part": part, "id": item_id, "receipt_id": lesson.id}
         raise errors.Invalid("part is document or lesson", code="invalid_part")
 
     # -- step 3 ----------------------------------------------------------------------------
