@@ -1,5 +1,6 @@
 """The package map in docs/architecture.md: every module of memwise with the first sentence
-of its docstring, by folder, and each folder's size in lines.
+of its docstring, by folder (no sizes: the map changes when a module comes, goes or says
+something new, not with every edit).
 
     python -m tools.package_map            # print the map
     python -m tools.package_map --write    # replace the map in docs/architecture.md
@@ -32,10 +33,6 @@ def purpose(path: Path) -> str:
     return text if end < 0 else text[: end + 1]
 
 
-def lines(path: Path) -> int:
-    return len(path.read_text("utf-8").splitlines())
-
-
 def render() -> str:
     folders: dict[str, list[Path]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -45,13 +42,11 @@ def render() -> str:
         folder = "/".join(rel.parts[:-1]) or "."
         folders.setdefault(folder, []).append(path)
     out = [BEGIN, ""]
-    total = sum(lines(p) for ps in folders.values() for p in ps)
-    out.append(f"{total:,} lines in {sum(len(ps) for ps in folders.values())} modules.")
+    out.append(f"{sum(len(ps) for ps in folders.values())} modules.")
     out.append("")
     for folder, paths in folders.items():
-        size = sum(lines(p) for p in paths)
         name = "memwise/" if folder == "." else f"memwise/{folder}/"
-        out.append(f"- **`{name}`** ({size:,} lines)")
+        out.append(f"- **`{name}`**")
         for path in paths:
             if path.name == "__init__.py" and purpose(path) == "—":
                 continue

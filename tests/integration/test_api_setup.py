@@ -21,7 +21,8 @@ def test_auth_errors_have_the_contract_shape(api: Api) -> None:
     r = api.call("GET", "/v1/workspace")
     assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized"
     assert api.call("GET", "/v1/workspace", "mw_wrong").status_code == 401
-    assert set(r.json()["error"]) == {"code", "message", "details"}
+    assert set(r.json()["error"]) == {"code", "message", "details", "kind"}
+    assert r.json()["error"]["kind"] == "unauthorized"  # the memwise.errors class
 
 
 def test_only_the_admin_token_creates_workspaces_and_it_does_nothing_else(api: Api) -> None:

@@ -325,12 +325,7 @@ def summarise(
     ]
     opened.sort(key=lambda s: -(margin(s, "open") + 0.15 * items.index(s) / n))
     chosen: list[tuple[str, _Said, Sentence]] = []
-    plan: tuple[tuple[Part, list[_Said], int], ...] = (
-        ("wanted", wanted, 1),
-        ("decided", decided, 2),
-        ("open", opened, 1),
-    )
-    for part, pool, room in plan:
+    for part, pool, room in zip(PARTS, (wanted, decided, opened), (1, 2, 1), strict=True):
         for s in pool[: room + TRIES]:  # bounded work: a few refusals, then the part is left
             if room == 0 or len(chosen) >= MAX_SENTENCES:
                 break

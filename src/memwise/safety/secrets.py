@@ -28,12 +28,10 @@ from stdnum.us import ssn as us_ssn
 from memwise import errors
 from memwise.text import words
 
-SecretKind = Literal["card", "password", "api_key", "iban", "private_key", "national_id"]
-
 
 @dataclass(frozen=True)
 class Finding:
-    kind: SecretKind
+    kind: Literal["card", "password", "api_key", "iban", "private_key", "national_id"]
     excerpt: str  # masked, safe to show
     span: tuple[int, int] = (0, 0)  # where it is in the text (for redaction)
 
