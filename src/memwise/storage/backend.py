@@ -15,6 +15,11 @@ class Backend(Protocol):
         """Insert record turns in one go; their seqs, in order."""
         ...
 
+    def binary_rows(self, conn: Connection, query: Any) -> list[tuple[Any, ...]]:
+        """The rows of a query that selects binary values (and strings and numbers), read
+        the cheapest way the driver allows."""
+        ...
+
     def prepare(self, query: str) -> str:
         """The backend's search expression for plain words ("" when nothing is left)."""
         ...

@@ -196,6 +196,15 @@ class PostgresBackend:
             held = self._stats[table] = (now, max(rows, 0.0), freq, floor)
         return held[1], held[2], held[3]
 
+    def binary_rows(self, conn: Connection, query: Any) -> list[tuple[Any, ...]]:
+        """In the driver's binary format: its text format sends a binary value as hex, twice
+        its size on the wire, then decoded (9 MB: ~80 ms against ~25 ms here)."""
+        compiled = query.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
+        raw = conn.connection.driver_connection
+        with raw.cursor(binary=True) as cursor:  # type: ignore[union-attr]
+            cursor.execute(str(compiled), compiled.params)
+            return [tuple(r) for r in cursor.fetchall()]
+
     def insert_turns(self, conn: Connection, rows: Sequence[dict[str, Any]]) -> list[int]:
         """Batched INSERT … RETURNING seq, in the order the rows were given."""
         found = conn.execute(

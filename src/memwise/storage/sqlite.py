@@ -140,6 +140,9 @@ class SQLiteBackend:
         conn.execute(turns.insert(), list(rows))
         return list(range(start + 1, start + 1 + len(rows)))
 
+    def binary_rows(self, conn: Connection, query: Any) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in conn.execute(query)]
+
     def prepare(self, query: str) -> str:
         return fts.fts5_query(query)
 

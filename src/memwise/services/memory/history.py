@@ -193,7 +193,9 @@ class History:
             names = tenancy_store.speaker_names(conn, workspace_id)
             convs = record_store.contact_conversations(conn, workspace_id, contact_id)
             values = (
-                record_store.kept_values(conn, [str(c.id) for c in convs], eid, kept.FORMAT)
+                record_store.kept_values(
+                    conn, self.rt.db.backend, [str(c.id) for c in convs], eid, kept.FORMAT
+                )
                 if self._keeps()
                 else {}
             )
@@ -364,7 +366,9 @@ class History:
             wanted = [ids[i] for i in positions]
             try:
                 with self.rt.db.read() as conn:
-                    found = record_store.turn_pieces(conn, workspace_id, wanted, eid)
+                    found = record_store.turn_pieces(
+                        conn, self.rt.db.backend, workspace_id, wanted, eid
+                    )
             except SQLAlchemyError as exc:  # the words and sentence vectors still rank
                 log.warning("late interaction without stored pieces: %s", type(exc).__name__)
                 return [None] * len(wanted)

@@ -422,13 +422,17 @@ def contact_conversations(conn: Connection, workspace_id: str, contact_id: str) 
 
 
 def kept_values(
-    conn: Connection, conversation_ids: Sequence[str], embedder: str | None, fmt: int
+    conn: Connection,
+    backend: Backend,
+    conversation_ids: Sequence[str],
+    embedder: str | None,
+    fmt: int,
 ) -> dict[str, tuple[int, int, bytes]]:
     """What is kept of these conversations in layout ``fmt`` with ``embedder``'s vectors
     (any, when None): {conversation id: (newest seq kept, how many turns, the value)}."""
     if not conversation_ids:
         return {}
-    found = _binary_rows(
+    found = backend.binary_rows(
         conn,
         sa.select(
             kept_turns.c.conversation_id,
@@ -441,12 +445,12 @@ def kept_values(
 
 
 def turn_pieces(
-    conn: Connection, workspace_id: str, turn_ids: Sequence[str], embedder: str
+    conn: Connection, backend: Backend, workspace_id: str, turn_ids: Sequence[str], embedder: str
 ) -> dict[str, bytes]:
     """The word pieces' vectors ``embedder`` made of these turns, by turn id (turns without
     them left out). Read by the turns' ids alone, the workspace and embedder checked after:
     the unique index serves it whatever the tables' statistics."""
-    found = _binary_rows(
+    found = backend.binary_rows(
         conn,
         sa.select(turns.c.id, turns.c.workspace_id, turns.c.embedder, turns.c.token_vectors).where(
             turns.c.id.in_(list(turn_ids))
@@ -457,18 +461,6 @@ def turn_pieces(
         for tid, ws, by, data in found
         if ws == workspace_id and by == embedder and data is not None
     }
-
-
-def _binary_rows(conn: Connection, query: Any) -> list[tuple[Any, ...]]:
-    """The rows of a query selecting binary values (and strings and numbers). PostgreSQL's
-    driver reads results in the text format unless told otherwise, a binary value as hex:
-    twice its size on the wire, then decoded (9 MB: ~80 ms against ~25 ms here)."""
-    if conn.dialect.name != "postgresql":
-        return [tuple(r) for r in conn.execute(query)]
-    compiled = query.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
-    with conn.connection.driver_connection.cursor(binary=True) as cursor:  # type: ignore[union-attr]
-        cursor.execute(str(compiled), compiled.params)
-        return [tuple(r) for r in cursor.fetchall()]
 
 
 def turns_of(
