@@ -229,7 +229,9 @@ class History:
             ids += [cid] * len(k)
         start = max(0, len(turns) - MAX_TURNS)
         turns, ids, speakers = turns.tail(start), ids[start:], speakers[start:]
-        turns = turns.pieces_from(_first_pieced(turns))
+        turns = turns.pieces_from(
+            0 if turns.piece_count is None else _first_within(turns.piece_count * _PIECE_ROW)
+        )
         at = [datetime.fromtimestamp(a, UTC) for a in turns.at]
         docs = [
             TurnDoc(
@@ -570,26 +572,27 @@ def _said(speaker: str, text: str) -> str:
 
 
 def _first_with_pieces(rows: list[Any]) -> int:
-    """The position of the oldest turn whose word pieces an index holds: the newest turns'
-    (rows run oldest to newest) up to PIECE_BYTES, kept blobs counted as they are and the
-    rest estimated from their length (about four characters a piece)."""
-    total = 0
-    for i in range(len(rows) - 1, -1, -1):
-        kept = rows[i].token_vectors
-        total += len(kept) if kept else _PIECE_ROW * min(256, 1 + len(rows[i].text) // 4)
-        if total > PIECE_BYTES:
-            return i + 1
-    return 0
+    """``_first_within`` for turns read from the record: kept blobs counted as they are and
+    the rest estimated from their length (about four characters a piece)."""
+    return _first_within(
+        np.array(
+            [
+                len(r.token_vectors)
+                if r.token_vectors
+                else _PIECE_ROW * min(256, 1 + len(r.text) // 4)
+                for r in rows
+            ],
+            dtype=np.int64,
+        )
+    )
 
 
-def _first_pieced(turns: kept.KeptTurns) -> int:
+def _first_within(sizes: np.ndarray) -> int:
     """The position of the oldest turn whose word pieces an index holds: the newest turns'
-    up to PIECE_BYTES."""
-    if turns.piece_count is None:
-        return 0
-    total = np.cumsum((turns.piece_count * _PIECE_ROW)[::-1])
+    (``sizes`` in bytes, oldest to newest) up to PIECE_BYTES."""
+    total = np.cumsum(sizes[::-1])
     over = np.flatnonzero(total > PIECE_BYTES)
-    return len(turns) - int(over[0]) if over.size else 0
+    return len(sizes) - int(over[0]) if over.size else 0
 
 
 def _packed(ids: list[str], pieces: list[TokenVectors | None] | None) -> dict[str, bytes] | None:
