@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from memwise import errors
-from memwise.retrieval import postings
+from memwise.retrieval import late, postings
 from memwise.retrieval.kept import KeptTurns
 from memwise.retrieval.late import Pieces, TokenVectors
 from memwise.text import lexical
@@ -22,7 +22,7 @@ def _pieces(n: int, dim: int = 8) -> TokenVectors:
 
 def _kept(pieced: bool = True) -> KeptTurns:
     vectors = np.arange(24, dtype=np.float32).reshape(3, 8)
-    counted = KeptTurns.counted([_pieces(1), None, _pieces(2)], 8) if pieced else (None,) * 3
+    counted = late.counted([_pieces(1), None, _pieces(2)], 8) if pieced else (None,) * 3
     return KeptTurns(
         ("t1", "t2", "t3"),
         (1, 2, 5),

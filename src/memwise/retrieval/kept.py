@@ -65,22 +65,6 @@ class KeptTurns:
         loaded = {i: p for i, p in enumerate(self.loaded or ()) if p is not None}
         return Pieces.lazy(self.piece_count, self.piece_ids, self.vectors.shape[1], loaded, load)
 
-    @staticmethod
-    def counted(
-        pieces: Sequence[TokenVectors | None], dim: int
-    ) -> tuple[np.ndarray, np.ndarray, tuple[TokenVectors | None, ...]]:
-        """(count, ids, pieces) of each turn's pieces; a turn without pieces, or with pieces
-        of another size than ``dim``, has none."""
-        kept = tuple(
-            p if p is not None and len(p) and p.codes.shape[1] == dim else None for p in pieces
-        )
-        present = [p.ids for p in kept if p is not None]
-        return (
-            np.array([len(p) if p is not None else 0 for p in kept], dtype=np.int64),
-            np.concatenate(present) if present else np.zeros(0, np.uint16),
-            kept,
-        )
-
     @classmethod
     def join(cls, parts: Sequence[KeptTurns]) -> KeptTurns:
         """The turns of every part, in order: vectors when every part has them (of one

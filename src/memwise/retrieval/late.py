@@ -120,6 +120,22 @@ def content_rows(query: TokenVectors, skip: Collection[str]) -> list[int]:
 Loader = Callable[[Sequence[int]], Sequence[TokenVectors | None]]
 
 
+def counted(
+    pieces: Sequence[TokenVectors | None], dim: int
+) -> tuple[np.ndarray, np.ndarray, tuple[TokenVectors | None, ...]]:
+    """(count, ids, pieces) of each turn's pieces, the ids side by side; a turn without
+    pieces, or with pieces of another size than ``dim``, has none."""
+    kept = tuple(
+        p if p is not None and len(p) and p.codes.shape[1] == dim else None for p in pieces
+    )
+    present = [p.ids for p in kept if p is not None]
+    return (
+        np.array([len(p) if p is not None else 0 for p in kept], dtype=np.int64),
+        np.concatenate(present) if present else np.zeros(0, np.uint16),
+        kept,
+    )
+
+
 class Pieces:
     """Every turn's word-piece vectors (int8 rows, a scale each), with how many turns each
     piece occurs in: a question is matched against the rows of its candidate turns only.
@@ -128,17 +144,9 @@ class Pieces:
 
     def __init__(self, docs: Sequence[TokenVectors | None]) -> None:
         sizes = Counter(d.codes.shape[1] for d in docs if d is not None and len(d))
-        dim = sizes.most_common(1)[0][0] if sizes else 0
-        # a turn's pieces of another size than most (another model's) count as absent
-        kept = [d if d is not None and len(d) and d.codes.shape[1] == dim else None for d in docs]
-        present = [d for d in kept if d is not None]
-        self._set(
-            np.array([len(d) if d is not None else 0 for d in kept], dtype=np.int64),
-            np.concatenate([d.ids for d in present]) if present else np.zeros(0, np.uint16),
-            dim,
-            dict(enumerate(kept)),
-            None,
-        )
+        dim = sizes.most_common(1)[0][0] if sizes else 0  # another model's pieces: absent
+        count, ids, kept = counted(docs, dim)
+        self._set(count, ids, dim, dict(enumerate(kept)), None)
 
     @classmethod
     def lazy(

@@ -24,7 +24,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from memwise import errors
 from memwise.domain.tenancy import ConversationStatus
-from memwise.retrieval import kept, postings
+from memwise.retrieval import kept, late, postings
 from memwise.retrieval.embedders import Embedder, from_bytes, to_bytes, token_embedder
 from memwise.retrieval.late import Loader, TokenVectors
 from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
@@ -345,7 +345,7 @@ class History:
         texts = tuple(str(r.text) for r in rows)
         counted = None
         if pieces is not None and vectors is not None:
-            counted = kept.KeptTurns.counted(pieces, vectors.shape[1])
+            counted = late.counted(pieces, vectors.shape[1])
         return kept.KeptTurns(
             tuple(str(r.id) for r in rows),
             tuple(int(r.seq) for r in rows),
