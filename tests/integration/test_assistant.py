@@ -8,7 +8,7 @@ from memwise import FixedClock, Memwise
 from memwise.accounts.source import DemoCRM
 from memwise.domain.memory import Evidence
 from memwise.policies.window import Message
-from memwise.services.knowledge.teaching import Tickets, WebhookTickets
+from memwise.services.knowledge.teaching import WebhookTickets
 from memwise.services.memory.memory import NewItem
 
 
@@ -70,21 +70,24 @@ def test_silent_knowledge_hands_off_then_teaching_answers_as_taught(mw_sqlite: M
     assert again.sources[0]["part"] == "lesson" and not again.handoff
 
 
-def test_support_team_is_mentioned_only_once_the_ticket_is_accepted(mw_sqlite: Memwise) -> None:
-    shop = Shop(mw_sqlite)
-    mw_sqlite.tickets = Tickets(
-        mw_sqlite.rt,
-        WebhookTickets(
-            "https://tickets.invalid", transport=httpx.MockTransport(lambda r: httpx.Response(503))
-        ),
+def test_support_team_is_mentioned_only_once_the_ticket_is_accepted(
+    sqlite_url: str, clock: FixedClock
+) -> None:
+    down = WebhookTickets(
+        "https://tickets.invalid", transport=httpx.MockTransport(lambda r: httpx.Response(503))
     )
-    _, conv = shop.customer(emails=["jonas@example.com"])
-    r = mw_sqlite.assistant.chat(shop.ws, conv, "Do you ship to Austria?")
-    assert r.handoff and r.ticket and r.ticket["status"] == "failed"
-    assert "support team" not in r.reply
-    _, unreachable = shop.customer()
-    r2 = mw_sqlite.assistant.chat(shop.ws, unreachable, "Do you rent kayaks by the hour?")
-    assert r2.handoff and r2.ticket is None
+    mw = Memwise.open(sqlite_url, clock=clock, migrate=False, tickets=down)
+    try:
+        shop = Shop(mw)
+        _, conv = shop.customer(emails=["jonas@example.com"])
+        r = mw.assistant.chat(shop.ws, conv, "Do you ship to Austria?")
+        assert r.handoff and r.ticket and r.ticket["status"] == "failed"
+        assert "support team" not in r.reply
+        _, unreachable = shop.customer()
+        r2 = mw.assistant.chat(shop.ws, unreachable, "Do you rent kayaks by the hour?")
+        assert r2.handoff and r2.ticket is None
+    finally:
+        mw.close()
 
 
 def test_account_questions_use_the_live_record_honestly(mw_sqlite: Memwise) -> None:

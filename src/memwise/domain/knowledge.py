@@ -178,3 +178,24 @@ def shortened(text: str, limit: int = QUESTION_CHARS) -> str:
         return text
     cut = text[: limit - 1].rsplit(" ", 1)[0] or text[: limit - 1]
     return cut + "…"
+
+
+Recipe = Literal["lexical", "hybrid"]
+
+
+HitPart = Literal["reference", "lesson"]
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: str  # the document or lesson
+    chunk_id: str
+    part: HitPart
+    title: str
+    excerpt: str
+    source_url: str | None
+    version: str | None
+    score: float
+    coverage: float
+    similarity: float | None
+    position: int

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from memwise import errors
+from memwise.domain.explain import Considered
 
 
 class Kind(StrEnum):
@@ -263,3 +264,40 @@ def supersession(
     if said_at < old_said:
         return "older"
     return "conflict"
+
+
+RecallPart = Literal["profile", "notes"]
+
+
+@dataclass(frozen=True)
+class Line:
+    part: RecallPart
+    ids: list[str]
+    text: str
+    trust: str
+    score: float = 0.0
+    staff_only: bool = False  # an operator's note: context for staff and the model, never
+    # quoted to the customer
+
+
+@dataclass
+class Recall:
+    profile: list[Line] = field(default_factory=list)
+    notes: list[Line] = field(default_factory=list)
+    explain: list[Considered] = field(default_factory=list)
+
+
+RememberStatus = Literal[
+    "applied", "skipped", "queued", "running", "waiting", "failed", "retrying"
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Remembered:
+    conversation_id: str
+    status: RememberStatus
+    reason: str | None
+    items: list[Any]  # Served: the items this conversation wrote, with their trust
+    refused: dict[str, int]
+    discarded: int
+    contact_id: str | None = None  # whom it was remembered for (found or made by user_id …)

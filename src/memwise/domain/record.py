@@ -129,3 +129,21 @@ def check_role_for_participant(role: Author, staff_facing: bool) -> None:
         raise errors.Invalid("a staff conversation has no customer turns", code="wrong_role")
     if role is Author.user and not staff_facing:
         raise errors.Invalid("a customer conversation has no staff-user turns", code="wrong_role")
+
+
+@dataclass(frozen=True)
+class NewTurn:
+    role: str
+    text: str
+    at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class HistoryHit:
+    turn_id: str
+    conversation_id: str
+    role: str
+    speaker: str
+    text: str
+    at: datetime
+    score: float

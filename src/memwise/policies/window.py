@@ -82,3 +82,12 @@ def client_window_size(limits: Limits, kind: str) -> int:
     if kind == "telegram":
         return limits.telegram.earlier_messages + 1
     return limits.web.max_messages
+
+
+@dataclass(frozen=True)
+class WindowView:
+    """What survived the window's limits: a summary of older turns and recent turns verbatim."""
+
+    kind: str
+    summary: str | None
+    messages: list[Message]

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, cast, get_args
+from typing import Any, cast, get_args
 
 from memwise import errors
 from memwise.accounts.policy import AccountPolicy
 from memwise.clock import Clock, SystemClock
 from memwise.domain.jobs import Job, JobStatus
+from memwise.domain.memory import Remembered as Remembered
+from memwise.domain.memory import RememberStatus as RememberStatus
 from memwise.extraction.types import Extractor
 from memwise.extraction.verify import ItemVerifier
 from memwise.policies.compaction import Summariser
@@ -51,28 +52,12 @@ from memwise.storage.engine import Database
 REMEMBER_WAIT_S = 10.0  # how long remember waits for a worker that took its job
 
 
-RememberStatus = Literal[
-    "applied", "skipped", "queued", "running", "waiting", "failed", "retrying"
-]  # fmt: skip
-
-
 def _run_status(value: object, default: RememberStatus = "applied") -> RememberStatus:
     """A stored job's status or result, read back as one of ``RememberStatus``."""
     for status in get_args(RememberStatus):
         if value == status:
             return cast(RememberStatus, status)
     return default
-
-
-@dataclass(frozen=True)
-class Remembered:
-    conversation_id: str
-    status: RememberStatus
-    reason: str | None
-    items: list[Any]  # Served: the items this conversation wrote, with their trust
-    refused: dict[str, int]
-    discarded: int
-    contact_id: str | None = None  # whom it was remembered for (found or made by user_id …)
 
 
 def _turn(m: NewTurn | dict[str, Any]) -> NewTurn:
@@ -145,10 +130,23 @@ class Memwise:
         self.accounts = Accounts(self.rt, self.tenancy, account_policy)
         self.events = Events(self.rt, self.jobs, self.accounts)
         self.tickets.policy = self.accounts
-        self.assistant = Assistant(self.rt, self)
+        self.assistant = Assistant(
+            self.rt,
+            record=self.record,
+            windows=self.windows,
+            recaller=self.recaller,
+            knowledge=self.knowledge,
+            teaching=self.teaching,
+            tickets=self.tickets,
+            tenancy=self.tenancy,
+            notebook=self.notebook,
+            accounts=self.accounts,
+        )
         self.rulebook = Rulebook(self.rt)
         self.builder = Builder(self.rt, self)
-        self.model_assistant = ModelAssistant(self, chat_model) if chat_model else None
+        self.model_assistant = (
+            ModelAssistant(self, self.assistant, self.windows, chat_model) if chat_model else None
+        )
 
     def chat(self, workspace_id: str, conversation_id: str, text: str, **kw: Any) -> Reply:
         """Answer a turn: with the model when one is configured, else in preview mode."""

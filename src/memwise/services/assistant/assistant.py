@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from memwise import errors, observability
@@ -22,13 +22,13 @@ from memwise.domain.access import Principal, require_staff
 from memwise.domain.knowledge import shortened
 from memwise.policies.window import Message
 from memwise.safety import instructions
-from memwise.services.assistant import tools
+from memwise.services.assistant import ports, tools
+from memwise.services.assistant.accounts import Accounts
+from memwise.services.assistant.notebook import Notebook
 from memwise.services.platform.runtime import Runtime
+from memwise.services.platform.tenancy import Tenancy
 from memwise.storage.stores import record as record_store
 from memwise.storage.stores import rulebook as rules_store
-
-if TYPE_CHECKING:  # the facade, for its types only: no import at run time
-    from memwise.services.facade import Memwise
 
 REFUSAL = (
     "I can't set up standing instructions, discounts or changes from a chat message, "
@@ -50,9 +50,26 @@ class Reply:
 
 
 class Assistant:
-    def __init__(self, rt: Runtime, mw: Memwise) -> None:
+    """A turn's context and the preview answer, from the parts it names (ports.py)."""
+
+    def __init__(
+        self,
+        rt: Runtime,
+        *,
+        record: ports.RecordPort,
+        windows: ports.WindowsPort,
+        recaller: ports.RecallerPort,
+        knowledge: ports.KnowledgePort,
+        teaching: ports.TeachingPort,
+        tickets: ports.TicketsPort,
+        tenancy: Tenancy,
+        notebook: Notebook,
+        accounts: Accounts,
+    ) -> None:
         self.rt = rt
-        self.mw = mw  # the Memwise facade: every part this turn reads from
+        self.record, self.windows, self.recaller = record, windows, recaller
+        self.knowledge, self.teaching, self.tickets = knowledge, teaching, tickets
+        self.tenancy, self.notebook, self.accounts = tenancy, notebook, accounts
 
     # -- context ---------------------------------------------------------------------------
     def context(
@@ -89,7 +106,7 @@ class Assistant:
             head = record_store.header(conn, workspace_id, conversation_id)
             conv, agent = head.conv, head.agent
             written = rules_store.served(conn, workspace_id, [rules_store.WORKSPACE, agent.id])
-        view = self.mw.windows.view(workspace_id, conversation_id, messages, known=(conv, agent))
+        view = self.windows.view(workspace_id, conversation_id, messages, known=(conv, agent))
         x = Inputs(
             request=request,
             firm=head.firm,
@@ -106,15 +123,15 @@ class Assistant:
             agent_rules=written.get(agent.id),
         )
         if conv.user_id:
-            block = self.mw.notebook.block(workspace_id, conv.user_id)
+            block = self.notebook.block(workspace_id, conv.user_id)
             x.notebook, x.notebook_left_out = block.text or None, block.left_out
         else:
-            recall = self.mw.recaller.recall(workspace_id, conv.contact_id, request)
+            recall = self.recaller.recall(workspace_id, conv.contact_id, request)
             x.profile = [(ln.ids[0], ln.text, ln.trust) for ln in recall.profile]
             x.notes = [(ln.ids[0], ln.text, ln.trust) for ln in recall.notes]
             x.excluded = [c for c in recall.explain if not c.included]
         if router.route(request) == "knowledge":
-            x.knowledge = self.mw.knowledge.search(workspace_id, request, limit=3)
+            x.knowledge = self.knowledge.search(workspace_id, request, limit=3)
         return assemble(x, self.rt.limits.context.model_dump())
 
     # -- preview mode ----------------------------------------------------------------------
@@ -133,11 +150,11 @@ class Assistant:
         person's notebook)."""
         if not isinstance(text, str) or not text.strip():
             raise errors.Invalid("a message needs some words", code="empty_message")
-        conv = self.mw.record.get(workspace_id, conversation_id)
+        conv = self.record.get(workspace_id, conversation_id)
         staff = conv.user_id is not None
-        self.mw.record.append(workspace_id, conversation_id, "user" if staff else "customer", text)
+        self.record.append(workspace_id, conversation_id, "user" if staff else "customer", text)
         reply = self._answer(workspace_id, conv, text.strip(), actor, by)
-        self.mw.record.append(workspace_id, conversation_id, "assistant", reply.reply)
+        self.record.append(workspace_id, conversation_id, "assistant", reply.reply)
         return reply
 
     def _answer(
@@ -154,14 +171,14 @@ class Assistant:
             kind, item = router.live_target(text)
             if kind in ("order", "invoice", "shipment") and item is None:
                 return Reply(f"Which {kind} number should I look up?", route=route)
-            answer = self.mw.accounts.lookup(ws, conv.id, kind, item, actor=actor)
+            answer = self.accounts.lookup(ws, conv.id, kind, item, actor=actor)
             return Reply(
                 answer.sentence,
                 [{"part": "live_record", "id": item, "title": kind, "source_url": None}],
                 route=route,
             )
         if route == "contact_notes" and conv.contact_id:
-            recall = self.mw.recaller.recall(ws, conv.contact_id, text)
+            recall = self.recaller.recall(ws, conv.contact_id, text)
             # The customer hears what they said; an operator's notes are staff context only.
             notes = [ln for ln in recall.notes if not ln.staff_only]
             shown = notes or [ln for ln in recall.profile if not ln.staff_only]
@@ -175,11 +192,11 @@ class Assistant:
                 ],
                 route=route,
             )
-        hit = self.mw.knowledge.answers(ws, text)
+        hit = self.knowledge.answers(ws, text)
         if hit is not None:
             said, where = hit.excerpt, f" (source: {hit.title}"
             if hit.part == "lesson":  # the answer itself, as the team taught it (not "Q: … A:")
-                said = self.mw.teaching.lesson(ws, hit.id).answer
+                said = self.teaching.lesson(ws, hit.id).answer
                 where = " (as our team taught it"
             where += (f", {hit.source_url}" if hit.source_url else "") + ")"
             return Reply(
@@ -197,16 +214,16 @@ class Assistant:
         return self._handoff(ws, conv, text, actor)
 
     def _handoff(self, ws: str, conv: Any, text: str, actor: str) -> Reply:
-        item, _ = self.mw.teaching.record_unanswered(  # a long message is asked in short
+        item, _ = self.teaching.record_unanswered(  # a long message is asked in short
             ws, shortened(text), conversation_id=conv.id, contact_id=conv.contact_id
         )
         reachable = False
         if conv.contact_id:
-            c = self.mw.tenancy.get_contact(ws, conv.contact_id)
+            c = self.tenancy.get_contact(ws, conv.contact_id)
             reachable = bool(c.emails or c.phones or c.telegram_ids)
         if not reachable:
             return Reply(HANDOFF, handoff=True, route="handoff", unanswered_id=item.id)
-        ticket = self.mw.tickets.open(
+        ticket = self.tickets.open(
             ws,
             subject=f"Unanswered: {shortened(text, 120)}",
             body=shortened(text, 20_000),
@@ -232,12 +249,12 @@ class Assistant:
         user = conv.user_id
         low = text.lower()
         if low.startswith("/reset"):
-            self.mw.windows.reset(ws, conv.id)
+            self.windows.reset(ws, conv.id)
             return Reply(
                 "Done — this conversation starts fresh. Your saved rules are kept.", route="window"
             )
         if re.match(r"^(?:/list|what do you remember|what are my rules|list (?:my )?rules)", low):
-            entries = self.mw.notebook.entries(ws, user, by=by)
+            entries = self.notebook.entries(ws, user, by=by)
             if not entries:
                 return Reply("Your notebook is empty.", route="notebook")
             return Reply(
@@ -246,12 +263,12 @@ class Assistant:
             )
         m = re.match(r"^(?:/forget|forget)\s*:?\s*(.+)$", text, re.I | re.S)
         if m:
-            removed = self.mw.notebook.forget_phrase(ws, user, m.group(1), actor=actor, by=by)
+            removed = self.notebook.forget_phrase(ws, user, m.group(1), actor=actor, by=by)
             return Reply(f"Removed {removed} rule{'s' if removed != 1 else ''}.", route="notebook")
         m = re.match(r"^(?:/remember|remember)\s*(?:that)?\s*:?\s*(.+)$", text, re.I | re.S)
         if m:
             try:
-                added = self.mw.notebook.add(ws, user, m.group(1), actor=actor, by=by)
+                added = self.notebook.add(ws, user, m.group(1), actor=actor, by=by)
             except errors.Invalid as exc:
                 return Reply(f"I didn't save that: {exc.message}", route="notebook")
             return Reply(

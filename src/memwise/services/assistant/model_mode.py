@@ -13,17 +13,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memwise import errors, observability
 from memwise.domain.access import Principal
 from memwise.policies.window import Message
-from memwise.services.assistant import tools
-from memwise.services.assistant.assistant import Reply
+from memwise.services.assistant import ports, tools
+from memwise.services.assistant.assistant import Assistant, Reply
 from memwise.services.platform.audit import Status
-
-if TYPE_CHECKING:  # the facade, for its types only: no import at run time
-    from memwise.services.facade import Memwise
 
 YES = re.compile(
     r"^\s*(?:yes|yep|yeah|ok(?:ay)?|sure|confirm(?:ed)?|do it|go ahead|please do)\b", re.I
@@ -36,8 +33,15 @@ Complete = Callable[[list[dict[str, Any]], list[dict[str, Any]]], dict[str, Any]
 
 
 class ModelAssistant:
-    def __init__(self, mw: Memwise, complete: Complete) -> None:
-        self.mw = mw
+    def __init__(
+        self,
+        parts: ports.ToolParts,
+        assistant: Assistant,
+        windows: ports.WindowsPort,
+        complete: Complete,
+    ) -> None:
+        self.parts = parts  # what its tool calls reach (record and audit among them)
+        self.assistant, self.windows = assistant, windows
         self.complete = complete
 
     def chat(
@@ -53,17 +57,17 @@ class ModelAssistant:
     ) -> Reply:
         if not isinstance(text, str) or not text.strip():
             raise errors.Invalid("a message needs some words", code="empty_message")
-        conv = self.mw.record.get(ws, conversation_id)
+        conv = self.parts.record.get(ws, conversation_id)
         staff = conv.user_id is not None
-        pending = self.mw.windows.pending(ws, conversation_id)
-        self.mw.record.append(ws, conversation_id, "user" if staff else "customer", text)
+        pending = self.windows.pending(ws, conversation_id)
+        self.parts.record.append(ws, conversation_id, "user" if staff else "customer", text)
         if pending is not None:
-            self.mw.windows.set_pending(ws, conversation_id, None)
+            self.windows.set_pending(ws, conversation_id, None)
             if YES.match(text):
                 reply = self._execute_pending(ws, conv, pending, by)
-                self.mw.record.append(ws, conversation_id, "assistant", reply.reply)
+                self.parts.record.append(ws, conversation_id, "assistant", reply.reply)
                 return reply
-            self.mw.audit.record(
+            self.parts.audit.record(
                 ws,
                 actor="model",
                 tool=f"model.{pending.get('tool', 'create_ticket')}",
@@ -73,7 +77,7 @@ class ModelAssistant:
                 contact_id=conv.contact_id,
                 conversation_id=conv.id,
             )
-        ctx = self.mw.assistant.context(ws, conversation_id, text, messages=messages, page=page)
+        ctx = self.assistant.context(ws, conversation_id, text, messages=messages, page=page)
         convo: list[dict[str, Any]] = list(ctx.messages)
         offered = tools.specs(conv)
         sources: list[dict[str, Any]] = []
@@ -126,7 +130,7 @@ class ModelAssistant:
         else:
             content = "I couldn't finish that just now. Please try again."
         if proposed is not None:
-            self.mw.windows.set_pending(ws, conversation_id, proposed)
+            self.windows.set_pending(ws, conversation_id, proposed)
             content = content or (f"Shall I {proposed['summary']}? Please confirm.")
         reply = Reply(
             content or "I don't know that yet.",
@@ -135,13 +139,13 @@ class ModelAssistant:
             pending_confirmation=proposed,
             route=ctx.route,
         )
-        self.mw.record.append(ws, conversation_id, "assistant", reply.reply)
+        self.parts.record.append(ws, conversation_id, "assistant", reply.reply)
         return reply
 
     def _run(
         self, ws: str, conv: Any, call: dict[str, Any], by: Principal | None = None
     ) -> tuple[str, list[dict[str, Any]], dict[str, Any] | None]:
-        at = tools.Call(self.mw, ws, tools.Door.model, "model", by, conversation=conv)
+        at = tools.Call(self.parts, ws, tools.Door.model, "model", by, conversation=conv)
         try:
             done = tools.execute(str(call["name"]), dict(call.get("arguments") or {}), at)
         except errors.MemwiseError as exc:
@@ -155,7 +159,7 @@ class ModelAssistant:
     def _execute_pending(
         self, ws: str, conv: Any, pending: dict[str, Any], by: Principal | None = None
     ) -> Reply:
-        at = tools.Call(self.mw, ws, tools.Door.model, "model", by, conversation=conv)
+        at = tools.Call(self.parts, ws, tools.Door.model, "model", by, conversation=conv)
         name = str(pending.get("tool") or "create_ticket")
         try:
             done = tools.execute(name, dict(pending.get("arguments") or {}), at, confirmed=True)

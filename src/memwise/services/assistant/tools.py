@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -25,11 +25,9 @@ from memwise.domain.access import Principal, require_staff
 from memwise.domain.record import check_text
 from memwise.domain.shapes import out
 from memwise.domain.tenancy import Role
+from memwise.services.assistant import ports
 from memwise.services.platform import audit
 from memwise.services.platform.audit import Status
-
-if TYPE_CHECKING:  # the facade, for its types only: no import at run time
-    from memwise.services.facade import Memwise
 
 AUDIT_CHARS = 200
 MAX_LIMIT = 50
@@ -194,7 +192,7 @@ class RememberArgs(Args):
 class Call:
     """One call: who makes it, through which door, and (model mode) in which conversation."""
 
-    mw: Memwise  # the facade (typed; its parts are named by ports in a later change)
+    mw: ports.ToolParts  # the parts a call reaches (the facade is one)
     workspace_id: str
     door: Door
     actor: str

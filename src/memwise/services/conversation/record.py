@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
@@ -20,6 +19,7 @@ from memwise.domain.record import (
     client_time,
     turn_text,
 )
+from memwise.domain.record import NewTurn as NewTurn
 from memwise.domain.tenancy import Channel, Conversation, ConversationStatus, RecordPolicy
 from memwise.ids import new_id, new_secret
 from memwise.services.platform import events, identity, rows
@@ -31,13 +31,6 @@ from memwise.storage.stores import record as store
 from memwise.storage.stores import tenancy as tenancy_store
 
 MAX_BATCH = 10_000
-
-
-@dataclass(frozen=True)
-class NewTurn:
-    role: str
-    text: str
-    at: datetime | None = None
 
 
 class Record:

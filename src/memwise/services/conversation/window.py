@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -14,21 +13,13 @@ from memwise.policies import window
 from memwise.policies.compaction import ExtractiveSummariser, Summariser
 from memwise.policies.limits import Limits
 from memwise.policies.window import Message
+from memwise.policies.window import WindowView as WindowView
 from memwise.services.conversation.record import close
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import record as store
 from memwise.storage.stores.tenancy import agent as require_agent
 
 log = logging.getLogger("memwise.window")
-
-
-@dataclass(frozen=True)
-class WindowView:
-    """What survived the window's limits: a summary of older turns and recent turns verbatim."""
-
-    kind: str
-    summary: str | None
-    messages: list[Message]
 
 
 class Windows:

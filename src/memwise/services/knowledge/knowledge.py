@@ -12,8 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 from sqlalchemy.engine import Connection
@@ -27,6 +26,9 @@ from memwise.domain.knowledge import (
     ReviewAction,
     check_source_url,
 )
+from memwise.domain.knowledge import Hit as Hit
+from memwise.domain.knowledge import HitPart as HitPart
+from memwise.domain.knowledge import Recipe as Recipe
 from memwise.domain.tenancy import Role
 from memwise.ids import new_id
 from memwise.policies.notebook import normalize
@@ -38,27 +40,8 @@ from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import knowledge as store
 from memwise.text import lexical
 
-Recipe = Literal["lexical", "hybrid"]
 ANSWER_FROM = 5  # knowledge answers when one of its best five passages covers the question
 POOL = 8  # lexical candidates scored per result wanted
-
-
-HitPart = Literal["reference", "lesson"]
-
-
-@dataclass(frozen=True)
-class Hit:
-    id: str  # the document or lesson
-    chunk_id: str
-    part: HitPart
-    title: str
-    excerpt: str
-    source_url: str | None
-    version: str | None
-    score: float
-    coverage: float
-    similarity: float | None
-    position: int
 
 
 EMBED_SWEEP = 256  # chunks a sweep embeds at most (a few seconds of the worker's time)

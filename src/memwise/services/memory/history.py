@@ -23,6 +23,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from memwise import errors
+from memwise.domain.record import HistoryHit as HistoryHit
 from memwise.domain.tenancy import ConversationStatus
 from memwise.retrieval import kept, late, postings
 from memwise.retrieval.embedders import Embedder, from_bytes, to_bytes, token_embedder
@@ -67,17 +68,6 @@ def on_conversation_closed(conn: Connection, event: ConversationClosed) -> None:
     recall reads (subscribed only when an embedder is configured)."""
     if event.contact_id:
         queue_embedding_in(conn, event.workspace_id, event.conversation_id, event.at)
-
-
-@dataclass(frozen=True)
-class HistoryHit:
-    turn_id: str
-    conversation_id: str
-    role: str
-    speaker: str
-    text: str
-    at: datetime
-    score: float
 
 
 @dataclass(frozen=True)

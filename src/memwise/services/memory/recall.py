@@ -6,9 +6,8 @@ Every candidate appears in the explain trace with the reason it was or was not i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -27,6 +26,9 @@ from memwise.domain.memory import (
     render,
     render_conflict,
 )
+from memwise.domain.memory import Line as Line
+from memwise.domain.memory import Recall as Recall
+from memwise.domain.memory import RecallPart as RecallPart
 from memwise.retrieval import embedders, fusion
 from memwise.services.memory.memory import Memory
 from memwise.services.platform.cache import SizedLRU
@@ -36,27 +38,6 @@ from memwise.text import lexical
 
 PROFILE_KEYS = ("name", "role", "preference.contact_channel", "contact_channel", "language")
 RANK = {Source.stated: 0, Source.operator: 0, Source.inferred: 1}
-
-
-RecallPart = Literal["profile", "notes"]
-
-
-@dataclass(frozen=True)
-class Line:
-    part: RecallPart
-    ids: list[str]
-    text: str
-    trust: str
-    score: float = 0.0
-    staff_only: bool = False  # an operator's note: context for staff and the model, never
-    # quoted to the customer
-
-
-@dataclass
-class Recall:
-    profile: list[Line] = field(default_factory=list)
-    notes: list[Line] = field(default_factory=list)
-    explain: list[Considered] = field(default_factory=list)
 
 
 def _is_profile(item: Item) -> bool:

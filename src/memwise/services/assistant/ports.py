@@ -1,0 +1,182 @@
+"""What the assistant asks of the other capabilities, as protocols (the ports of
+cosmicpython's chapter on dependency inversion).
+
+The assistant composes a turn from the window, the record, recalled notes, knowledge and
+teaching, and its tools reach history and tickets; it names each of those parts by the
+methods it calls, so it imports none of the capabilities that implement them (an import
+contract holds the capabilities independent) and mypy checks that the parts the
+composition root hands it fit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any, Literal, Protocol
+
+from memwise.domain.access import Principal
+from memwise.domain.knowledge import Hit, Lesson, Recipe, Ticket, Unanswered
+from memwise.domain.memory import Recall, Remembered
+from memwise.domain.record import HistoryHit, NewTurn, Turn
+from memwise.domain.tenancy import Agent, Conversation
+from memwise.policies.window import Message, WindowView
+from memwise.services.assistant.accounts import Accounts
+from memwise.services.assistant.notebook import Notebook
+from memwise.services.platform.audit import Audit
+from memwise.services.platform.tenancy import Tenancy
+
+
+class RememberPort(Protocol):
+    """Remembering messages for a contact (the facade's ``remember``)."""
+
+    def __call__(
+        self,
+        workspace_id: str,
+        contact_id: str | None,
+        messages: Sequence[NewTurn | dict[str, Any]],
+        *,
+        agent_id: str | None = None,
+        channel: str = "api",
+        user_id: str | None = None,
+        email: str | None = None,
+        phone: str | None = None,
+        name: str | None = None,
+    ) -> Remembered: ...
+
+
+class HistoryPort(Protocol):
+    """What the assistant asks of history."""
+
+    def recall(
+        self,
+        workspace_id: str,
+        contact_id: str,
+        question: str,
+        *,
+        k: int = 10,
+        asked_by: Literal["customer", "staff"] = "customer",
+    ) -> list[HistoryHit]: ...
+
+
+class KnowledgePort(Protocol):
+    """What the assistant asks of knowledge."""
+
+    def search(
+        self, workspace_id: str, query: str, *, recipe: Recipe = "hybrid", limit: int = 5
+    ) -> list[Hit]: ...
+    def answers(self, workspace_id: str, query: str) -> Hit | None: ...
+    def search_answered(
+        self, workspace_id: str, query: str, *, recipe: Recipe = "hybrid", limit: int = 5
+    ) -> tuple[list[Hit], Hit | None]: ...
+
+
+class RecallerPort(Protocol):
+    """What the assistant asks of recaller."""
+
+    def recall(
+        self, workspace_id: str, contact_id: str, request: str, *, limit: int | None = None
+    ) -> Recall: ...
+
+
+class RecordPort(Protocol):
+    """What the assistant asks of record."""
+
+    def start(
+        self,
+        workspace_id: str,
+        agent_id: str,
+        channel: str,
+        *,
+        contact_id: str | None = None,
+        user_id: str | None = None,
+        account_ref: str | None = None,
+        excluded_from_memory: bool = False,
+        thread: str | None = None,
+        at: datetime | None = None,
+        live: bool = False,
+    ) -> tuple[Conversation, str]: ...
+    def get(self, workspace_id: str, conversation_id: str) -> Conversation: ...
+    def append(
+        self,
+        workspace_id: str,
+        conversation_id: str,
+        role: str,
+        text: str,
+        at: datetime | None = None,
+        *,
+        by: Principal | None = None,
+    ) -> Turn: ...
+    def end(self, workspace_id: str, conversation_id: str) -> Conversation: ...
+
+
+class TeachingPort(Protocol):
+    """What the assistant asks of teaching."""
+
+    def lesson(self, workspace_id: str, lesson_id: str) -> Lesson: ...
+    def record_unanswered(
+        self,
+        workspace_id: str,
+        question: str,
+        *,
+        conversation_id: str | None = None,
+        contact_id: str | None = None,
+    ) -> tuple[Unanswered, bool]: ...
+
+
+class TicketsPort(Protocol):
+    """What the assistant asks of tickets."""
+
+    def open(
+        self,
+        workspace_id: str,
+        *,
+        subject: str,
+        body: str,
+        contact_id: str | None = None,
+        conversation_id: str | None = None,
+        unanswered_id: str | None = None,
+        actor: str = "assistant",
+    ) -> Ticket: ...
+
+
+class WindowsPort(Protocol):
+    """What the assistant asks of windows."""
+
+    def view(
+        self,
+        workspace_id: str,
+        conversation_id: str,
+        client_messages: Iterable[Message] | None = None,
+        *,
+        known: tuple[Any, Agent] | None = None,
+    ) -> WindowView: ...
+    def reset(self, workspace_id: str, conversation_id: str) -> None: ...
+    def set_pending(
+        self, workspace_id: str, conversation_id: str, pending: dict[str, Any] | None
+    ) -> None: ...
+    def pending(self, workspace_id: str, conversation_id: str) -> dict[str, Any] | None: ...
+
+
+class ToolParts(Protocol):
+    """The parts a tool call reaches (the facade is one)."""
+
+    @property
+    def tenancy(self) -> Tenancy: ...
+    @property
+    def audit(self) -> Audit: ...
+    @property
+    def notebook(self) -> Notebook: ...
+    @property
+    def accounts(self) -> Accounts: ...
+    @property
+    def record(self) -> RecordPort: ...
+    @property
+    def history(self) -> HistoryPort: ...
+    @property
+    def recaller(self) -> RecallerPort: ...
+    @property
+    def knowledge(self) -> KnowledgePort: ...
+    @property
+    def tickets(self) -> TicketsPort: ...
+    @property
+    def remember(self) -> RememberPort: ...
