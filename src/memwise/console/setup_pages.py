@@ -10,7 +10,7 @@ from memwise import errors
 from memwise.console.routes import arg, get, post, render
 from memwise.console.session import Operator, back, mw_of
 from memwise.extraction import pack
-from memwise.services.platform.builder import STEPS
+from memwise.services.assistant.builder import STEPS
 from memwise.services.platform.tenancy import DOORS
 
 

@@ -20,6 +20,7 @@ from memwise.policies.limits import Limits
 from memwise.retrieval.embedders import Embedder, remembering
 from memwise.services.assistant.accounts import Accounts
 from memwise.services.assistant.assistant import Assistant, Reply
+from memwise.services.assistant.builder import Builder
 from memwise.services.assistant.model_mode import Complete, ModelAssistant
 from memwise.services.assistant.notebook import Notebook
 from memwise.services.assistant.rulebook import Rulebook
@@ -40,7 +41,6 @@ from memwise.services.memory.rebuild import Rebuilds
 from memwise.services.memory.recall import Recaller
 from memwise.services.platform.audit import Audit
 from memwise.services.platform.buckets import Buckets
-from memwise.services.platform.builder import Builder
 from memwise.services.platform.bus import ConversationClosed
 from memwise.services.platform.events import DELIVER, Events
 from memwise.services.platform.jobs import Jobs
@@ -143,7 +143,15 @@ class Memwise:
             accounts=self.accounts,
         )
         self.rulebook = Rulebook(self.rt)
-        self.builder = Builder(self.rt, self)
+        self.builder = Builder(
+            self.rt,
+            tenancy=self.tenancy,
+            record=self.record,
+            knowledge=self.knowledge,
+            teaching=self.teaching,
+            rulebook=self.rulebook,
+            assistant=self.assistant,
+        )
         self.model_assistant = (
             ModelAssistant(self, self.assistant, self.windows, chat_model) if chat_model else None
         )

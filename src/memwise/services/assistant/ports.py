@@ -15,7 +15,16 @@ from datetime import datetime
 from typing import Any, Literal, Protocol
 
 from memwise.domain.access import Principal
-from memwise.domain.knowledge import Hit, Lesson, Recipe, Ticket, Unanswered
+from memwise.domain.knowledge import (
+    Document,
+    DocumentReceipt,
+    Hit,
+    Lesson,
+    Receipt,
+    Recipe,
+    Ticket,
+    Unanswered,
+)
 from memwise.domain.memory import Recall, Remembered
 from memwise.domain.record import HistoryHit, NewTurn, Turn
 from memwise.domain.tenancy import Agent, Conversation
@@ -59,8 +68,31 @@ class HistoryPort(Protocol):
 
 
 class KnowledgePort(Protocol):
-    """What the assistant asks of knowledge."""
+    """What the assistant (and its builder) asks of knowledge."""
 
+    def add_document(
+        self,
+        workspace_id: str,
+        *,
+        kind: str,
+        title: str,
+        body: str,
+        version: str,
+        source_url: str | None = None,
+        identifiers: list[str] | None = None,
+        key: str | None = None,
+        actor: str = "operator",
+        by: Principal | None = None,
+        publish: bool | None = None,
+    ) -> Document: ...
+    def approve_document(
+        self,
+        workspace_id: str,
+        document_id: str,
+        *,
+        approved_by: str,
+        by: Principal | None = None,
+    ) -> DocumentReceipt: ...
     def search(
         self, workspace_id: str, query: str, *, recipe: Recipe = "hybrid", limit: int = 5
     ) -> list[Hit]: ...
@@ -110,8 +142,21 @@ class RecordPort(Protocol):
 
 
 class TeachingPort(Protocol):
-    """What the assistant asks of teaching."""
+    """What the assistant (and its builder) asks of teaching."""
 
+    def draft(
+        self,
+        workspace_id: str,
+        question: str,
+        answer: str,
+        *,
+        unanswered_id: str | None = None,
+        actor: str = "operator",
+        revises: str | None = None,
+    ) -> Lesson: ...
+    def approve(
+        self, workspace_id: str, lesson_id: str, *, approved_by: str, by: Principal | None = None
+    ) -> Receipt: ...
     def lesson(self, workspace_id: str, lesson_id: str) -> Lesson: ...
     def record_unanswered(
         self,

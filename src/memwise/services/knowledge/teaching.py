@@ -19,6 +19,7 @@ import httpx
 from sqlalchemy.engine import Connection
 
 from memwise import errors
+from memwise.accounts.policy import AccountPolicy
 from memwise.domain.access import Principal, require_staff
 from memwise.domain.knowledge import (
     QUESTION_CHARS,
@@ -386,11 +387,21 @@ def _reference(body: bytes) -> str | None:
     return str(ref)[:200] if isinstance(ref, str | int) and not isinstance(ref, bool) else None
 
 
+class HostPolicy(Protocol):
+    """What holds the server's policy for outbound hosts (the accounts service does): read
+    at each submit, so a changed policy applies at once."""
+
+    @property
+    def policy(self) -> AccountPolicy: ...
+
+
 class _GuardedWebhook(WebhookTickets):
     """A workspace's helpdesk URL: never an internal address unless the server names that
     host for tickets (and this workspace), and the checked address is the one connected."""
 
-    def __init__(self, url: str, headers: dict[str, str], policy: Any, workspace_id: str) -> None:
+    def __init__(
+        self, url: str, headers: dict[str, str], policy: HostPolicy | None, workspace_id: str
+    ) -> None:
         super().__init__(url, headers)
         self.policy = policy
         self.workspace_id = workspace_id
@@ -398,7 +409,7 @@ class _GuardedWebhook(WebhookTickets):
     def submit(self, ticket: Ticket) -> tuple[str, str | None, str | None]:
         from memwise.accounts.policy import PolicyRefused, pinned
 
-        policy = getattr(self.policy, "policy", self.policy)
+        policy = self.policy.policy if self.policy is not None else None
         try:
             address = (
                 policy.check_host(self.url, purpose="tickets", workspace_id=self.workspace_id)
@@ -412,7 +423,7 @@ class _GuardedWebhook(WebhookTickets):
 
 class Tickets:
     def __init__(
-        self, rt: Runtime, adapter: TicketAdapter | None = None, policy: Any = None
+        self, rt: Runtime, adapter: TicketAdapter | None = None, policy: HostPolicy | None = None
     ) -> None:
         """``adapter``: the server's default (memwise itself); a workspace may configure its
         helpdesk's webhook (``configure``). ``policy``: what decides which hosts a

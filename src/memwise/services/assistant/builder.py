@@ -18,20 +18,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memwise import errors
 from memwise.domain.access import Principal, require_staff
 from memwise.domain.tenancy import Plan, Role
+from memwise.services.assistant import ports
+from memwise.services.assistant.assistant import Assistant
+from memwise.services.assistant.rulebook import Rulebook
 from memwise.services.platform import rows
 from memwise.services.platform.runtime import Runtime
-from memwise.services.platform.tenancy import DOORS, SIGNED_DOORS, check_doors
+from memwise.services.platform.tenancy import DOORS, SIGNED_DOORS, Tenancy, check_doors
 from memwise.storage.stores import record as record_store
 from memwise.storage.stores import setup as store
 from memwise.storage.stores import webhooks as webhook_store
-
-if TYPE_CHECKING:  # the facade, for its types only: no import at run time
-    from memwise.services.facade import Memwise
 
 STEPS = ("business", "knowledge", "helps", "try")
 TITLES = {
@@ -75,26 +75,38 @@ def door_needs(door: str) -> str:
 
 
 class Builder:
-    def __init__(self, rt: Runtime, mw: Memwise) -> None:
+    """The four setup steps of a new business's assistant, over the parts it names."""
+
+    def __init__(
+        self,
+        rt: Runtime,
+        *,
+        tenancy: Tenancy,
+        record: ports.RecordPort,
+        knowledge: ports.KnowledgePort,
+        teaching: ports.TeachingPort,
+        rulebook: Rulebook,
+        assistant: Assistant,
+    ) -> None:
         self.rt = rt
-        self.mw = mw  # the facade: the builder only composes the parts
+        self.tenancy, self.record, self.rulebook = tenancy, record, rulebook
+        self.knowledge, self.teaching, self.assistant = knowledge, teaching, assistant
 
     # -- where it stands -------------------------------------------------------------------
     def state(self, workspace_id: str, *, by: Principal | None = None) -> dict[str, Any]:
         """Every step with whether it is done and what is still missing."""
         require_staff(by)
-        mw = self.mw
-        ws = mw.tenancy.get_workspace(workspace_id)
+        ws = self.tenancy.get_workspace(workspace_id)
         with self.rt.db.read() as conn:
             row = store.get(conn, workspace_id)
             counts = store.knowledge_counts(conn, workspace_id)
             tried = store.preview_counts(
                 conn, workspace_id, row.preview_conversation_id if row else None
             )
-        agent = mw.tenancy.get_agent(workspace_id, row.agent_id) if row and row.agent_id else None
+        agent = self.tenancy.get_agent(workspace_id, row.agent_id) if row and row.agent_id else None
         if agent is None:  # a workspace set up without the builder (the demo, the library)
-            agent = next(iter(mw.tenancy.agents(workspace_id)), None)
-        standards, written = mw.rulebook.served(workspace_id, agent.id) if agent else (None, None)
+            agent = next(iter(self.tenancy.agents(workspace_id)), None)
+        standards, written = self.rulebook.served(workspace_id, agent.id) if agent else (None, None)
         channels = list(row.channels) if row else []
         missing: dict[str, list[str]] = {s: [] for s in STEPS}  # what keeps a step from done
         waiting: dict[str, list[str]] = {s: [] for s in STEPS}  # shown, but not blocking
@@ -186,17 +198,16 @@ class Builder:
         the plan asked for: whoever runs the server changes plans."""
         require_staff(by, Role.admin)
         requested = rows.enum_value(Plan, plan, "plan").value if plan else None
-        mw = self.mw
         with self.rt.db.write() as conn:
             row = store.get(conn, workspace_id)
-            ws = mw.tenancy.update_workspace(workspace_id, name=name, timezone=timezone, by=by)
+            ws = self.tenancy.update_workspace(workspace_id, name=name, timezone=timezone, by=by)
             label = agent_name or f"{ws.name} assistant"
             if row is not None and row.agent_id:
-                agent = mw.tenancy.update_agent(
+                agent = self.tenancy.update_agent(
                     workspace_id, row.agent_id, {"name": label, "domain": domain}
                 )
             else:
-                agent = mw.tenancy.create_agent(workspace_id, label, domain=domain, doors=[])
+                agent = self.tenancy.create_agent(workspace_id, label, domain=domain, doors=[])
             values: dict[str, Any] = {"agent_id": agent.id, "updated_at": self.rt.clock.now()}
             if requested is not None:  # left out: what was asked for before stays asked for
                 values["plan_requested"] = requested if requested != ws.plan.value else None
@@ -218,7 +229,6 @@ class Builder:
         """Notes or a document become a document draft; FAQs ("Q: … / A: …" blocks) one
         lesson draft per pair. Each is approved on the spot (``approve``) to be served."""
         require_staff(by)
-        mw = self.mw
         if kind == "faq":
             pairs = faq_pairs(body)
             if not pairs:
@@ -228,14 +238,14 @@ class Builder:
             if len(pairs) > 200:
                 raise errors.LimitExceeded("at most 200 questions at once", code="too_many")
             with self.rt.db.write():  # every pair a draft, or none
-                made = [mw.teaching.draft(workspace_id, q, a, actor=actor) for q, a in pairs]
+                made = [self.teaching.draft(workspace_id, q, a, actor=actor) for q, a in pairs]
             return [
                 {"part": "lesson", "id": le.id, "title": le.question, "status": le.status.value}
                 for le in made
             ]
         if kind not in ("note", "document"):
             raise errors.Invalid("kind is one of: note, document, faq", code="invalid_kind")
-        doc = mw.knowledge.add_document(
+        doc = self.knowledge.add_document(
             workspace_id,
             kind="note" if kind == "note" else "policy",
             title=title,
@@ -253,12 +263,12 @@ class Builder:
     ) -> dict[str, Any]:
         """Approve a draft of step 2 on the spot (admin+): it is served from now on."""
         if part == "document":
-            document = self.mw.knowledge.approve_document(
+            document = self.knowledge.approve_document(
                 workspace_id, item_id, approved_by=actor, by=by
             )
             return {"part": part, "id": item_id, "receipt_id": document.id}
         if part == "lesson":
-            lesson = self.mw.teaching.approve(workspace_id, item_id, approved_by=actor, by=by)
+            lesson = self.teaching.approve(workspace_id, item_id, approved_by=actor, by=by)
             return {"part": part, "id": item_id, "receipt_id": lesson.id}
         raise errors.Invalid("part is document or lesson", code="invalid_part")
 
@@ -283,8 +293,8 @@ class Builder:
             require_staff(by, Role.admin)
         with self.rt.db.write() as conn:
             if persona is not None or rules is not None:
-                _, current = self.mw.rulebook.served(workspace_id, agent_id)
-                self.mw.rulebook.propose(
+                _, current = self.rulebook.served(workspace_id, agent_id)
+                self.rulebook.propose(
                     workspace_id,
                     agent_id,
                     list(rules) if rules is not None else (current.rules if current else []),
@@ -294,7 +304,7 @@ class Builder:
                     by=by,
                 )
             if memory_enabled is not None:
-                self.mw.tenancy.update_agent(
+                self.tenancy.update_agent(
                     workspace_id, agent_id, {"memory_enabled": bool(memory_enabled)}
                 )
             if wanted is not None:
@@ -310,10 +320,9 @@ class Builder:
         require_staff(by)
         agent_id = self._agent_id(workspace_id)
         conversation_id = self._preview_conversation(workspace_id, agent_id)
-        return self.mw.assistant.chat(workspace_id, conversation_id, text, actor=actor)
+        return self.assistant.chat(workspace_id, conversation_id, text, actor=actor)
 
     def _preview_conversation(self, workspace_id: str, agent_id: str) -> str:
-        mw = self.mw
         with self.rt.db.write() as conn:
             row = store.get(conn, workspace_id)
             assert row is not None  # step 1 made it
@@ -329,12 +338,12 @@ class Builder:
             contact_id = row.preview_contact_id
             if contact_id is not None:
                 try:
-                    mw.tenancy.get_contact(workspace_id, contact_id)
+                    self.tenancy.get_contact(workspace_id, contact_id)
                 except errors.NotFound:
                     contact_id = None
             if contact_id is None:
-                contact_id = mw.tenancy.create_contact(workspace_id, PREVIEW_CONTACT).id
-            conv, _ = mw.record.start(
+                contact_id = self.tenancy.create_contact(workspace_id, PREVIEW_CONTACT).id
+            conv, _ = self.record.start(
                 workspace_id, agent_id, "api", contact_id=contact_id, excluded_from_memory=True
             )
             store.put(
@@ -360,12 +369,12 @@ class Builder:
         require_staff(by)
         with self.rt.db.read() as conn:
             asked = rows.require(conn, "unanswered", workspace_id, unanswered_id)
-        lesson = self.mw.teaching.draft(
+        lesson = self.teaching.draft(
             workspace_id, asked.question, answer, unanswered_id=unanswered_id, actor=actor
         )
         if by is None or by.at_least(Role.admin):
-            self.mw.teaching.approve(workspace_id, lesson.id, approved_by=actor, by=by)
-            lesson = self.mw.teaching.lesson(workspace_id, lesson.id)
+            self.teaching.approve(workspace_id, lesson.id, approved_by=actor, by=by)
+            lesson = self.teaching.lesson(workspace_id, lesson.id)
         return {"id": lesson.id, "question": lesson.question, "status": lesson.status.value}
 
     def handed_off(self, workspace_id: str, *, by: Principal | None = None) -> list[dict[str, Any]]:
@@ -385,7 +394,7 @@ class Builder:
         """Each customer door of an agent: on or off, intended in the builder or not, and
         what it needs (with whether that is in place, where memwise can tell)."""
         require_staff(by)
-        agent = self.mw.tenancy.get_agent(workspace_id, agent_id)
+        agent = self.tenancy.get_agent(workspace_id, agent_id)
         with self.rt.db.read() as conn:
             row = store.get(conn, workspace_id)
             secret = webhook_store.secret(conn, workspace_id) is not None
