@@ -55,3 +55,18 @@ def test_importing_memwise_loads_no_services_until_a_name_is_used() -> None:
     code = "import sys, memwise; print(any(m.startswith('memwise.services') for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_clients_methods_have_their_real_signatures() -> None:
+    import inspect
+
+    from memwise.client import AsyncClient, Client
+
+    for cls in (Client, AsyncClient):
+        for name, member in vars(cls).items():
+            if name.startswith("_") or not callable(member):
+                continue
+            params = inspect.signature(member).parameters.values()
+            kinds = {p.kind for p in params}
+            assert inspect.Parameter.VAR_POSITIONAL not in kinds, (cls.__name__, name)
+            assert next(iter(params)).name == "self", (cls.__name__, name)

@@ -16,6 +16,7 @@ with the library.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Coroutine
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -28,6 +29,7 @@ from memwise.errors import ApiError
 
 P = ParamSpec("P")
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 
 __all__ = ["ApiError", "AsyncClient", "Call", "Client"]
 
@@ -56,8 +58,25 @@ def _sync(build: Callable[P, Call[T]]) -> Callable[Concatenate[Client, P], T]:
     def method(self: Client, /, *args: P.args, **kwargs: P.kwargs) -> T:
         return self.send(build(*args, **kwargs))
 
-    method.__name__ = build.__name__
+    return _described(method, build)
+
+
+def _described(method: F, build: Callable[..., Any]) -> F:
+    """``method`` named, documented and signed as ``build`` with ``self`` first and the
+    call's result as its return: ``help()``, editors and ``inspect`` see the real
+    parameters, not ``*args, **kwargs``."""
+    method.__name__ = method.__qualname__ = build.__name__
     method.__doc__ = build.__doc__
+    setattr(method, "__wrapped__", build)  # noqa: B010 (a function attribute mypy does not know)
+    signature = inspect.signature(build)
+    self_ = inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)
+    result = signature.return_annotation
+    if isinstance(result, str) and result.startswith("Call[") and result.endswith("]"):
+        result = result[len("Call[") : -1]  # the annotation as written: the Call's result
+    signed = signature.replace(
+        parameters=[self_, *signature.parameters.values()], return_annotation=result
+    )
+    setattr(method, "__signature__", signed)  # noqa: B010
     return method
 
 
@@ -67,9 +86,7 @@ def _async(
     async def method(self: AsyncClient, /, *args: P.args, **kwargs: P.kwargs) -> T:
         return await self.send(build(*args, **kwargs))
 
-    method.__name__ = build.__name__
-    method.__doc__ = build.__doc__
-    return method
+    return _described(method, build)
 
 
 class Client:
@@ -88,9 +105,11 @@ class Client:
         )
 
     def send(self, call: Call[T]) -> T:
+        """Send one call (``memwise.client.calls``) and read its typed result."""
         return _read(call, self._http.request(**_request(call)))
 
     def close(self) -> None:
+        """Close the connections."""
         self._http.close()
 
     def __enter__(self) -> Client:
@@ -181,9 +200,11 @@ class AsyncClient:
         )
 
     async def send(self, call: Call[T]) -> T:
+        """Send one call (``memwise.client.calls``) and read its typed result."""
         return _read(call, await self._http.request(**_request(call)))
 
     async def aclose(self) -> None:
+        """Close the connections."""
         await self._http.aclose()
 
     async def __aenter__(self) -> AsyncClient:
