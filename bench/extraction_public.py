@@ -38,6 +38,7 @@ from tools.extraction_eval import Everyday, evaluate_everyday, quotes_found
 
 from _common import table
 from memwise import FixedClock, Memwise
+from memwise.bootstrap import Parts
 from memwise.config import Settings
 from memwise.extraction.harness import TEMPLATE_WORDS, content_words, norm
 from memwise.text.lexical import snowball
@@ -229,7 +230,7 @@ def _extractors() -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = [("rules", None)]
     settings = Settings()
     if settings.extractor != "rules" and settings.model:
-        found.append((f"{settings.extractor}:{settings.model}", settings.make_extractor()))
+        found.append((f"{settings.extractor}:{settings.model}", Parts(settings).extractor()))
     else:
         print(
             "model extractor: skipped (no model configured: set MEMWISE_EXTRACTOR and "

@@ -159,6 +159,7 @@ def main(argv: list[str] | None = None) -> None:
     from rich.progress import Progress
     from rich.table import Table
 
+    from memwise.bootstrap import Parts
     from memwise.config import Settings
 
     ap = argparse.ArgumentParser(prog="python -m tools.locomo", description=main.__doc__)
@@ -181,7 +182,7 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         url = database_url or f"sqlite:///{tmp}/locomo.db"
         with (
-            Memwise.open(url, embedder=s.make_embedder()) as mw,
+            Memwise.open(url, embedder=Parts(s).embedder()) as mw,
             Progress(console=console, transient=True, disable=quiet) as bar,
         ):
             task = bar.add_task("recalling", total=None)

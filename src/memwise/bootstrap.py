@@ -2,31 +2,107 @@
 
 Every door that serves or works for a deployment — the HTTP server, the worker, the
 importer, the MCP server, Telegram — opens memwise here, so each is built with the same
-models, extractor, summariser, embedder and policies. Settings are read elsewhere
-(``memwise.config``); this is the one place they are turned into a running ``Memwise``.
+models, extractor, summariser, embedder and policies. Settings are values only
+(``memwise.config``); this is the one place they are turned into working parts
+(``Parts``) and a running ``Memwise``.
 """
 
 from __future__ import annotations
 
 import gc
 
+from memwise import errors
 from memwise.clock import WorkspaceClocks
 from memwise.config import Settings
+from memwise.extraction.models import ModelExtractor
+from memwise.extraction.rules import RuleExtractor
+from memwise.extraction.types import Extractor
+from memwise.extraction.verify import ItemVerifier
+from memwise.policies.compaction import ExtractiveSummariser, ModelSummariser, Summariser
+from memwise.providers.chat import ChatModel, connect
+from memwise.retrieval.embedders import Embedder, MiniLMEmbedder, OpenAIEmbedder
 from memwise.services.facade import Memwise
+
+
+class Parts:
+    """What ``settings`` configure, built on first use: one chat model shared by the
+    extractor, the verifier, model mode, the summariser and the judge; the embedder."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._model: ChatModel | None = None
+
+    def embedder(self) -> Embedder | None:
+        """The local MiniLM by default; an OpenAI-compatible endpoint, or none (by words)."""
+        s = self.settings
+        if s.embedder == "none":
+            return None
+        if s.embedder == "openai":
+            return OpenAIEmbedder(
+                s.embedding_model, base_url=s.model_base_url, api_key=s.model_api_key
+            )
+        return MiniLMEmbedder(
+            s.embedder_runtime,
+            model_dir=s.embedder_model_dir,
+            word_pieces=s.recall_word_pieces,
+            weights=None if s.embedder_weights == "auto" else s.embedder_weights,
+        )
+
+    def model(self) -> ChatModel | None:
+        """The configured chat model (built once); None for the offline rules."""
+        s = self.settings
+        if s.extractor == "rules":
+            return None
+        if not s.model:
+            raise errors.Invalid(
+                f"MEMWISE_MODEL is needed for the {s.extractor} extractor", code="model_required"
+            )
+        if self._model is None:
+            self._model = connect(
+                s.extractor,
+                s.model,
+                base_url=s.model_base_url,
+                api_key=s.model_api_key,
+                timeout=s.model_timeout_s,
+            )
+        return self._model
+
+    def summariser(self) -> Summariser:
+        """The model summarises compacted turns when one is configured; otherwise extractive."""
+        chat = self.chat_model()
+        return ExtractiveSummariser() if chat is None else ModelSummariser(chat.text)
+
+    def chat_model(self) -> ChatModel | None:
+        """With a model configured, chat is a tool-calling model; without, preview mode."""
+        if self.settings.extractor == "rules" or not self.settings.model:
+            return None
+        return self.model()
+
+    def extractor(self) -> Extractor:
+        """The configured extractor: offline rules unless a model is configured."""
+        chat = self.model()
+        return RuleExtractor() if chat is None else ModelExtractor(chat)
+
+    def verifier(self) -> ItemVerifier | None:
+        """With a model configured (and MEMWISE_VERIFY_ITEMS on), a second call checks each
+        item the harness kept: supported by the customer's words, and not forbidden."""
+        chat = self.chat_model()
+        return ItemVerifier(chat) if chat is not None and self.settings.verify_items else None
 
 
 def open_memwise(settings: Settings, *, migrate: bool = True) -> Memwise:
     """The library as ``settings`` configure it (models, embedder, test clock, metering)."""
+    parts = Parts(settings)
     return Memwise.open(
         settings.database_url,
         clock=WorkspaceClocks() if settings.test_clock else None,
         limits=settings.limits,
         migrate=migrate,
-        extractor=settings.make_extractor(),
-        summariser=settings.make_summariser(),
-        embedder=settings.make_embedder(),
-        chat_model=settings.make_chat_model(),
-        verifier=settings.make_verifier(),
+        extractor=parts.extractor(),
+        summariser=parts.summariser(),
+        embedder=parts.embedder(),
+        chat_model=parts.chat_model(),
+        verifier=parts.verifier(),
         account_policy=settings.account_policy(),
         metering=settings.metering,
     )

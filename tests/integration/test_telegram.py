@@ -162,6 +162,7 @@ def test_the_real_library_polls_a_fake_bot_api(setup: tuple[Memwise, str, str]) 
 
 
 def test_a_confirmation_waits_beside_the_transcript_on_telegram(sqlite_url: str) -> None:
+    from memwise.bootstrap import Parts
     from memwise.config import Settings
     from memwise.testing import FakeModelServer, Reply
 
@@ -169,7 +170,7 @@ def test_a_confirmation_waits_beside_the_transcript_on_telegram(sqlite_url: str)
     settings = Settings(
         extractor="openai", model="m", model_api_key="x", model_base_url=f"{server.url}/v1"
     )
-    mw = Memwise.open(sqlite_url, chat_model=settings.make_chat_model(), migrate=False)
+    mw = Memwise.open(sqlite_url, chat_model=Parts(settings).chat_model(), migrate=False)
     try:
         ws, _ = mw.tenancy.create_workspace("Bikes", "UTC", "business")
         agent = mw.tenancy.create_agent(ws.id, "Bot")
@@ -201,13 +202,14 @@ def test_a_confirmation_waits_beside_the_transcript_on_telegram(sqlite_url: str)
 
 
 def test_an_unreachable_model_gets_a_short_apology(sqlite_url: str) -> None:
+    from memwise.bootstrap import Parts
     from memwise.config import Settings
 
     settings = Settings(
         extractor="openai", model="m", model_api_key="x", model_base_url="http://127.0.0.1:9/v1"
     )
     settings.model_timeout_s = 2
-    mw = Memwise.open(sqlite_url, chat_model=settings.make_chat_model(), migrate=False)
+    mw = Memwise.open(sqlite_url, chat_model=Parts(settings).chat_model(), migrate=False)
     try:
         ws, _ = mw.tenancy.create_workspace("Bikes", "UTC", "business")
         agent = mw.tenancy.create_agent(ws.id, "Bot")
