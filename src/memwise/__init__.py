@@ -4,7 +4,8 @@ The public surface: ``Memwise`` (the library), the values it takes (``NewTurn``,
 ``NewItem``, ``Evidence``, ``Limits``, clocks, ``Principal``, ``AccountPolicy``), the results
 it returns (``Workspace``, ``Agent``, ``Contact``, ``User``, ``Conversation``, ``Turn``,
 ``Item``, ``Written``, ``Served``, ``Reply``, ``Remembered``, ``HistoryHit``,
-``KnowledgeHit``, ``RecordHit``), their enumerations and ``errors``. Every other module is
+``KnowledgeHit``, ``RecordHit``), their enumerations, the typed ids results carry
+(``WorkspaceId``, ``ContactId``, ``ConversationId`` …) and ``errors``. Every other module is
 an implementation detail that may move between releases.
 
 The names below load on first use, so ``import memwise.client`` (the HTTP client) does not
@@ -21,16 +22,20 @@ __version__ = "0.1.0"
 _LAZY = {  # name → the module it is defined in (KnowledgeHit is knowledge's Hit)
     "AccountPolicy": "memwise.accounts.policy",
     "Agent": "memwise.domain.tenancy",
+    "AgentId": "memwise.ids",
     "Channel": "memwise.domain.tenancy",
     "Clock": "memwise.clock",
     "Contact": "memwise.domain.tenancy",
+    "ContactId": "memwise.ids",
     "Conversation": "memwise.domain.tenancy",
+    "ConversationId": "memwise.ids",
     "ConversationStatus": "memwise.domain.tenancy",
     "errors": "memwise.errors",
     "Evidence": "memwise.domain.memory",
     "FixedClock": "memwise.clock",
     "HistoryHit": "memwise.services.memory.history",
     "Item": "memwise.domain.memory",
+    "ItemId": "memwise.ids",
     "Kind": "memwise.domain.memory",
     "KnowledgeHit": "memwise.services.knowledge.knowledge",
     "Limits": "memwise.policies.limits",
@@ -48,23 +53,30 @@ _LAZY = {  # name → the module it is defined in (KnowledgeHit is knowledge's H
     "SystemClock": "memwise.clock",
     "Trust": "memwise.domain.memory",
     "Turn": "memwise.domain.record",
+    "TurnId": "memwise.ids",
     "User": "memwise.domain.tenancy",
+    "UserId": "memwise.ids",
     "Workspace": "memwise.domain.tenancy",
+    "WorkspaceId": "memwise.ids",
     "Written": "memwise.domain.memory",
 }
 
 __all__ = [
     "AccountPolicy",
     "Agent",
+    "AgentId",
     "Channel",
     "Clock",
     "Contact",
+    "ContactId",
     "Conversation",
+    "ConversationId",
     "ConversationStatus",
     "Evidence",
     "FixedClock",
     "HistoryHit",
     "Item",
+    "ItemId",
     "Kind",
     "KnowledgeHit",
     "Limits",
@@ -82,8 +94,11 @@ __all__ = [
     "SystemClock",
     "Trust",
     "Turn",
+    "TurnId",
     "User",
+    "UserId",
     "Workspace",
+    "WorkspaceId",
     "Written",
     "__version__",
     "errors",
@@ -107,6 +122,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
         User,
         Workspace,
     )
+    from memwise.ids import AgentId, ContactId, ConversationId, ItemId, TurnId, UserId, WorkspaceId
     from memwise.policies.limits import Limits
     from memwise.policies.window import Message
     from memwise.services.assistant.assistant import Reply

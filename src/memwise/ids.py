@@ -4,6 +4,18 @@ from __future__ import annotations
 
 import secrets
 import time
+from typing import NewType
+
+# Typed ids: each is a ``str`` at run time; a type checker keeps one kind from standing in for
+# another where a result names them (``Conversation.contact_id`` is a ContactId, not a
+# WorkspaceId). Services take plain ``str`` (what a request carries); results give these.
+WorkspaceId = NewType("WorkspaceId", str)
+AgentId = NewType("AgentId", str)
+UserId = NewType("UserId", str)
+ContactId = NewType("ContactId", str)
+ConversationId = NewType("ConversationId", str)
+TurnId = NewType("TurnId", str)
+ItemId = NewType("ItemId", str)
 
 
 def new_id(prefix: str) -> str:

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 from memwise import errors
 from memwise.domain.explain import Considered
+from memwise.ids import ContactId, ConversationId, ItemId, WorkspaceId
 
 
 class Kind(StrEnum):
@@ -68,9 +69,9 @@ class Evidence:
 
 @dataclass(frozen=True)
 class Item:
-    id: str
-    workspace_id: str
-    contact_id: str | None
+    id: ItemId
+    workspace_id: WorkspaceId
+    contact_id: ContactId | None
     kind: Kind
     scope: Scope
     text: str
@@ -86,7 +87,7 @@ class Item:
     superseded_at: datetime | None = None
     superseded_why: str | None = None
     edited: bool = False
-    conversation_id: str | None = None
+    conversation_id: ConversationId | None = None
     entities: list[str] = field(default_factory=list)
     occurs_phrase: str | None = None
     extractor: str | None = None

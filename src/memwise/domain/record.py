@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 from memwise import errors
+from memwise.ids import ConversationId, TurnId, WorkspaceId
 
 MAX_TURN_CHARS = 32_000
 NOT_TEXT = re.compile(r"\x00")  # NUL: no database stores it in text, so it is refused
@@ -62,9 +63,9 @@ class Author(StrEnum):
 
 @dataclass(frozen=True)
 class Turn:
-    id: str
-    workspace_id: str
-    conversation_id: str
+    id: TurnId
+    workspace_id: WorkspaceId
+    conversation_id: ConversationId
     seq: int
     role: Author
     channel: str

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from memwise import errors
 from memwise.domain.record import check_text
+from memwise.ids import AgentId, ContactId, ConversationId, UserId, WorkspaceId
 
 
 class Plan(StrEnum):
@@ -81,7 +82,7 @@ def check_name(value: str, what: str, max_len: int = 200) -> str:
 
 @dataclass(frozen=True)
 class Workspace:
-    id: str
+    id: WorkspaceId
     name: str
     timezone: str
     plan: Plan
@@ -95,8 +96,8 @@ class Workspace:
 
 @dataclass(frozen=True)
 class Agent:
-    id: str
-    workspace_id: str
+    id: AgentId
+    workspace_id: WorkspaceId
     name: str
     memory_enabled: bool
     domain: str | None
@@ -162,8 +163,8 @@ class ApiKey:
 
 @dataclass(frozen=True)
 class User:
-    id: str
-    workspace_id: str
+    id: UserId
+    workspace_id: WorkspaceId
     name: str
     role: Role
     telegram_id: str | None
@@ -172,8 +173,8 @@ class User:
 
 @dataclass(frozen=True)
 class Contact:
-    id: str
-    workspace_id: str
+    id: ContactId
+    workspace_id: WorkspaceId
     name: str
     emails: list[str] = field(default_factory=list)
     phones: list[str] = field(default_factory=list)
@@ -186,12 +187,12 @@ class Contact:
 
 @dataclass(frozen=True)
 class Conversation:
-    id: str
-    workspace_id: str
-    agent_id: str
+    id: ConversationId
+    workspace_id: WorkspaceId
+    agent_id: AgentId
     channel: Channel
-    contact_id: str | None
-    user_id: str | None
+    contact_id: ContactId | None
+    user_id: UserId | None
     account_ref: str | None
     excluded_from_memory: bool
     status: ConversationStatus

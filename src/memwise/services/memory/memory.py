@@ -34,7 +34,7 @@ from memwise.domain.memory import (
 )
 from memwise.extraction import harness, summary
 from memwise.extraction.types import Line
-from memwise.ids import new_id
+from memwise.ids import ContactId, ConversationId, ItemId, WorkspaceId, new_id
 from memwise.policies.notebook import normalize
 from memwise.retrieval import embedders
 from memwise.retrieval.embedders import Embedder
@@ -350,9 +350,9 @@ class Memory:
         zone = self.zone(conn, workspace_id)
         norm = normalize(text)
         candidate = Item(
-            id=new_id("mem"),
-            workspace_id=workspace_id,
-            contact_id=contact_id,
+            id=ItemId(new_id("mem")),
+            workspace_id=WorkspaceId(workspace_id),
+            contact_id=ContactId(contact_id) if contact_id is not None else None,
             kind=kind,
             scope=scope,
             text=text,
@@ -363,7 +363,9 @@ class Memory:
             last_mentioned_at=said_at,
             occurs_on=occurs_on,
             lifecycle=Lifecycle.active,
-            conversation_id=new.conversation_id,
+            conversation_id=(
+                ConversationId(new.conversation_id) if new.conversation_id is not None else None
+            ),
             entities=[
                 " ".join(record.clean(e)[0].split()) for e in new.entities if e and e.strip()
             ][:20],
