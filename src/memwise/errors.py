@@ -11,9 +11,10 @@
      +-- Unavailable       an outside system could not be asked
      +-- ApiError          the HTTP API answered with an error (the client raises it)
 
-A client's ``ApiError`` is also an instance of the class its answer stands for (a 404 is a
-``NotFound``, a 422 an ``Invalid`` or, with code ``refused``, a ``Refused`` …), so the same
-``except errors.NotFound`` serves the library and the HTTP client.
+A client's ``ApiError`` is also an instance of the class its answer stands for — the one the
+server names in the answer's ``kind`` (a refusal is a ``Refused``), else the status's (a
+404 is a ``NotFound``) — so the same ``except errors.NotFound`` serves the library and the
+HTTP client.
 
 Each class's docstring is its default message. ``code`` is a stable snake_case identifier
 that the HTTP API and the CLI show; ``details`` carries structured context.
