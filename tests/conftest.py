@@ -33,18 +33,6 @@ def _pg_admin() -> sa.Engine:
     return sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT", pool_pre_ping=True)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The slowest tests (marked ``slow(seconds)``, about what each takes here) first, the
-    longest first: the test processes steal work from each other, so a long test that
-    started last would keep one core busy while the other idles."""
-
-    def seconds(item: pytest.Item) -> float:
-        mark = item.get_closest_marker("slow")
-        return float(mark.args[0]) if mark and mark.args else 0.0
-
-    items.sort(key=lambda item: -seconds(item))
-
-
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("tpl") / "template.db"

@@ -316,7 +316,6 @@ def test_a_home_stated_after_the_move_was_said_wins(mw: Memwise, clock: FixedClo
     assert homes == ["Lives in Bonn"]
 
 
-@pytest.mark.slow(25)
 def test_the_everyday_corpus_keeps_its_floors(mw: Memwise, clock: FixedClock) -> None:
     """Floors under the figures in bench/README.md, so a change that loses ground shows."""
     from tools.extraction_eval import evaluate_everyday

@@ -22,7 +22,6 @@ def _memwise(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.slow(30)
 def test_the_demo_tells_the_story_and_runs_again(tmp_path: Path) -> None:
     out = _memwise("demo", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
@@ -60,7 +59,6 @@ def test_bad_database_url_is_a_clear_error(tmp_path: Path) -> None:
     assert "bad_database_url" in out.stderr and "Traceback" not in out.stderr
 
 
-@pytest.mark.slow(15)
 def test_worker_once_and_rebuild_dry_run(tmp_path: Path) -> None:
     import sys as _sys
 
@@ -90,7 +88,6 @@ def test_worker_once_and_rebuild_dry_run(tmp_path: Path) -> None:
     assert out.returncode == 0 and "rebuilt: 1 of 1" in out.stdout, out.stdout + out.stderr
 
 
-@pytest.mark.slow(15)
 def test_eval_measure_teach_measure(tmp_path: Path) -> None:
     import re as _re
     import sys as _sys

@@ -38,7 +38,6 @@ def api_schema(sqlite_url: str, clock: FixedClock) -> Any:
 EXAMPLES_PER_OPERATION = 12
 
 
-@pytest.mark.slow(25)
 def test_no_server_errors(api_schema: Any) -> None:
     operations = [r.ok() for r in api_schema.get_all_operations()]
     assert len(operations) > 40

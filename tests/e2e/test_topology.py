@@ -57,7 +57,6 @@ def topology(request: pytest.FixtureRequest) -> Iterator[tuple[list[str], str]]:
         _pg_drop(name)
 
 
-@pytest.mark.slow(20)
 @pytest.mark.postgres
 def test_two_servers_two_workers_extract_every_conversation_once(
     topology: tuple[list[str], str],

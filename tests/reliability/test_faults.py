@@ -41,7 +41,6 @@ def _extract_forever(url: str) -> None:
     os._exit(0)
 
 
-@pytest.mark.slow(35)
 def test_killed_workers_lose_nothing_and_apply_nothing_twice(sqlite_url: str) -> None:
     mw = Memwise.open(sqlite_url, migrate=False)
     ws, _ = mw.tenancy.create_workspace("Crash Co", "UTC", "business")
@@ -131,7 +130,6 @@ def pg_url(request: pytest.FixtureRequest) -> Iterator[str]:
     _pg_drop(name)
 
 
-@pytest.mark.slow(15)
 @pytest.mark.postgres
 @pytest.mark.parametrize("workers", [2, 4])
 def test_racing_workers_on_postgresql_apply_each_job_once(pg_url: str, workers: int) -> None:

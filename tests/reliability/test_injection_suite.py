@@ -142,7 +142,6 @@ def texts() -> list[str]:
     return found
 
 
-@pytest.mark.slow(80)
 def test_the_rule_extractor_keeps_no_attack(sqlite_url: str, texts: list[str]) -> None:
     mw = Memwise.open(sqlite_url, clock=FixedClock(), migrate=False)
     try:
@@ -169,7 +168,6 @@ def _summaries_steer_nothing(carrying: list[tuple[str, str]]) -> None:
     assert not [t for t in summaries if instructions.scan(t)]
 
 
-@pytest.mark.slow(80)
 def test_a_model_that_parrots_the_attacks_stores_almost_none(
     sqlite_url: str, texts: list[str]
 ) -> None:
