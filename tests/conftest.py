@@ -106,23 +106,9 @@ class PgWorkerDatabase:
 
     def __init__(self, template: str) -> None:
         self.template = template
-        self.name, self.url = _pg_clone(template)
-        self.engine = sa.create_engine(self.url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
-        self.schema = self._schema()
-
-    def _schema(self) -> str:
+        self._clone()
         with self.engine.connect() as conn:
-            return str(conn.exec_driver_sql(_SCHEMA).scalar_one())
-
-    def empty(self) -> None:
-        with self.engine.connect() as conn:
-            conn.exec_driver_sql(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            if str(conn.exec_driver_sql(_SCHEMA).scalar_one()) != self.schema:
-                self.renew()
-                return
+            self.schema = str(conn.exec_driver_sql(_SCHEMA).scalar_one())
             tables = [
                 r[0]
                 for r in conn.exec_driver_sql(
@@ -136,17 +122,29 @@ class PgWorkerDatabase:
                     "SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'"
                 )
             ]
-            conn.exec_driver_sql(  # one round trip, one transaction; no FK checks
-                "BEGIN; SET LOCAL session_replication_role = replica; "
-                + "".join(f'DELETE FROM "{table}"; ' for table in tables)
-                + "".join(f'ALTER SEQUENCE "{sequence}" RESTART; ' for sequence in sequences)
-                + "COMMIT"
-            )
+        self.emptying = (  # one round trip, one transaction; no FK checks
+            "BEGIN; SET LOCAL session_replication_role = replica; "
+            + "".join(f'DELETE FROM "{table}"; ' for table in tables)
+            + "".join(f'ALTER SEQUENCE "{sequence}" RESTART; ' for sequence in sequences)
+            + "COMMIT"
+        )
 
-    def renew(self) -> None:
-        self.drop()
+    def _clone(self) -> None:
         self.name, self.url = _pg_clone(self.template)
         self.engine = sa.create_engine(self.url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+
+    def empty(self) -> None:
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            same = str(conn.exec_driver_sql(_SCHEMA).scalar_one()) == self.schema
+            if same:
+                conn.exec_driver_sql(self.emptying)
+        if not same:  # a migration test, a table a test made: a new clone
+            self.drop()
+            self._clone()
 
     def drop(self) -> None:
         self.engine.dispose()

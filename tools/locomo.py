@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> None:
     data = load(path)
     if conversations:
         data = data[:conversations]
-    s = Settings(database_url=database_url or "sqlite://", embedder=embedder)
+    s = Settings(embedder=embedder)
     with tempfile.TemporaryDirectory() as tmp:
         url = database_url or f"sqlite:///{tmp}/locomo.db"
         with (

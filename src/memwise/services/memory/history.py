@@ -435,6 +435,8 @@ class History:
         """Keep how recall reads an ended conversation of a contact whose turns all have the
         embedder's vectors (and word pieces, when they count)."""
         assert self.embedder is not None
+        if not self._keeps():  # another stemmer: kept terms would not serve (nothing read)
+            return
         with self.rt.db.read() as conn:
             state = record_store.conversation_state(conn, workspace_id, conversation_id)
             rows = record_store.conversation_turns(conn, workspace_id, conversation_id)
