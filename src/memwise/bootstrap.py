@@ -20,6 +20,7 @@ from memwise.extraction.types import Extractor
 from memwise.extraction.verify import ItemVerifier
 from memwise.policies.compaction import ExtractiveSummariser, ModelSummariser, Summariser
 from memwise.providers.chat import ChatModel, connect
+from memwise.retrieval import embedders
 from memwise.retrieval.embedders import Embedder, MiniLMEmbedder, OpenAIEmbedder
 from memwise.services.facade import Memwise
 
@@ -81,7 +82,7 @@ class Parts:
     def extractor(self) -> Extractor:
         """The configured extractor: offline rules unless a model is configured."""
         chat = self.model()
-        return RuleExtractor() if chat is None else ModelExtractor(chat)
+        return RuleExtractor(embedders.shipped) if chat is None else ModelExtractor(chat)
 
     def verifier(self) -> ItemVerifier | None:
         """With a model configured (and MEMWISE_VERIFY_ITEMS on), a second call checks each

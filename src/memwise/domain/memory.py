@@ -250,7 +250,8 @@ def supersession(
 
     A stated or operator value is never displaced by an inference; an operator's and the
     customer's values conflict (neither outranks the other); two values from the same turn
-    conflict; otherwise the later statement wins."""
+    conflict (a new value quoting the old one's turn besides a later one is said later);
+    otherwise the later statement wins."""
     new_source = new.source
     if new_source is Source.inferred and old_source is not Source.inferred:
         return "skip"
@@ -258,7 +259,8 @@ def supersession(
         return "supersede_old"
     if {old_source, new_source} == {Source.operator, Source.stated}:
         return "conflict"
-    if old_turns & {e.turn_id for e in new.evidence}:
+    new_turns = {e.turn_id for e in new.evidence}
+    if new_turns and new_turns <= old_turns:
         return "conflict"
     if said_at > old_said:
         return "supersede_old"

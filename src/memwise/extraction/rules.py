@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from memwise.extraction import dates, slots
+from memwise.extraction import dates, reader, slots
 from memwise.extraction.pack import Pack
 from memwise.extraction.types import Existing, Extraction, Line, Proposal, ProposedEvent
 from memwise.text import language, words
@@ -52,34 +52,6 @@ _NAME = re.compile(
     r"\b(?i:my name is|call me|this is|i'm|i am)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
     r"(?=[\s,.!?]|$)(?!\s+(?:at|from|of|the|a)\b)"
 )
-_NOT_NAMES = {
-    "Sorry",
-    "Fine",
-    "Good",
-    "Great",
-    "Here",
-    "Back",
-    "Interested",
-    "Looking",
-    "Just",
-    "Not",
-    "Still",
-    "Happy",
-    "Moving",
-    "Relocating",
-    "Planning",
-    "Allergic",
-    "Vegan",
-    "Vegetarian",
-    "Based",
-    "Afraid",
-    "Sure",
-    "Okay",
-    "Ok",
-    "Ready",
-    "Done",
-    "Also",
-}
 
 
 def _clean(text: str) -> str:
@@ -150,6 +122,9 @@ class RuleExtractor:
     name = "rules"
     prompt_version = "rules-1"
 
+    def __init__(self, meaning: Callable[[], Any] | None = None) -> None:
+        self.meaning = meaning  # the embedder reading kinds by meaning (extraction/reader.py)
+
     def extract(
         self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Pack | Any
     ) -> Extraction:
@@ -157,6 +132,8 @@ class RuleExtractor:
         events: list[ProposedEvent] = []
         asked: list[str] = []  # the customer's requests since the assistant last spoke
         not_read: list[str] = []
+        stated: list[reader.Read] = []  # what the parse reads, for the kinds by meaning
+        dated: list[reader.Dated] = []  # the customer's sentences naming a date
         other_languages: Counter[str] = Counter()
         for line in transcript:
             if line.role == "assistant":
@@ -178,9 +155,14 @@ class RuleExtractor:
             for sentence in _sentences(line):
                 found = self._sentence(sentence)
                 items += found
+                stated += reader.candidates(sentence, found)
+                dated += reader.dated(sentence)
                 if slots.is_request(sentence):
                     asked.append(sentence)
                 events += self._events(sentence, pack)
+        embedder = self.meaning() if (stated or dated) and self.meaning else None
+        items += reader.propose(stated, embedder)
+        items += reader.bookings(dated, items, existing, embedder)
         not_read += [
             f"not read: language {name} ({n} turn{'s' * (n != 1)}; the offline extractor reads "
             f"{', '.join(language.NAMES[c] for c in sorted(READS))}, a configured model reads any)"
@@ -284,7 +266,7 @@ class RuleExtractor:
             text = f"Works as {role}" + (f" at {org}" if org else "")
             out.append(Proposal("fact", text, [s], key="role", entities=[org] if org else []))
         m = _NAME.search(s)
-        if m and m.group(1).split()[0] not in _NOT_NAMES and not out:
+        if m and m.group(1).split()[0].lower() not in words.load("not_names") and not out:
             name = m.group(1)
             surname = re.match(r"\s+([A-Z][a-z]+)\s+(?:from|at|of)\b", s[m.end(1) :])
             if " " not in name and surname:  # "This is Peter Novak from the Linz store"

@@ -120,7 +120,7 @@ class ExtractionRunner:
         self.verifier = verifier  # with a model: a second look at every kept item
         self.memory = memory
         self.jobs = jobs
-        self.extractor: Extractor = extractor or RuleExtractor()
+        self.extractor: Extractor = extractor or RuleExtractor(embedders.shipped)
         self.threshold = quote_threshold
         self.metering = Metering(rt)
         self.last_error: str | None = None  # the extractor's (the model's) last failure

@@ -1,0 +1,87 @@
+"""What a customer states of themselves, read off the parse and retold (text/statements.py),
+and the offline extractor's reading of it by meaning (extraction/reader.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memwise.extraction import reader
+from memwise.extraction.types import Existing, Proposal
+from memwise.retrieval import embedders
+from memwise.text import statements
+
+
+def _texts(sentence: str) -> list[str]:
+    return [s.text for s in statements.read(sentence)]
+
+
+def test_a_statement_is_retold_in_the_third_person_from_its_own_words() -> None:
+    assert _texts("I live in Cicero so it's a bit far.") == ["Lives in Cicero"]
+    assert _texts("I'm vegetarian and allergic to nuts.") == [
+        "Is vegetarian",
+        "Is allergic to nuts",
+    ]
+    assert _texts("I don't eat pork.") == ["Doesn't eat pork"]
+    assert _texts("My spa appointment moved to Wednesday at 2pm") == [
+        "Their spa appointment moved to Wednesday at 2pm"
+    ]
+
+
+def test_what_is_not_the_speaker_s_statement_is_marked_or_left_out() -> None:
+    assert _texts("my sister Joan gets terribly seasick") == []  # someone else's
+    (moved,) = statements.read("If I move to Leeds would you deliver?")
+    assert moved.conditional
+    (pork,) = statements.read("I don't eat pork.")
+    assert pork.negated and not pork.modal
+    (flying,) = statements.read("I'll be flying out on 11 April")
+    assert flying.dated and not flying.modal
+
+
+def test_the_things_a_sentence_names_leave_out_dates_and_people() -> None:
+    assert statements.things("can I book an eye test for this saturday?") == ["eye test"]
+    assert "Jasmine" not in " ".join(statements.things("can I see Jasmine on Friday?"))
+
+
+@pytest.fixture(scope="module")
+def embedder() -> object:
+    found = embedders.shipped()
+    if found is None:
+        pytest.fail("the shipped embedder is part of the base install")
+    return found
+
+
+def test_kinds_are_read_by_meaning_not_by_phrase(embedder: object) -> None:
+    said = [
+        "I've just moved to a little place in Harrogate.",
+        "I work as a paramedic for the county.",
+        "I get terrible hay fever and I'm allergic to penicillin.",
+        "Honestly I'm just browsing your website tonight.",
+    ]
+    kept = reader.propose([r for s in said for r in reader.candidates(s)], embedder)
+    keys = {p.text: p.key for p in kept}
+    assert keys.get("Has moved to a little place in Harrogate") == "address.city"
+    assert keys.get("Works as a paramedic for the county") == "role"
+    assert any("penicillin" in t for t in keys)
+    assert not any("browsing" in t for t in keys)  # the conversation itself is not memory
+
+
+def test_a_booking_and_its_move_share_a_key(embedder: object) -> None:
+    asked = reader.dated("Can I book an eye test for this Saturday?")
+    made = reader.bookings(asked, [], [], embedder)
+    assert [(p.kind, p.key) for p in made] == [("event", "appointment.eye_test")]
+    moved = reader.bookings(
+        reader.dated("Sorry, can we do Sunday instead, same time?"), made, [], embedder
+    )
+    assert [p.key for p in moved] == ["appointment.eye_test"]
+    assert "eye test" in moved[0].text and moved[0].occurs_phrase
+    # a booking of an earlier conversation, named again
+    earlier = [Existing("appointment.eye_test", "event", "Asked for eye test Saturday")]
+    again = reader.bookings(
+        reader.dated("Could we move the eye test to Monday instead?"), [], earlier, embedder
+    )
+    assert [p.key for p in again] == ["appointment.eye_test"]
+
+
+def test_a_supposed_date_books_nothing(embedder: object) -> None:
+    assert reader.dated("If I move to Vienna next year, can I keep my subscription?") == []
+    assert reader.bookings([], [Proposal("event", "x", ["x"], "appointment.x")], [], embedder) == []
