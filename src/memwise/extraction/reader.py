@@ -21,14 +21,13 @@ import threading
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import numpy as np
 
 from memwise.extraction import dates
 from memwise.extraction.types import Existing, Proposal
-from memwise.text import statements
+from memwise.text import statements, words
 from memwise.text.statements import Statement
 
 # the kinds a "not" belongs to ("doesn't eat pork", "can't do mornings"); elsewhere a negated
@@ -92,22 +91,12 @@ def dated(sentence: str) -> list[Dated]:
     return [Dated(sentence, phrase)]
 
 
-def _examples(name: str) -> tuple[list[str], list[str]]:
-    kinds, texts = [], []
-    data = resources.files("memwise.text").joinpath("data", f"{name}.txt")
-    for raw in data.read_text(encoding="utf-8").splitlines():
-        if raw.strip() and not raw.startswith("#"):
-            kind, _, text = raw.partition("\t")
-            kinds.append(kind.strip())
-            texts.append(text.strip())
-    return kinds, texts
-
-
 class _Examples:
     """The example statements' vectors, per embedder and file."""
 
     def __init__(self, embedder: Any, name: str) -> None:
-        self.kinds, texts = _examples(name)
+        examples = words.labelled(name)
+        self.kinds, texts = [k for k, _ in examples], [t for _, t in examples]
         self.names = sorted(set(self.kinds))
         self.vectors = _unit(np.asarray(embedder.embed(texts), dtype=np.float32))
         self.columns = np.asarray([self.names.index(k) for k in self.kinds])

@@ -26,7 +26,6 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from importlib import resources
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -35,7 +34,7 @@ import numpy as np
 from memwise.extraction import dates, harness
 from memwise.extraction.types import Line, Part, SummaryProposal
 from memwise.safety import boundary, instructions, secrets
-from memwise.text import parse
+from memwise.text import parse, words
 
 PARTS: tuple[Part, ...] = ("wanted", "decided", "open")
 MAX_SENTENCE = 220  # characters of one summary sentence
@@ -92,11 +91,8 @@ class _Said:
 @functools.cache
 def _examples() -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    data = resources.files("memwise.text").joinpath("data", "summary_parts.txt")
-    for raw in data.read_text(encoding="utf-8").splitlines():
-        if raw.strip() and not raw.startswith("#"):
-            part, _, sentence = raw.partition("\t")
-            out.setdefault(part.strip(), []).append(sentence.strip())
+    for part, sentence in words.labelled("summary_parts"):
+        out.setdefault(part, []).append(sentence)
     return out
 
 

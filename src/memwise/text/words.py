@@ -1,5 +1,5 @@
-"""Word lists, as data files (``memwise/text/data/<name>.txt``: one entry a line, ``#`` for
-comments), loaded in this one place and remembered."""
+"""Word lists and labelled examples, as data files (``memwise/text/data/<name>.txt``: one
+entry a line, ``#`` for comments), loaded in this one place and remembered."""
 
 from __future__ import annotations
 
@@ -16,3 +16,16 @@ def load(name: str) -> frozenset[str]:
         for line in text.splitlines()
         if line.strip() and not line.startswith("#")
     )
+
+
+@functools.cache
+def labelled(name: str) -> tuple[tuple[str, str], ...]:
+    """The ``label<TAB>text`` lines of ``data/<name>.txt``, in order (examples that meaning
+    is read against: summary parts, kinds of fact, what a dated sentence does)."""
+    text = resources.files("memwise.text").joinpath("data", f"{name}.txt").read_text("utf-8")
+    out = []
+    for line in text.splitlines():
+        if line.strip() and not line.startswith("#"):
+            label, _, example = line.partition("\t")
+            out.append((label.strip(), example.strip()))
+    return tuple(out)
