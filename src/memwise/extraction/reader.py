@@ -30,6 +30,7 @@ from memwise.extraction.types import Existing, Proposal
 from memwise.text import statements, words
 from memwise.text.statements import Statement
 
+MAX_SENTENCE = 300  # characters; customers' sentences are far shorter
 # the kinds a "not" belongs to ("doesn't eat pork", "can't do mornings"); elsewhere a negated
 # statement is an absence, which memory never keeps as a fact
 _NEGATION_HOLDS = frozenset(["diet", "allergy", "health_access", "contact_channel", "contact_time"])
@@ -61,7 +62,10 @@ def candidates(sentence: str, found: Sequence[Proposal] = ()) -> list[Read]:
     """The statements of a customer's sentence that could be memory: about the speaker,
     not asked, not supposed, ending on a word of their own ("Their eyesight isn't" is a
     clause cut short), and not already kept by a pattern (most of their words are in one
-    of ``found``'s texts)."""
+    of ``found``'s texts). A sentence longer than ``MAX_SENTENCE`` is not read (a paste, a
+    log, an attack: the CPU budget of docs/security.md)."""
+    if len(sentence) > MAX_SENTENCE:
+        return []
     return [
         Read(s, sentence)
         for s in statements.read(sentence)
@@ -85,7 +89,7 @@ def _covered(s: Statement, found: Sequence[Proposal]) -> bool:
 def dated(sentence: str) -> list[Dated]:
     """The sentence with its date wording, when it names a date and says nothing under a
     condition ("if I move next year …")."""
-    phrase = dates.find_phrase(sentence)
+    phrase = dates.find_phrase(sentence) if len(sentence) <= MAX_SENTENCE else None
     if not phrase or any(s.conditional for s in statements.read(sentence)):
         return []
     return [Dated(sentence, phrase)]
