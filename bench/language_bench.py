@@ -76,6 +76,7 @@ class Run:
         self.mw, self.clock = mw, clock
         # conversations of one customer (the optional "customer" field) share a contact
         self.customers: dict[str, tuple[str, str, str]] = {}
+        self.turn_ids: list[str] = []  # the last conversation's turns, in order
 
     def conversation(self, conv: dict[str, Any]) -> tuple[str, str, list[Any], dict[str, Any]]:
         """Record, end and extract one conversation; its workspace, contact, items (active
@@ -107,6 +108,7 @@ class Run:
             role = "customer" if t["role"] == "customer" else "assistant"
             mw.record.append_many(ws_id, started.id, [NewTurn(role, t["text"], at)])
         mw.record.end(ws_id, started.id)
+        self.turn_ids = [t.id for t in mw.record.turns(ws_id, started.id)]
         mw.worker().run_once()
         items = mw.memory.items(ws_id, contact_id, include=("superseded",))
         job = mw.jobs.by_key(ws_id, f"extract:{started.id}")
@@ -144,7 +146,11 @@ def score_facts(conversations: list[dict[str, Any]], run: Run) -> dict[str, Any]
             by_business[business][1] += bool(hit)
             if f.get("when") and hit:
                 c["dated kept"] += 1
-                day, clock_time = when(hit[0], zone)
+                # the item the fact's own turn said, when there is one (a correction's new
+                # value, not the old one it shares its words with)
+                turn = run.turn_ids[f["turn"]] if f["turn"] < len(run.turn_ids) else ""
+                own = [i for i in hit if any(e.turn_id == turn for e in i.evidence)]
+                day, clock_time = when((own or hit)[0], zone)
                 c["day right"] += day == f["when"]["date"]
                 if f["when"].get("time"):
                     c["timed kept"] += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -386,3 +386,40 @@ def test_a_booking_moved_in_the_customer_s_words_supersedes_the_first(
     assert sorted(i.lifecycle.value for i in tests) == ["active", "superseded"]
     now = next(i for i in tests if i.lifecycle.value == "active")
     assert "Sunday" in now.text and now.occurs_on and "T15:00:00" in now.occurs_on  # the time kept
+
+
+def test_a_time_said_alone_sets_the_booking_s_time_and_keeps_its_day(
+    mw: Memwise, clock: FixedClock
+) -> None:
+    ws, agent = _setup(mw)
+    ann = mw.tenancy.create_contact(ws, "Ann").id
+    conv, _ = mw.record.start(ws, agent, "web", contact_id=ann)
+    for role, text in [
+        ("customer", "Can I book an eye test for Saturday?"),
+        ("assistant", "Yes, we have 10:00 or 15:30 on Saturday."),
+        ("customer", "3.30pm ok."),
+    ]:
+        clock.advance(minutes=1)
+        mw.record.append(ws, conv.id, role, text)
+    mw.record.end(ws, conv.id)
+    mw.worker().run_once()
+    now = [
+        s.item
+        for s in mw.memory.items(ws, ann)
+        if s.item.key == "appointment.eye_test" and s.item.lifecycle.value == "active"
+    ]
+    assert len(now) == 1 and now[0].occurs_on and "T15:30:00" in now[0].occurs_on
+    day = date.fromisoformat(now[0].occurs_on[:10])
+    assert day.weekday() == 5  # the Saturday asked for
+
+
+def test_a_pasted_list_of_statements_gives_a_few_items_not_hundreds(
+    mw: Memwise, clock: FixedClock
+) -> None:
+    """A 32 kB paste of distinct statements once gave an item each (and minutes of CPU in
+    the worker): a turn past 2,500 characters gives at most three proposals."""
+    ws, agent = _setup(mw)
+    ann = mw.tenancy.create_contact(ws, "Ann").id
+    paste = " ".join(f"I live in Town{i}." for i in range(3000))[:32_000]
+    mw.remember(ws, ann, [{"role": "customer", "text": paste}], agent_id=agent)
+    assert len(mw.memory.items(ws, ann, include=("superseded",))) <= 4  # 3 + a summary

@@ -68,6 +68,13 @@ ADVERSARIAL: dict[str, str] = {
     "hyphenated": _fill("a-b-"),
     "relatives": _fill("my sister's friend's "),
     "speaker labels": _fill("customer: agent: "),
+    # every sentence different, so nothing parsed is remembered: the statement reader
+    # (extraction/reader.py) parses a bounded part of a turn, whatever its shape
+    "distinct statements": " ".join(f"I live in Town{i}." for i in range(4000))[:SIZE],
+    "distinct bookings": " ".join(
+        f"Can we do the {i % 28 + 1}th at {i % 12 + 1}pm for table {i}?" for i in range(4000)
+    )[:SIZE],
+    "distinct lines": "".join(f"From: a{i}\n" for i in range(4000))[:SIZE],
 }
 ORDINARY = "Hi, I moved to Leeds and my order 4410 has not arrived. Call me tomorrow at 11."
 

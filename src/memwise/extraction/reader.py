@@ -19,9 +19,11 @@ from __future__ import annotations
 import re
 import threading
 import weakref
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import numpy as np
 
@@ -31,6 +33,24 @@ from memwise.text import statements, words
 from memwise.text.statements import Statement
 
 MAX_SENTENCE = 300  # characters; customers' sentences are far shorter
+TURN_CHARS = 1_000  # of a customer's turn, read by the parse (the rest: the patterns)
+CONVERSATION_CHARS = 12_000  # of one conversation
+MAX_STATEMENTS, MAX_DATED = 60, 12  # of one conversation: what is embedded is bounded too
+# proposals of one customer turn, patterns and statements together: the busiest turns of the
+# blind sets state about 8 facts, and each proposal costs ~30 ms to check and write
+PER_TURN = 10
+# a turn longer than this is a paste (a log, a list, an attack) more than a message: the
+# parse does not read it, and the patterns keep its first few proposals
+LONG_TURN, PER_LONG_TURN = 2_500, 3
+
+
+def per_turn(turn: str) -> int:
+    """How many proposals one customer turn may give."""
+    return PER_TURN if len(turn) <= LONG_TURN else PER_LONG_TURN
+
+
+MAX_BOOKINGS = 8  # of one conversation
+TIME_ONLY_WORDS = 15  # a time said alone ("3.30pm ok") is read in a short sentence only
 # the kinds a "not" belongs to ("doesn't eat pork", "can't do mornings"); elsewhere a negated
 # statement is an absence, which memory never keeps as a fact
 _NEGATION_HOLDS = frozenset(["diet", "allergy", "health_access", "contact_channel", "contact_time"])
@@ -40,6 +60,45 @@ _PREFERENCES = frozenset(["preference", "contact_channel", "contact_time", "lang
 # statement to be kept (chosen on language_en_blind_1, a tuning set since 2026-12-07)
 MIN_SIMILARITY = 0.35
 MIN_LEAD = 0.05
+
+
+class Reading:
+    """One conversation's reading: each customer turn is parsed once, its first
+    ``TURN_CHARS`` characters (a conversation at most ``CONVERSATION_CHARS``, a turn past
+    ``LONG_TURN`` not at all: a parse costs about 50 ms of CPU a thousand characters, and a
+    pasted log must not hold the worker); then the statements and dated sentences become
+    proposals."""
+
+    def __init__(self) -> None:
+        self.stated: list[Read] = []
+        self.dated: list[Dated] = []
+        self.read = 0  # characters parsed so far
+
+    def add(self, turn: str, found: Sequence[Proposal]) -> None:
+        """Read a customer's turn (``found``: what the patterns kept from it)."""
+        limit = min(TURN_CHARS, CONVERSATION_CHARS - self.read) if len(turn) <= LONG_TURN else 0
+        for piece in statements.pieces(turn, limit):
+            self.read += len(piece)
+            said = statements.read(piece)
+            supposed = {s.sentence for s in said if s.conditional}
+            self.stated += [
+                Read(s, s.sentence) for s in said if _kept(s) and not _covered(s, found)
+            ]
+            for sentence, named in statements.sentences(piece):
+                if sentence not in supposed and len(self.dated) < MAX_DATED:
+                    self.dated += [replace(d, named=named) for d in dated(sentence, parsed=False)]
+        del self.stated[MAX_STATEMENTS:], self.dated[MAX_DATED:]
+
+    def proposals(
+        self,
+        proposed: Sequence[Proposal],
+        existing: Sequence[Existing],
+        meaning: Callable[[], Any] | None,
+    ) -> list[Proposal]:
+        """The kept statements and bookings (``meaning``: the embedder, when there is one)."""
+        embedder = meaning() if meaning is not None and (self.stated or self.dated) else None
+        kept = propose(self.stated, embedder)
+        return kept + bookings(self.dated, [*proposed, *kept], existing, embedder)
 
 
 @dataclass(frozen=True)
@@ -56,25 +115,27 @@ class Dated:
 
     sentence: str
     phrase: str
+    time_only: bool = False  # "3.30pm ok": a time for the booking under way, no day
+    named: tuple[str, ...] | None = None  # the things it names, when read with its turn
 
 
 def candidates(sentence: str, found: Sequence[Proposal] = ()) -> list[Read]:
-    """The statements of a customer's sentence that could be memory: about the speaker,
-    not asked, not supposed, ending on a word of their own ("Their eyesight isn't" is a
-    clause cut short), and not already kept by a pattern (most of their words are in one
-    of ``found``'s texts). A sentence longer than ``MAX_SENTENCE`` is not read (a paste, a
-    log, an attack: the CPU budget of docs/security.md)."""
-    if len(sentence) > MAX_SENTENCE:
-        return []
+    """The statements of a customer's sentence that could be memory (``_kept``) and that
+    no pattern kept already (most of their words are in one of ``found``'s texts)."""
     return [
-        Read(s, sentence)
-        for s in statements.read(sentence)
-        if not s.asked
+        Read(s, sentence) for s in statements.read(sentence) if _kept(s) and not _covered(s, found)
+    ]
+
+
+def _kept(s: Statement) -> bool:
+    """About the speaker, not asked, not supposed, ending on a word of its own ("Their
+    eyesight isn't" is a clause cut short)."""
+    return (
+        not s.asked
         and not s.conditional
         and not (s.modal and not s.negated)
         and s.text.split()[-1].lower() not in _CUT_SHORT
-        and not _covered(s, found)
-    ]
+    )
 
 
 # words a clause cut short ends on (an auxiliary or a negation left without its verb)
@@ -86,11 +147,17 @@ def _covered(s: Statement, found: Sequence[Proposal]) -> bool:
     return any(len(own & set(p.text.lower().split())) * 2 >= len(own) for p in found)
 
 
-def dated(sentence: str) -> list[Dated]:
+def dated(sentence: str, parsed: bool = True) -> list[Dated]:
     """The sentence with its date wording, when it names a date and says nothing under a
-    condition ("if I move next year …")."""
-    phrase = dates.find_phrase(sentence) if len(sentence) <= MAX_SENTENCE else None
-    if not phrase or any(s.conditional for s in statements.read(sentence)):
+    condition ("if I move next year …"; ``parsed=False``: the caller has read that)."""
+    if len(sentence) > MAX_SENTENCE:
+        return []
+    phrase = dates.find_phrase(sentence)
+    short = len(sentence.split()) <= TIME_ONLY_WORDS
+    if not phrase and short and any(ch.isdigit() for ch in sentence):  # a time is in digits
+        found = dates.resolve(sentence, datetime.now(UTC), ZoneInfo("UTC"))
+        return [Dated(sentence, sentence, True)] if found and found.has_time else []
+    if not phrase or (parsed and any(s.conditional for s in statements.read(sentence))):
         return []
     return [Dated(sentence, phrase)]
 
@@ -164,7 +231,7 @@ def propose(read: Sequence[Read], embedder: Any | None) -> list[Proposal]:
     """The statements kept as proposals, each with its kind's key and its date wording."""
     if embedder is None or not read:
         return []
-    scored = kinds(embedder, [r.statement.text for r in read])
+    scored = kinds(embedder, [r.statement.masked for r in read])
     out = []
     for r, score in zip(read, scored, strict=True):
         kind = max((k for k in score if k != "none"), key=lambda k: score[k])
@@ -200,11 +267,23 @@ def bookings(
     a time keeps the old time when applied)."""
     if embedder is None or not said:
         return []
+    said = said[:MAX_DATED]
     readings = kinds(embedder, [d.sentence for d in said], "booking_moves")
+    # the things every dated sentence names, read in one pass of the embedder
+    every = sorted({t for d in said if not d.time_only for t in _things(d)})
+    bookable = {
+        t: s["thing"] - s["other"]
+        for t, s in zip(every, kinds(embedder, every, "booking_moves"), strict=True)
+    }
     events = [p for p in proposed if p.kind == "event" and p.key]
     earlier = [e for e in existing if e.kind == "event" and e.key]
     out: list[Proposal] = []
     for d, reading in zip(said, readings, strict=True):
+        if len(out) >= MAX_BOOKINGS:
+            break
+        if d.time_only:  # a time for this conversation's latest booking, never a new one
+            out += _timed(d, events)
+            continue
         reading = {k: reading[k] for k in ("book", "change", "none")}
         move = max(reading, key=lambda k: reading[k])
         lead = reading[move] - max(v for k, v in reading.items() if k != move)
@@ -212,16 +291,17 @@ def bookings(
             continue
         if any(d.sentence in p.quotes for p in events):
             continue  # a pattern or a statement already read this sentence's booking
-        named = statements.things(d.sentence)
         asked = "Asked for" if d.sentence.rstrip().endswith("?") else "Wants"
+        named = _things(d)
         target = _booked(named, events, earlier)
-        thing = _bookable(named, embedder)
+        thing = _bookable(named, bookable)
         if (move == "change" and target is not None) or (not thing and target is not None):
             if target is None:
                 continue
             thing, key, quotes = target
+            phrase = _last_phrase(d.sentence) or d.phrase  # "on saturday … to sunday?"
             made = Proposal(
-                "event", f"{asked} {thing} {d.phrase}", [d.sentence, *quotes], key, d.phrase
+                "event", f"{asked} {thing} {phrase}", [d.sentence, *quotes], key, phrase
             )
         else:
             if not thing:
@@ -238,15 +318,41 @@ def bookings(
     return out
 
 
-def _bookable(named: Sequence[str], embedder: Any) -> str | None:
-    """Of the things a sentence names, the one most like something booked (closer to the
-    booked things' examples than to the others')."""
-    if not named:
-        return None
-    scored = kinds(embedder, list(named), "booking_moves")
-    lead = [s["thing"] - s["other"] for s in scored]
-    best = max(range(len(named)), key=lambda n: lead[n])
-    return named[best] if lead[best] > 0 else None
+def _things(d: Dated) -> tuple[str, ...]:
+    return d.named if d.named is not None else tuple(statements.things(d.sentence))
+
+
+def _last_phrase(sentence: str) -> str | None:
+    """The last date wording of a sentence: where a move says its new day ("my mum got a
+    dinner on saturday, can we move to sunday?")."""
+    found, rest = None, sentence
+    for _ in range(4):  # a sentence names a few dates at most; bounded
+        phrase = dates.find_phrase(rest)
+        if not phrase or phrase not in rest:
+            break
+        found, rest = phrase, rest[rest.index(phrase) + len(phrase) :]
+    return found
+
+
+def _timed(d: Dated, events: list[Proposal]) -> list[Proposal]:
+    """A time said alone ("3.30pm ok", "08:15 please for the follow-up") sets the time of
+    the conversation's latest booking (of the thing it names, if it names one); a sentence
+    with a statement of its own ("I get off work at 3:30") is not a booking's time."""
+    latest = _booked(_things(d), events, [])
+    if latest is None or statements.read(d.sentence):
+        return []
+    thing, key, quotes = latest
+    asked = "Asked for" if any(q.rstrip().endswith("?") for q in quotes) else "Wants"
+    made = Proposal("event", f"{asked} {thing}", [d.sentence, *quotes], key, d.phrase)
+    events.append(made)
+    return [made]
+
+
+def _bookable(named: Sequence[str], lead: dict[str, float]) -> str | None:
+    """Of the things a sentence names, the one most like something booked (``lead``: how
+    much closer each is to the booked things' examples than to the others')."""
+    best = max(named, key=lambda n: lead.get(n, -1.0), default=None)
+    return best if best is not None and lead.get(best, -1.0) > 0 else None
 
 
 def _booked(

@@ -132,8 +132,7 @@ class RuleExtractor:
         events: list[ProposedEvent] = []
         asked: list[str] = []  # the customer's requests since the assistant last spoke
         not_read: list[str] = []
-        stated: list[reader.Read] = []  # what the parse reads, for the kinds by meaning
-        dated: list[reader.Dated] = []  # the customer's sentences naming a date
+        reading = reader.Reading()  # what the parse reads, for the kinds by meaning
         other_languages: Counter[str] = Counter()
         for line in transcript:
             if line.role == "assistant":
@@ -152,17 +151,16 @@ class RuleExtractor:
             line, unread = _read_part(line)
             if unread:
                 not_read.append(unread)
+            before = len(items)
             for sentence in _sentences(line):
                 found = self._sentence(sentence)
                 items += found
-                stated += reader.candidates(sentence, found)
-                dated += reader.dated(sentence)
                 if slots.is_request(sentence):
                     asked.append(sentence)
                 events += self._events(sentence, pack)
-        embedder = self.meaning() if (stated or dated) and self.meaning else None
-        items += reader.propose(stated, embedder)
-        items += reader.bookings(dated, items, existing, embedder)
+            del items[before + reader.per_turn(line.text) :]  # a turn states a few facts
+            reading.add(line.text, items[before:])
+        items += reading.proposals(items, existing, self.meaning)
         not_read += [
             f"not read: language {name} ({n} turn{'s' * (n != 1)}; the offline extractor reads "
             f"{', '.join(language.NAMES[c] for c in sorted(READS))}, a configured model reads any)"

@@ -151,9 +151,16 @@ class SpacyParser:
         return list(_sentences(self, text[:MAX_CHARS]))
 
     def _doc(self, text: str) -> Any:
-        nlp = self._load()
-        with self._lock:  # one parse at a time per process: a pipeline is not thread-safe
-            return nlp(text)
+        return _doc(self, text)
+
+
+@functools.lru_cache(maxsize=512)
+def _doc(parser: SpacyParser, text: str) -> Any:
+    """One parse of ``text``, remembered: every reading of a sentence (its clauses, its
+    statements, its things) shares it."""
+    nlp = parser._load()
+    with parser._lock:  # one parse at a time per process: a pipeline is not thread-safe
+        return nlp(text)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -56,7 +56,9 @@ _PREDICATES = frozenset(["acomp", "attr", "dobj", "oprd"])
 class Statement:
     """One thing a speaker says of themselves (or their household), retold."""
 
+    sentence: str  # the sentence it is said in, as written (a span of the text read)
     text: str  # "Is allergic to nuts": a third-person sentence of the clause's own words
+    masked: str  # the same with its names stood in for ("Lives in the city"): for meaning
     said: str  # the clause's words as written (a span of the sentence)
     who: parse.Who  # speaker or household
     head: str  # the head's lemma ("live", "be", "move")
@@ -78,8 +80,40 @@ def read(sentence: str) -> list[Statement]:
     return list(_read(found, sentence[: parse.MAX_CHARS]))
 
 
+def pieces(text: str, limit: int) -> list[str]:
+    """The first ``limit`` characters of ``text`` in pieces the parser reads whole (at most
+    ``parse.MAX_CHARS`` each, cut after a sentence's end or a space)."""
+    out, rest = [], text[:limit]
+    while rest.strip():
+        piece = rest[: parse.MAX_CHARS]
+        if len(rest) > parse.MAX_CHARS:
+            cut = max(piece.rfind(m) for m in (". ", "! ", "? ", "\n", " "))
+            piece = piece[: cut + 1] if cut > 0 else piece
+        out.append(piece)
+        rest = rest[len(piece) :]
+    return out
+
+
+def sentences(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The sentences of a piece of text as the parser splits it, each with the things it
+    names (``things``), from the same parse as ``read``."""
+    found = parse.parser()
+    if not isinstance(found, parse.SpacyParser) or not text.strip():
+        return []
+    doc = found._doc(text[: parse.MAX_CHARS])
+    return [(s.text.strip(), _named(s)) for s in doc.sents if s.text.strip()]
+
+
+@functools.cache
+def _inflections() -> None:
+    """lemminflect loads its tables on first use (about 0.3 s, once a process): with the
+    parser, not inside the first reading that needs a verb agreed."""
+    getInflection("live", tag="VBZ")
+
+
 @functools.lru_cache(maxsize=2048)
 def _read(parser: parse.SpacyParser, text: str) -> tuple[Statement, ...]:
+    _inflections()
     doc = parser._doc(text)
     fillers = words.load("fillers")
     out: list[Statement] = []
@@ -89,19 +123,17 @@ def _read(parser: parse.SpacyParser, text: str) -> tuple[Statement, ...]:
         if h.dep_ == "conj" and h.head.pos_ not in ("VERB", "AUX") and h.head.dep_ != "ROOT":
             continue  # a joined noun or adjective, not a clause
         subject = _subject(h)
-        if subject is None:
-            continue
-        who = _whose(subject)
+        who = _whose(subject) if subject is not None else "speaker" if _elided(h) else None
         if who is None:
             continue
         tokens = _own(h, fillers)
         if not tokens:
             continue
         for variant in _variants(h, tokens):
-            text = _retold(variant, subject)
+            text, masked = _retold(variant, subject), _retold(variant, subject, masked=True)
             if len(text.split()) < 2:
                 continue
-            out.append(_statement(h, subject, who, variant, text))
+            out.append(_statement(h, subject, who, variant, (text, masked)))
     return tuple(out)
 
 
@@ -117,6 +149,13 @@ def _subject(h: Any) -> Any | None:
             return None
         t = t.head
     return None
+
+
+def _elided(h: Any) -> bool:
+    """A clause said of oneself without its "I": a past verb first ("just moved to Brighton
+    from Leeds", "got married in October")."""
+    before = [t for t in h.sent if t.i < h.i and t.head.i == h.i]
+    return h.tag_ == "VBD" and all(t.dep_ in ("advmod", "intj", "punct", "cc") for t in before)
 
 
 def _whose(subject: Any) -> parse.Who | None:
@@ -192,14 +231,31 @@ def _variants(h: Any, tokens: list[Any]) -> list[list[Any]]:
     return [tokens]
 
 
-def _retold(tokens: list[Any], subject: Any) -> str:
+# what a name stands for when a statement's kind is read by meaning: the embedder knows
+# "Lives in the city" better than "Lives in Drumcondra"
+_STAND_INS = {
+    "GPE": "the city",
+    "LOC": "the area",
+    "FAC": "the building",
+    "ORG": "the company",
+    "PERSON": "someone",
+    "NORP": "local",
+    "PRODUCT": "the product",
+}
+
+
+def _retold(tokens: list[Any], subject: Any | None, masked: bool = False) -> str:
     """The tokens as a third person would say them, the subject left out when it is "I" or
-    "we", the first verb agreeing."""
-    subject_ids = {t.i for t in subject.subtree} if subject.lower_ in ("i", "we") else set()
+    "we", the first verb agreeing; ``masked``: names stand in for by what they are."""
+    speaking = subject is not None and subject.lower_ in ("i", "we")
+    subject_ids = {t.i for t in subject.subtree} if subject is not None and speaking else set()
     parts: list[tuple[str, str]] = []
     agree = bool(subject_ids)
     for t in tokens:
-        if t.i in subject_ids:
+        if t.i in subject_ids or (masked and t.ent_type_ in _STAND_INS and t.ent_iob_ == "I"):
+            continue
+        if masked and t.ent_type_ in _STAND_INS:
+            parts.append((_STAND_INS[t.ent_type_], t.whitespace_))
             continue
         low = t.lower_.replace("’", "'")
         word = t.text
@@ -234,7 +290,9 @@ def _agreeing(t: Any, low: str) -> str:
     return str(t.text)
 
 
-def _statement(h: Any, subject: Any, who: parse.Who, tokens: list[Any], text: str) -> Statement:
+def _statement(
+    h: Any, subject: Any | None, who: parse.Who, tokens: list[Any], texts: tuple[str, str]
+) -> Statement:
     doc = h.doc
     aux = [c for c in h.children if c.dep_ in ("aux", "auxpass")]
     negated = any(c.dep_ == "neg" for c in h.children) or any(
@@ -258,7 +316,9 @@ def _statement(h: Any, subject: Any, who: parse.Who, tokens: list[Any], text: st
     past = h.tag_ in ("VBD", "VBN") and not any(c.lower_ in ("have", "'ve", "has") for c in aux)
     said = doc.text[tokens[0].idx : tokens[-1].idx + len(tokens[-1].text)]
     return Statement(
-        text=text,
+        sentence=sentence.text.strip(),
+        text=texts[0],
+        masked=texts[1],
         said=said,
         who=who,
         head=h.lemma_.lower(),
@@ -272,10 +332,10 @@ def _statement(h: Any, subject: Any, who: parse.Who, tokens: list[Any], text: st
     )
 
 
-def _thing(h: Any, subject: Any) -> str:
+def _thing(h: Any, subject: Any | None) -> str:
     """The noun the clause is about, with its compounds: the subject when it is a thing
     ("my spa appointment"), else the first object ("a dentist appointment")."""
-    candidates = [subject] if subject.pos_ == "NOUN" else []
+    candidates = [subject] if subject is not None and subject.pos_ == "NOUN" else []
     for c in h.subtree:
         if c.dep_ in ("dobj", "pobj", "attr") and c.pos_ == "NOUN":
             candidates.append(c)
@@ -302,7 +362,11 @@ _NOT_THINGS = frozenset(["DATE", "TIME", "CARDINAL", "ORDINAL", "PERSON", "QUANT
 
 @functools.lru_cache(maxsize=2048)
 def _things(parser: parse.SpacyParser, text: str) -> tuple[str, ...]:
-    doc = parser._doc(text)
+    return _named(parser._doc(text))
+
+
+def _named(doc: Any) -> tuple[str, ...]:
+    """The things named in a parsed text or sentence (a spaCy ``Doc`` or ``Span``)."""
     out = []
     people = words.load("people") | words.load("animals")
     for chunk in doc.noun_chunks:
@@ -318,5 +382,5 @@ def _things(parser: parse.SpacyParser, text: str) -> tuple[str, ...]:
         ]
         kept = [t for t in kept if not t.is_punct and t.lower_ not in words.load("fillers")]
         if kept and kept[-1].i == root.i:
-            out.append(doc.text[kept[0].idx : root.idx + len(root.text)])
+            out.append(doc.doc.text[kept[0].idx : root.idx + len(root.text)])
     return tuple(out)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
@@ -160,14 +160,25 @@ class ExtractionRunner:
             self.last_error_at = self.rt.clock.now()
             status = self.jobs.fail(job, f"{type(exc).__name__}: {exc}")
             return Outcome("failed" if status == "failed" else "retrying", reason=str(exc))
+        # a conversation's proposals are applied up to a bound: each is checked, grounded and
+        # written (~25 ms), and a pasted list of 300 "I live in …" must not hold the worker
+        proposals = extraction.items[:MAX_PROPOSALS]
+        past = len(extraction.items) - MAX_PROPOSALS
         verified = harness.verify(
-            extraction.items,
+            proposals,
             extraction.events if agent.business_intelligence else [],
             transcript,
             self.threshold,
         )
         outcome = Outcome(
-            "applied", discarded=verified.discarded, not_read=list(extraction.not_read)
+            "applied",
+            discarded=verified.discarded,
+            not_read=list(extraction.not_read)
+            + (
+                [f"{past} proposals past the first {MAX_PROPOSALS}, not applied"]
+                if past > 0
+                else []
+            ),
         )
         # the model's summary, held to the offline one's rules; else the offline one
         made = summary.from_model(extraction.summary, transcript, zone)
@@ -341,7 +352,7 @@ class ExtractionRunner:
         if phrase and said is not None:
             found = dates.resolve(phrase, said.at or self.rt.clock.now(), zone, sentence=said.quote)
             occurs_on = found.value if found else None
-            if found and not found.has_time and p.kind == "event" and (key or p.key):
+            if found and p.kind == "event" and (key or p.key):
                 occurs_on = _same_time(conn, ws_id, contact_id, key or p.key or "", found, zone)
         entities = [x for x in p.entities if any(_says(e.quote, x) for e in evidence)]
         try:
@@ -368,17 +379,31 @@ class ExtractionRunner:
         outcome.rekeyed += bool((key or p.key) and written.item.key != check_key(key or p.key))
 
 
+MAX_PROPOSALS = 60  # of one conversation (the busiest blind conversations give about 15)
+
+
 def _same_time(
     conn: Connection, ws_id: str, contact_id: str, key: str, found: Any, zone: ZoneInfo
 ) -> str:
     """A correction that moves only the day keeps the time ("moved to Wednesday, same
-    time"): a day-only date for a key whose current item has a time takes that time."""
+    time"): a day-only date for a key whose current item has a time takes that time; and
+    one that says only a time keeps the day ("3.30pm ok" after "this Saturday")."""
+    only_time = found.has_time and dates.find_phrase(found.phrase) is None
+    if found.has_time and not only_time:
+        return str(found.value)
     for row in item_store.active_matching(conn, ws_id, contact_id, key, ""):
-        if row.key == key and row.occurs_on and "T" in row.occurs_on:
+        if row.key != key or not row.occurs_on:
+            continue
+        if only_time:
+            day = date.fromisoformat(row.occurs_on[:10])
+            at = datetime.fromisoformat(str(found.value)).astimezone(zone)
+        elif "T" in row.occurs_on:
             at = datetime.fromisoformat(row.occurs_on).astimezone(zone)
             day = found.day
-            moved = datetime(day.year, day.month, day.day, at.hour, at.minute, tzinfo=zone)
-            return moved.isoformat()
+        else:
+            continue
+        moved = datetime(day.year, day.month, day.day, at.hour, at.minute, tzinfo=zone)
+        return moved.isoformat()
     return str(found.value)
 
 

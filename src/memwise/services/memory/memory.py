@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
+import threading
 import unicodedata
+import weakref
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
+import numpy as np
 from sqlalchemy.engine import Connection
 
 from memwise import errors
@@ -76,6 +81,35 @@ class Change:
     text: str | None = None  # the item's text after the change (for an edit: the new text)
     before: str | None = None  # an edit's text before it
     other_item_id: str | None = None  # superseded: by which item; created: the one it replaced
+
+
+# the vectors of texts key agreement compared lately, per embedder: a new value is compared
+# with the one it replaces, which was itself compared when it was written
+_recent: weakref.WeakKeyDictionary[Any, OrderedDict[str, Any]] = weakref.WeakKeyDictionary()
+_recent_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=64)
+def _checker(turn_id: str, said: str, at: datetime) -> harness.QuoteChecker:
+    """A turn's quote checker, kept for the next quote of the same words: one extraction
+    writes several items from one turn, and reading a long turn costs per reading."""
+    return harness.QuoteChecker([Line(turn_id, "customer", said, at)])
+
+
+def _embedded(embedder: Any, texts: list[str]) -> Any:
+    """``texts``' vectors, the ones compared lately taken from memory (512 a model)."""
+    with _recent_lock:
+        known = _recent.setdefault(embedder, OrderedDict())
+        found = {t: known[t] for t in texts if t in known}
+    missing = [t for t in dict.fromkeys(texts) if t not in found]
+    if missing:
+        fresh = dict(zip(missing, embedder.embed(missing), strict=True))
+        found.update(fresh)
+        with _recent_lock:
+            known.update(fresh)
+            while len(known) > 512:
+                known.popitem(last=False)
+    return np.stack([np.asarray(found[t]) for t in texts])
 
 
 @dataclass(frozen=True)
@@ -303,7 +337,7 @@ class Memory:
         topic = key.replace(".", " ").replace("_", " ")
         if embedder is None:
             return all(harness.shares_meaning(text, f"{r.text} {topic}") for r in rivals)
-        vectors = embedder.embed([text, topic, *(r.text for r in rivals)])
+        vectors = _embedded(embedder, [text, topic, *(r.text for r in rivals)])
         close = vectors[2:] @ vectors[0]
         return bool(float(vectors[1] @ vectors[0]) >= SAME_THING or close.min() >= SAME_THING)
 
@@ -554,7 +588,7 @@ class Memory:
                 raise errors.Invalid("evidence needs a quote", code="evidence_required")
             # the turn as said, then (only for a quote that masks one) as kept in memory
             said = (row.text or "")[:reach]
-            checker = harness.QuoteChecker([Line(e.turn_id, "customer", said, row.at)])
+            checker = _checker(e.turn_id, said, row.at)
             found = checker.find(quote)
             if found is None and "[" in quote:
                 masked = Line(e.turn_id, "customer", secrets.redact(said), row.at)
