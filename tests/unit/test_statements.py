@@ -85,3 +85,25 @@ def test_a_booking_and_its_move_share_a_key(embedder: object) -> None:
 def test_a_supposed_date_books_nothing(embedder: object) -> None:
     assert reader.dated("If I move to Vienna next year, can I keep my subscription?") == []
     assert reader.bookings([], [Proposal("event", "x", ["x"], "appointment.x")], [], embedder) == []
+
+
+def test_the_customer_s_people_are_read_with_their_names() -> None:
+    found = [
+        (r.relation, r.name)
+        for s in (
+            "could you also put my daughter Maisie down for a checkup?",
+            "my gf Tahlia might join too",
+            "my sister's friend Joan is coming",  # not the customer's own
+        )
+        for r in statements.relations(s)
+    ]
+    assert found == [("daughter", "Maisie"), ("gf", "Tahlia")]
+
+
+def test_a_pasted_turn_is_read_within_bounds() -> None:
+    reading = reader.Reading()
+    reading.add(" ".join(f"I live in Town{i}." for i in range(3000)), [])
+    assert reading.stated == [] and reading.read == 0  # a paste: the patterns only
+    reading.add("I'm vegetarian. " * 200, [])
+    assert reading.read <= reader.TURN_CHARS
+    assert len(reading.stated) <= reader.per_turn("x")

@@ -72,6 +72,7 @@ class Reading:
     def __init__(self) -> None:
         self.stated: list[Read] = []
         self.dated: list[Dated] = []
+        self.related: list[Proposal] = []  # "my son Aarav": who the customer's people are
         self.read = 0  # characters parsed so far
 
     def add(self, turn: str, found: Sequence[Proposal]) -> None:
@@ -79,6 +80,16 @@ class Reading:
         limit = min(TURN_CHARS, CONVERSATION_CHARS - self.read) if len(turn) <= LONG_TURN else 0
         for piece in statements.pieces(turn, limit):
             self.read += len(piece)
+            self.related += [
+                Proposal(
+                    "fact",
+                    f"Has a {r.relation}, {r.name}",
+                    [r.sentence],
+                    f"family.{_slug(r.relation)}.{_slug(r.name)}",
+                )
+                for r in statements.relations(piece)
+                if not any(r.name.lower() in p.text.lower() for p in [*found, *self.related])
+            ][: max(0, per_turn(turn) - len(found))]
             said = statements.read(piece)
             supposed = {s.sentence for s in said if s.conditional}
             self.stated += [
@@ -97,7 +108,7 @@ class Reading:
     ) -> list[Proposal]:
         """The kept statements and bookings (``meaning``: the embedder, when there is one)."""
         embedder = meaning() if meaning is not None and (self.stated or self.dated) else None
-        kept = propose(self.stated, embedder)
+        kept = self.related + propose(self.stated, embedder)
         return kept + bookings(self.dated, [*proposed, *kept], existing, embedder)
 
 
@@ -250,6 +261,9 @@ def propose(read: Sequence[Read], embedder: Any | None) -> list[Proposal]:
 
 # the least lead of a dated sentence's reading ("book", "change") over the others
 MIN_MOVE_LEAD = 0.03
+# how much less like a booked thing than like another thing a sentence's best thing may be
+# (short nouns read weakly: "shoot", "groom", "SUV")
+MIN_THING_LEAD = -0.12
 
 
 def bookings(
@@ -289,7 +303,7 @@ def bookings(
         lead = reading[move] - max(v for k, v in reading.items() if k != move)
         if move == "none" or lead < MIN_MOVE_LEAD:
             continue
-        if any(d.sentence in p.quotes for p in events):
+        if any(d.sentence in q or q in d.sentence for p in events for q in p.quotes[:1]):
             continue  # a pattern or a statement already read this sentence's booking
         asked = "Asked for" if d.sentence.rstrip().endswith("?") else "Wants"
         named = _things(d)
@@ -352,7 +366,7 @@ def _bookable(named: Sequence[str], lead: dict[str, float]) -> str | None:
     """Of the things a sentence names, the one most like something booked (``lead``: how
     much closer each is to the booked things' examples than to the others')."""
     best = max(named, key=lambda n: lead.get(n, -1.0), default=None)
-    return best if best is not None and lead.get(best, -1.0) > 0 else None
+    return best if best is not None and lead.get(best, -1.0) > MIN_THING_LEAD else None
 
 
 def _booked(

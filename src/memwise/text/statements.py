@@ -384,3 +384,37 @@ def _named(doc: Any) -> tuple[str, ...]:
         if kept and kept[-1].i == root.i:
             out.append(doc.doc.text[kept[0].idx : root.idx + len(root.text)])
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class Relation:
+    """Someone the speaker names as theirs: "my daughter Maisie", "my gf Tahlia"."""
+
+    relation: str  # as said, lower-cased ("daughter", "gf")
+    name: str  # as said ("Maisie")
+    sentence: str  # the sentence it is said in
+
+
+def relations(text: str) -> list[Relation]:
+    """The people a text names as the speaker's, with their names: a relation word
+    (``data/people.txt``) owned by "my"/"our" beside a proper name, either way round ("my
+    son Aarav": the name apposed; "my gf Tahlia": the relation a compound of the name)."""
+    found = parse.parser()
+    if not isinstance(found, parse.SpacyParser) or not text.strip():
+        return []
+    doc = found._doc(text[: parse.MAX_CHARS])
+    people = words.load("people")
+    out = []
+    for t in doc:
+        if t.pos_ != "PROPN" or t.ent_type_ not in ("PERSON", ""):
+            continue
+        if t.dep_ == "appos" and t.head.lemma_.lower() in people:
+            relation, owner = t.head, t.head
+        else:
+            related = [c for c in t.children if c.dep_ == "compound" and c.lower_ in people]
+            if not related:
+                continue
+            relation, owner = related[0], t
+        if any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in owner.children):
+            out.append(Relation(relation.lower_, t.text, t.sent.text.strip()))
+    return out
