@@ -386,6 +386,9 @@ def _named(doc: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
+_NOT_NAMES = frozenset(["DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "QUANTITY", "PERCENT"])
+
+
 @dataclass(frozen=True)
 class Relation:
     """Someone the speaker names as theirs: "my daughter Maisie", "my gf Tahlia"."""
@@ -406,8 +409,8 @@ def relations(text: str) -> list[Relation]:
     people = words.load("people")
     out = []
     for t in doc:
-        if t.pos_ != "PROPN" or t.ent_type_ not in ("PERSON", ""):
-            continue
+        if t.pos_ != "PROPN" or t.ent_type_ in _NOT_NAMES:  # the small model calls
+            continue  # some names places ("Tahlia": LOC); a number or a date is no name
         if t.dep_ == "appos" and t.head.lemma_.lower() in people:
             relation, owner = t.head, t.head
         else:
