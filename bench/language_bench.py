@@ -240,7 +240,7 @@ def report(name: str, scored: dict[str, Any]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--backend", default="sqlite")
-    parser.add_argument("--sets", default="en,en2,multi")
+    parser.add_argument("--sets", default="en,en2,en3,multi")
     args = parser.parse_args()
     wanted = args.sets.split(",")
     with tempfile.TemporaryDirectory() as tmp, database(args.backend, Path(tmp)) as url:
@@ -253,6 +253,9 @@ def main() -> None:
         if "en2" in wanted:
             data = json.loads((SETS / "language_en_blind_2.json").read_text())["conversations"]
             report("language_en_blind_2 (English, blind)", score_facts(data, run))
+        if "en3" in wanted:
+            data = json.loads((SETS / "language_en_blind_3.json").read_text())["conversations"]
+            report("language_en_blind_3 (English, blind)", score_facts(data, run))
         if "multi" in wanted:
             data = json.loads((SETS / "language_multi_blind_1.json").read_text())["conversations"]
             for lang in ("de", "fr", "es"):
