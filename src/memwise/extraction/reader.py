@@ -29,6 +29,7 @@ import numpy as np
 
 from memwise.extraction import dates
 from memwise.extraction.types import Existing, Proposal
+from memwise.safety import instructions
 from memwise.text import statements, words
 from memwise.text.statements import Statement
 
@@ -78,6 +79,8 @@ class Reading:
     def add(self, turn: str, found: Sequence[Proposal]) -> None:
         """Read a customer's turn (``found``: what the patterns kept from it)."""
         limit = min(TURN_CHARS, CONVERSATION_CHARS - self.read) if len(turn) <= LONG_TURN else 0
+        if limit and instructions.scan(turn[:limit]):
+            return  # a turn that tries to steer the assistant: none of it is read as memory
         for piece in statements.pieces(turn, limit):
             self.read += len(piece)
             self.related += [
