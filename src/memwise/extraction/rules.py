@@ -246,15 +246,6 @@ class RuleExtractor:
         if m:
             what = _clean(_first_clause(m.group(1) or m.group(2)).rstrip(".!"))
             return [Proposal("preference", f"Dislikes {_third_person(what)}", [s])]
-        m = re.search(
-            r"\bi (?:always|usually|normally|tend to) (?:go for|choose|pick|buy|get|order|take)\s+"
-            r"(?:the\s+)?(.{3,60})",
-            s,
-            re.I,
-        )
-        if m:
-            what = _clean(_first_clause(m.group(1)).rstrip(".!"))
-            return [Proposal("preference", f"Usually goes for {_third_person(what)}", [s])]
         return []
 
     def _identity(self, s: str) -> list[Proposal]:
