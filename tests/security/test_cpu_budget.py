@@ -254,3 +254,22 @@ def test_text_readers_are_linear(name: str) -> None:
         if b > 0.020 and b > 8 * max(a, 0.002):  # quadratic is 16×, and tens of ms at 32 kB
             superlinear[unit] = (round(a * 1000, 1), round(b * 1000, 1))
     assert not superlinear, f"{name}: 8 kB → 32 kB costs (ms) {superlinear}"
+
+
+def test_a_message_sized_paste_is_bounded_by_its_proposals(shop: dict[str, Any]) -> None:
+    """A turn under the paste length (2,500 characters) is read whole by the statement
+    reader, so its cost is its proposals': at most 10 a turn, ~30 ms each to check and
+    write (docs/security.md). Three times the entry-point budget, on distinct sentences
+    that nothing remembered can answer."""
+    mw: Memwise = shop["mw"]
+
+    def extract(text: str) -> None:
+        conv = _conversation(shop)
+        mw.record.append(shop["ws"], conv, "customer", text)
+        mw.record.end(shop["ws"], conv)
+        mw.worker().run_once()
+
+    extract(ORDINARY)
+    for n, unit in enumerate(["I live in Town{}.", "Can we do the 3rd at 2pm for table {}?"]):
+        text = " ".join(unit.format(i + 100_000 * n) for i in range(400))[:2_400]
+        assert cpu(extract, text) < 3 * BUDGET_S

@@ -81,9 +81,10 @@ class Reading:
         limit = min(TURN_CHARS, CONVERSATION_CHARS - self.read) if len(turn) <= LONG_TURN else 0
         if limit and instructions.scan(turn[:limit]):
             return  # a turn that tries to steer the assistant: none of it is read as memory
+        room = per_turn(turn) - len(found)  # proposals this turn may still give
         for piece in statements.pieces(turn, limit):
             self.read += len(piece)
-            self.related += [
+            related = [
                 Proposal(
                     "fact",
                     f"Has a {r.relation}, {r.name}",
@@ -92,12 +93,14 @@ class Reading:
                 )
                 for r in statements.relations(piece)
                 if not any(r.name.lower() in p.text.lower() for p in [*found, *self.related])
-            ][: max(0, per_turn(turn) - len(found))]
+            ][: max(0, room)]
             said = statements.read(piece)
             supposed = {s.sentence for s in said if s.conditional}
-            self.stated += [
-                Read(s, s.sentence) for s in said if _kept(s) and not _covered(s, found)
-            ]
+            stated = [Read(s, s.sentence) for s in said if _kept(s) and not _covered(s, found)]
+            stated = stated[: max(0, room - len(related))]
+            room -= len(related) + len(stated)
+            self.related += related
+            self.stated += stated
             for sentence, named in statements.sentences(piece):
                 if sentence not in supposed and len(self.dated) < MAX_DATED:
                     self.dated += [replace(d, named=named) for d in dated(sentence, parsed=False)]
