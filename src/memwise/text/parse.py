@@ -154,10 +154,11 @@ class SpacyParser:
         return _doc(self, text)
 
 
-@functools.lru_cache(maxsize=512)
+@functools.lru_cache(maxsize=64)
 def _doc(parser: SpacyParser, text: str) -> Any:
-    """One parse of ``text``, remembered: every reading of a sentence (its clauses, its
-    statements, its things) shares it."""
+    """One parse of ``text``, remembered while it is being read: every reading of a text
+    (its clauses, its statements, its things) shares it. A parse of 1,000 characters holds
+    ~80 kB (the model's per-token tensors), so only the latest few are kept."""
     nlp = parser._load()
     with parser._lock:  # one parse at a time per process: a pipeline is not thread-safe
         return nlp(text)
