@@ -120,3 +120,17 @@ def test_a_steering_sentence_gives_no_proposal() -> None:
         [Line("t1", "customer", said, datetime.now(UTC))], [], None
     )
     assert found.items == []
+
+
+def test_a_left_out_clause_leaves_no_punctuation_behind() -> None:
+    (freelance, _) = statements.read(
+        "I went freelance in September (graphic design, working from home), and we had our"
+        " second baby in July."
+    )
+    assert "(" not in freelance.text and "," not in freelance.text
+    assert "graphic design" in freelance.text
+
+
+def test_a_time_said_alone_is_read_by_the_dates_module() -> None:
+    assert [d.time_only for d in reader.dated("3.30pm ok.")] == [True]
+    assert reader.dated("ok, sounds good") == []

@@ -146,7 +146,7 @@ class Resolved:
 _EVENING = re.compile(r"\b(?:tonight|evening|afternoon|(?:this|the) night|pm)\b", re.I)
 
 
-def _time_of(text: str) -> time | None:
+def time_of(text: str) -> time | None:
     text = words_to_numbers(text)
     if re.search(r"\b(?:end of (?:the )?day|eod|end of (?:tomorrow|today|the \w+))\b", text, re.I):
         return time(23, 59, 59)
@@ -554,7 +554,7 @@ def resolve(
     today = local.date()
     past = bool(_PAST.search(sentence or phrase))
     day = _own_rules(phrase, today, past)
-    clock = _time_of(phrase)
+    clock = time_of(phrase)
     if day is None:
         has_date = HAS_DATE.search(phrase) or re.search(rf"{_MONTH_RX}|\d{{4}}", phrase, re.I)
         parsed = _dateparser(phrase, local) if has_date or clock is None else None

@@ -16,18 +16,16 @@ preferences). The write boundary still judges every item (absences, instructions
 
 from __future__ import annotations
 
-import re
 import threading
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import numpy as np
 
 from memwise.extraction import dates
+from memwise.extraction.slots import slug as slugged
 from memwise.extraction.types import Existing, Proposal
 from memwise.safety import instructions
 from memwise.text import statements, words
@@ -89,15 +87,13 @@ class Reading:
                     "fact",
                     f"Has a {r.relation}, {r.name}",
                     [r.sentence],
-                    f"family.{_slug(r.relation)}.{_slug(r.name)}",
+                    f"family.{slugged(r.relation)}.{slugged(r.name)}",
                 )
                 for r in statements.relations(piece)
                 if not any(r.name.lower() in p.text.lower() for p in [*found, *self.related])
             ][: max(0, room)]
-            said = statements.read(piece)
-            supposed = {s.sentence for s in said if s.conditional}
-            stated = [Read(s, s.sentence) for s in said if _kept(s) and not _covered(s, found)]
-            stated = stated[: max(0, room - len(related))]
+            supposed = {s.sentence for s in statements.read(piece) if s.conditional}
+            stated = candidates(piece, found)[: max(0, room - len(related))]
             room -= len(related) + len(stated)
             self.related += related
             self.stated += stated
@@ -136,27 +132,19 @@ class Dated:
     named: tuple[str, ...] | None = None  # the things it names, when read with its turn
 
 
-def candidates(sentence: str, found: Sequence[Proposal] = ()) -> list[Read]:
-    """The statements of a customer's sentence that could be memory (``_kept``) and that
-    no pattern kept already (most of their words are in one of ``found``'s texts)."""
+def candidates(text: str, found: Sequence[Proposal] = ()) -> list[Read]:
+    """The statements of a customer's text that could be memory (``_kept``) and that no
+    pattern kept already (most of their words are in one of ``found``'s texts), each with
+    the sentence it is said in."""
     return [
-        Read(s, sentence) for s in statements.read(sentence) if _kept(s) and not _covered(s, found)
+        Read(s, s.sentence) for s in statements.read(text) if _kept(s) and not _covered(s, found)
     ]
 
 
 def _kept(s: Statement) -> bool:
     """About the speaker, not asked, not supposed, ending on a word of its own ("Their
     eyesight isn't" is a clause cut short)."""
-    return (
-        not s.asked
-        and not s.conditional
-        and not (s.modal and not s.negated)
-        and s.text.split()[-1].lower() not in _CUT_SHORT
-    )
-
-
-# words a clause cut short ends on (an auxiliary or a negation left without its verb)
-_CUT_SHORT = frozenset(["is", "isn't", "not", "n't", "does", "doesn't", "has", "was", "will"])
+    return not s.asked and not s.conditional and not (s.modal and not s.negated) and not s.cut_short
 
 
 def _covered(s: Statement, found: Sequence[Proposal]) -> bool:
@@ -172,8 +160,7 @@ def dated(sentence: str, parsed: bool = True) -> list[Dated]:
     phrase = dates.find_phrase(sentence)
     short = len(sentence.split()) <= TIME_ONLY_WORDS
     if not phrase and short and any(ch.isdigit() for ch in sentence):  # a time is in digits
-        found = dates.resolve(sentence, datetime.now(UTC), ZoneInfo("UTC"))
-        return [Dated(sentence, sentence, True)] if found and found.has_time else []
+        return [Dated(sentence, sentence, True)] if dates.time_of(sentence) else []
     if not phrase or (parsed and any(s.conditional for s in statements.read(sentence))):
         return []
     return [Dated(sentence, phrase)]
@@ -219,10 +206,6 @@ def kinds(
     return out
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:40]
-
-
 def _key(kind: str, thing: str) -> str | None:
     """The key a kind of fact supersedes under: one home, one role, one value per channel
     preference; a booking, plan or appointment per the thing booked."""
@@ -237,10 +220,10 @@ def _key(kind: str, thing: str) -> str | None:
     if kind in fixed:
         return fixed[kind]
     if kind in ("appointment", "booking", "plan") and thing:
-        return f"{'appointment' if kind != 'plan' else 'plan'}.{_slug(thing)}"
+        return f"{'appointment' if kind != 'plan' else 'plan'}.{slugged(thing)}"
     if kind in ("allergy", "health_access", "vehicle", "equipment", "pet") and thing:
         prefix = {"allergy": "allergy", "health_access": "accessibility"}.get(kind, kind)
-        return f"{prefix}.{_slug(thing)}"
+        return f"{prefix}.{slugged(thing)}"
     return None
 
 
@@ -330,7 +313,7 @@ def bookings(
                 "event",
                 f"{asked} {thing} {d.phrase}",
                 [d.sentence],
-                f"appointment.{_slug(thing)}",
+                f"appointment.{slugged(thing)}",
                 d.phrase,
             )
         out.append(made)
@@ -380,7 +363,7 @@ def _booked(
 ) -> tuple[str, str, list[str]] | None:
     """The booking a move is of: the latest one whose key names a thing the sentence names,
     else the latest of this conversation; its thing, key and quotes."""
-    slugs = {_slug(w) for thing in named for w in thing.split()}
+    slugs = {slugged(w) for thing in named for w in thing.split()}
     for p in reversed(events):
         assert p.key is not None
         if slugs & set(p.key.split(".")[-1].split("_")):

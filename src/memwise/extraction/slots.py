@@ -145,7 +145,7 @@ _LANG = "(" + "|".join(LANGUAGES) + ")"
 _NEG = re.compile(r"\b(?:not|no longer|never|n't|no more|any ?more|stopped being)\b", re.I)
 
 
-def _slug(text: str) -> str:
+def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:40]
 
 
@@ -507,7 +507,7 @@ def family(s: str) -> list[Proposal]:
         )
         if allergy:
             text += f", allergic to {(allergy.group(1) or allergy.group(2)).strip()}"
-        out.append(Proposal("fact", text, [s], key=f"family.{rel}.{_slug(name)}", entities=[name]))
+        out.append(Proposal("fact", text, [s], key=f"family.{rel}.{slug(name)}", entities=[name]))
     if out:
         return out
     listed = re.search(
@@ -526,7 +526,7 @@ def family(s: str) -> list[Proposal]:
         )
         for name, age in ((listed.group(2), listed.group(3)), (listed.group(4), listed.group(5))):
             text = f"Has a {rel}, {name}" + (f" ({age})" if age else "")
-            out.append(Proposal("fact", text, [s], key=f"family.{rel}.{_slug(name)}"))
+            out.append(Proposal("fact", text, [s], key=f"family.{rel}.{slug(name)}"))
         return out
     lives = re.search(
         rf"\bmy\s+{_REL}\s+(?:now\s+)?(?:lives|is living|has moved in|moved in)\s+with\s+"
@@ -551,7 +551,7 @@ def family(s: str) -> list[Proposal]:
     if m and not _NEG.search(_clause_of(s, m.start())):
         n, what = m.group(1).lower(), m.group(2).lower()
         count = _COUNT.get(n, n)
-        return [Proposal("fact", f"Has {count} {what}", [s], key=f"family.{_slug(what)}")]
+        return [Proposal("fact", f"Has {count} {what}", [s], key=f"family.{slug(what)}")]
     m = _FAMILY_STATUS.search(s)
     if m and not _NEG.search(_clause_of(s, m.start()) + m.group(0)):
         return [Proposal("fact", f"Is {m.group(1).lower()}", [s], key="family.status")]
@@ -746,7 +746,7 @@ def needs(s: str) -> list[Proposal]:
         what = (m.group(2) or m.group(3) or m.group(4) or "").strip()
         if not what or re.match(r"(?:anything|it|that|this|them|much|well)\b", what, re.I):
             continue
-        key = f"dietary.allergy.{_slug(what)}"
+        key = f"dietary.allergy.{slug(what)}"
         if m.group(1) or _NEG.search(_clause_of(s, m.start())):
             out.append(Proposal("fact", f"Is not allergic to {what}", [s], key=key))
         elif m.group(4):
@@ -765,7 +765,7 @@ def needs(s: str) -> list[Proposal]:
             out.append(Proposal("fact", f"Is {diet}", [s], key="dietary"))
     for f in _NO_FOOD.finditer(s):
         food = f.group(1).lower()
-        out.append(Proposal("fact", f"Does not eat {food}", [s], key=f"dietary.no_{_slug(food)}"))
+        out.append(Proposal("fact", f"Does not eat {food}", [s], key=f"dietary.no_{slug(food)}"))
     for rx, template, slot in _ACCESS:
         a = rx.search(s)
         if a and not _NEG.search(_clause_of(s, a.start()) + a.group(0)[:8]):
@@ -775,7 +775,7 @@ def needs(s: str) -> list[Proposal]:
                     "fact",
                     template.format(what),
                     [s],
-                    key=f"accessibility.{slot or _slug(what)}",
+                    key=f"accessibility.{slot or slug(what)}",
                 )
             )
     return out

@@ -20,7 +20,6 @@ its tokens.
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,8 +46,6 @@ _RETELL = {
     "i": "they",
     "we": "they",
 }
-# what is left of brackets and lists once a clause inside them is left out: "( , )", " ,"
-_DEBRIS = re.compile(r"\(\W*\)|\s+(?=[,;])|,(?=\s*[,;)])")
 _PREDICATES = frozenset(["acomp", "attr", "dobj", "oprd"])
 
 
@@ -58,6 +55,7 @@ class Statement:
 
     sentence: str  # the sentence it is said in, as written (a span of the text read)
     text: str  # "Is allergic to nuts": a third-person sentence of the clause's own words
+    cut_short: bool  # ends on an auxiliary or a negation ("Their eyesight isn't")
     masked: str  # the same with its names stood in for ("Lives in the city"): for meaning
     said: str  # the clause's words as written (a span of the sentence)
     who: parse.Who  # speaker or household
@@ -198,7 +196,28 @@ def _own(h: Any, fillers: frozenset[str]) -> list[Any]:
         kept = kept[1:]
     while kept and (kept[-1].is_punct or kept[-1].dep_ in ("cc", "punct", "prep")):
         kept = kept[:-1]
-    return kept
+    return _tidy(kept)
+
+
+def _tidy(tokens: list[Any]) -> list[Any]:
+    """The tokens without the punctuation a left-out clause leaves behind: a comma before
+    another or before a closing bracket, brackets left empty or left open ("(graphic
+    design, working from home)" without its clause is "(graphic design)"). Read off the
+    tokens the parse kept, so no pattern reads the text again."""
+    out: list[Any] = []
+    for t in tokens:
+        if t.text in (",", ";", ")"):
+            while out and out[-1].text in (",", ";"):
+                out.pop()
+            if t.text == ")" and out and out[-1].text == "(":
+                out.pop()
+                continue
+            if t.text != ")" and (not out or out[-1].text == "("):
+                continue
+        out.append(t)
+    opened = [n for n, t in enumerate(out) if t.text == "("]
+    closed = sum(t.text == ")" for t in out)
+    return [t for n, t in enumerate(out) if n not in opened[closed:]]  # unclosed brackets
 
 
 def _variants(h: Any, tokens: list[Any]) -> list[list[Any]]:
@@ -267,8 +286,7 @@ def _retold(tokens: list[Any], subject: Any | None, masked: bool = False) -> str
         if word.startswith("'") is False and parts and parts[-1][1] == "" and t.text[:1] == "'":
             parts[-1] = (parts[-1][0], " ")
         parts.append((word, t.whitespace_))
-    text = "".join(w + s for w, s in parts).strip()
-    text = _DEBRIS.sub("", text).strip().rstrip(".,;:!-–— ")
+    text = "".join(w + s for w, s in parts).strip().rstrip(".,;:!-–— ")
     return text[:1].upper() + text[1:]
 
 
@@ -317,6 +335,7 @@ def _statement(
     said = doc.text[tokens[0].idx : tokens[-1].idx + len(tokens[-1].text)]
     return Statement(
         sentence=sentence.text.strip(),
+        cut_short=tokens[-1].pos_ in ("AUX", "PART") or tokens[-1].dep_ == "neg",
         text=texts[0],
         masked=texts[1],
         said=said,
