@@ -17,7 +17,6 @@ from typing import Any
 from memwise.extraction import dates, reader, slots
 from memwise.extraction.pack import Pack
 from memwise.extraction.types import Existing, Extraction, Line, Proposal, ProposedEvent
-from memwise.safety import instructions
 from memwise.text import language, words
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
@@ -154,8 +153,7 @@ class RuleExtractor:
                 not_read.append(unread)
             before = len(items)
             for sentence in _sentences(line):
-                steering = instructions.scan(sentence)  # "I always get the discount"
-                found = [] if steering else self._sentence(sentence)
+                found = self._sentence(sentence)
                 items += found
                 if slots.is_request(sentence):
                     asked.append(sentence)

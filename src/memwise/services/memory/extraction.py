@@ -180,6 +180,15 @@ class ExtractionRunner:
                 else []
             ),
         )
+        # words that steer the assistant are data, never memory, whichever extractor
+        # proposed them ("I always get the first-timer discount" read as a preference)
+        steering = {
+            id(p) for p in verified.items if any(instructions.scan(e.quote) for e in p[1])
+        }
+        if steering:
+            verified.items = [p for p in verified.items if id(p) not in steering]
+            refused = outcome.refused.get("instruction_not_memory", 0) + len(steering)
+            outcome.refused["instruction_not_memory"] = refused
         # the model's summary, held to the offline one's rules; else the offline one
         made = summary.from_model(extraction.summary, transcript, zone)
         told = [
