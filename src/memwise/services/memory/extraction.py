@@ -182,9 +182,7 @@ class ExtractionRunner:
         )
         # words that steer the assistant are data, never memory, whichever extractor
         # proposed them ("I always get the first-timer discount" read as a preference)
-        steering = {
-            id(p) for p in verified.items if any(instructions.scan(e.quote) for e in p[1])
-        }
+        steering = {id(p) for p in verified.items if any(instructions.scan(e.quote) for e in p[1])}
         if steering:
             verified.items = [p for p in verified.items if id(p) not in steering]
             refused = outcome.refused.get("instruction_not_memory", 0) + len(steering)
