@@ -37,6 +37,8 @@ from memwise.services.memory.memory import NewItem
 
 ROOT = Path(__file__).parent.parent
 DEFAULT = ROOT / "tools" / "datasets" / "honesty_blind_1.json"
+WHY = ""  # --why CLASS: print each refused proposal of that class (a tuning aid: reading
+# them makes the set a tuning set; say so in tools/datasets.toml)
 
 
 class Colluding:
@@ -122,10 +124,14 @@ def _one(
     ran = mw.worker().run_once()
     if ran != {"extract:applied": 1}:
         harm[f"worker: {sorted(ran.items())}"] += 1
+    label_of_text = {p["text"]: p["label"] for p in conv["proposals"]}
     for job in mw.jobs.find(ws.id):
-        for why, n in ((job.result or {}).get("refused") or {}).items():
-            refusals[why] += n
-        refusals["discarded by the harness"] += (job.result or {}).get("discarded", 0)
+        for x in (job.result or {}).get("refusals") or []:
+            refusals[f"{label_of_text.get(x['text'], '?')}: {x['why']}"] += 1
+        if WHY and job.result:
+            for x in job.result.get("refusals") or []:
+                if label_of_text.get(x["text"]) == WHY:
+                    print(f"  {x['why']:28} {x['text'][:90]}")
     served = mw.memory.items(ws.id, contact.id, include=("superseded", "archived"))
     by_id = {s.item.id: s.item for s in served}
     current = {_norm(s.item.text) for s in served if s.item.lifecycle.value == "active"}
@@ -157,7 +163,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", type=Path, default=DEFAULT)
     parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--why", default="", help="print the refused proposals of a class")
     args = parser.parse_args(argv)
+    global WHY
+    WHY = args.why
     per, harm, refusals = run(args.set, args.backend)
     rows = []
     for label in sorted(per, key=lambda x: (x != "genuine", x)):
@@ -166,7 +175,11 @@ def main(argv: list[str] | None = None) -> int:
         rows.append([label, str(c["proposed"]), str(c["stored"]), f"{share:.2f}"])
     title = f"{args.set.name} on {args.backend}: a colluding model's proposals"
     table(title, ["class", "proposed", "stored as current", "share"], rows)
-    table("why not stored", ["reason", "n"], [[k, str(v)] for k, v in refusals.most_common()])
+    table(
+        "why not stored, per class",
+        ["class: reason", "n"],
+        [[k, str(v)] for k, v in sorted(refusals.items())],
+    )
     table("prior items", ["what happened", "n"], [[k, str(v)] for k, v in harm.items()])
     return 0
 

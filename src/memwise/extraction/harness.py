@@ -22,7 +22,9 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+import numpy as np
 from rapidfuzz import fuzz
 from rapidfuzz.distance import DamerauLevenshtein
 
@@ -36,109 +38,7 @@ from memwise.text.lexical import STOPWORDS, snowball
 
 MIN_CONTENT_WORDS = 2
 # Words an item's wording adds around what the customer said: never evidence on their own.
-TEMPLATE_WORDS = frozenset(
-    [
-        "customer",
-        "customers",
-        "client",
-        "prefers",
-        "prefer",
-        "preferred",
-        "preference",
-        "likes",
-        "like",
-        "liked",
-        "wants",
-        "want",
-        "wanted",
-        "has",
-        "have",
-        "had",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "said",
-        "says",
-        "stated",
-        "mentioned",
-        "mentions",
-        "told",
-        "asked",
-        "asks",
-        "about",
-        "needs",
-        "need",
-        "needed",
-        "would",
-        "could",
-        "should",
-        "will",
-        "they",
-        "them",
-        "their",
-        "he",
-        "she",
-        "his",
-        "her",
-        "him",
-        "contacted",
-        "contact",
-        "reached",
-        "reach",
-        "uses",
-        "use",
-        "used",
-        "usually",
-        "always",
-        "often",
-        "mostly",
-        "really",
-        "also",
-        "not",
-        "does",
-        "doesn",
-        "did",
-        "didn",
-        "don",
-        "dont",
-        "very",
-        "person",
-        "someone",
-        "something",
-        "things",
-        "thing",
-        "called",
-        "named",
-        "addressed",
-        "longer",
-        "anymore",
-        "now",
-        "currently",
-        "still",
-        "happy",
-        "glad",
-        "keen",
-        "fine",
-        "okay",
-        "again",
-        "work",
-        "works",
-        "working",
-        "worked",
-        "appointment",
-        "appointments",
-        "using",
-        "years",
-        "year",
-        "old",
-        "aged",
-        "age",
-    ]
-)
+TEMPLATE_WORDS = wordlists.load("item_template")
 
 # The same thing said in other words (an item may say "phone" for "don't call me").
 SAME = [
@@ -179,6 +79,9 @@ class Verified:
     items: list[tuple[Proposal, list[Evidence]]] = field(default_factory=list)
     events: list[tuple[ProposedEvent, Evidence]] = field(default_factory=list)
     discarded: int = 0
+    # what was discarded and why: "too_long", "not_the_customers_words" (no quote found in
+    # a customer turn), "not_grounded" (the quotes do not say it)
+    dropped: list[tuple[str, str]] = field(default_factory=list)
 
 
 def content_words(text: str) -> list[str]:
@@ -261,30 +164,7 @@ def words_at(text: str) -> list[tuple[str, int, int]]:
 
 
 # Words whose change turns a statement around: a near-match never differs in them.
-NEGATIONS = frozenset(
-    [
-        "not",
-        "no",
-        "never",
-        "nor",
-        "neither",
-        "none",
-        "nothing",
-        "nobody",
-        "without",
-        "dont",
-        "doesnt",
-        "didnt",
-        "isnt",
-        "wasnt",
-        "arent",
-        "werent",
-        "wont",
-        "cant",
-        "havent",
-        "hasnt",
-    ]
-)
+NEGATIONS = wordlists.load("negations")
 
 
 class QuoteChecker:
@@ -295,6 +175,7 @@ class QuoteChecker:
     for each quote returned, the clauses of its turn around it (what grounding reads)."""
 
     def __init__(self, transcript: Sequence[Line], threshold: float = 90.0) -> None:
+        self.lines = list(transcript)
         self.customer = [
             (line, words_at(line.text)) for line in transcript if line.role == "customer"
         ]
@@ -381,6 +262,16 @@ class QuoteChecker:
         unique = {(e.turn_id, e.quote): e for e in found}
         return list(unique.values())
 
+    def before(self, evidence: Sequence[Evidence], turns: int = 2) -> list[str]:
+        """The texts of the few turns (anyone's) just before the quotes' turns: what they
+        answer."""
+        ids = [line.turn_id for line in self.lines]
+        out: list[str] = []
+        for e in evidence:
+            at = ids.index(e.turn_id) if e.turn_id in ids else 0
+            out += [line.text for line in self.lines[max(0, at - turns) : at]]
+        return out
+
     def around(self, evidence: Sequence[Evidence]) -> list[str]:
         """The clauses of the turns around these quotes (the quotes themselves if unknown)."""
         out: list[str] = []
@@ -432,35 +323,8 @@ _ITEM_NEGATION = re.compile(
     r"quit\w*|\w+-free|free of|instead|rather than|against|skip\w*|no longer)\b",
     re.I,
 )
-_INHERENTLY_NEGATIVE = frozenset(
-    [
-        "vegetarian",
-        "vegan",
-        "allergic",
-        "allergy",
-        "intolerant",
-        "intolerance",
-        "teetotal",
-        "teetotaller",
-        "sober",
-    ]
-)
-_HYPOTHETICAL = frozenset(
-    [
-        "if",
-        "whether",
-        "unless",
-        "suppose",
-        "supposing",
-        "imagine",
-        "hypothetically",
-        "wish",
-        "maybe",
-        "perhaps",
-        "might",
-        "someday",
-    ]
-)
+_INHERENTLY_NEGATIVE = wordlists.load("negative_by_nature")
+_HYPOTHETICAL = wordlists.load("supposing")
 _ITEM_TENTATIVE = re.compile(
     r"\b(?:if|whether|might|maybe|perhaps|may|consider\w*|think\w*|plan\w*|hop\w*|wish\w*|"
     r"possibl\w*|could|would|someday|dream\w*|want\w*|unsure|undecided|prefer\w*|lik\w*|"
@@ -469,60 +333,14 @@ _ITEM_TENTATIVE = re.compile(
 )
 # someone else than the customer, when a clause is said of them (a data file: text/data)
 OTHERS = wordlists.load("people")
-_REPORTED = frozenset(
-    [
-        "thinks",
-        "think",
-        "says",
-        "said",
-        "believes",
-        "reckons",
-        "suspects",
-        "told",
-        "claims",
-        "insists",
-        "wants",
-        "wanted",
-        "reckoned",
-        "thought",
-    ]
-)
-_FORMER = frozenset(
-    [
-        "used",
-        "stopped",
-        "quit",
-        "formerly",
-        "former",
-        "previously",
-        "ex",
-        "fired",
-        "sacked",
-        "left",
-        "retired",
-        "dismissed",
-    ]
-)
+_REPORTED = wordlists.load("reporting")
+_FORMER = wordlists.load("former")
 _ITEM_FORMER = re.compile(
     r"\b(?:used to|formerly|former|previously|no longer|stopped|quit|ex-|gave up|anymore|left|"
     r"fired|retired)\b",
     re.I,
 )
-_DESIRE = frozenset(
-    [
-        "want",
-        "wants",
-        "hope",
-        "hoping",
-        "wish",
-        "dream",
-        "dreaming",
-        "planning",
-        "thinking",
-        "considering",
-        "tempted",
-    ]
-)
+_DESIRE = wordlists.load("desire")
 _NUMBER_WORDS = {w: str(n) for w, n in CARDINALS.items()}
 _SCALES = frozenset(["hundred", "thousand", "million", "billion", "trillion", "k", "bn", "dozen"])
 
@@ -544,36 +362,7 @@ def _numbers(text: str) -> set[str]:
     return found
 
 
-_ASKING = frozenset(
-    [
-        "would",
-        "does",
-        "do",
-        "did",
-        "is",
-        "are",
-        "was",
-        "were",
-        "can",
-        "could",
-        "will",
-        "should",
-        "shall",
-        "may",
-        "have",
-        "has",
-        "what",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "where",
-        "when",
-        "why",
-        "how",
-        "am",
-    ]
-)
+_ASKING = wordlists.load("asking")
 
 
 def _clauses(text: str) -> list[tuple[list[str], bool]]:
@@ -688,29 +477,7 @@ def key_about(text: str, key: str, context: Sequence[str], evidence: Sequence[Ev
 
 
 # verbs of a state that has ended; not "moved", "married", "retired", which start one
-_GONE = frozenset(
-    [
-        "was",
-        "were",
-        "had",
-        "worked",
-        "lived",
-        "owned",
-        "studied",
-        "smoked",
-        "drank",
-        "played",
-        "rented",
-        "stayed",
-        "kept",
-        "ran",
-        "drove",
-        "used",
-        "attended",
-        "belonged",
-        "taught",
-    ]
-)
+_GONE = wordlists.load("ended_states")
 
 
 def _past(before: list[str]) -> bool:
@@ -731,14 +498,26 @@ def _reported(before: list[str]) -> bool:
     return False
 
 
+_MODALS = frozenset(["can", "could", "would", "will", "may"])
+_ASKERS = frozenset(["you", "ye", "u", "i", "we"])
+
+
+def _asks_for(words: list[str]) -> bool:
+    """Whether a question asks for something ("could ye text me from now on?", "can I change
+    to weekend mornings?"): it grounds what the customer wants, never a fact ("Can I bring a
+    dog?" is not "Has a dog")."""
+    return len(words) > 1 and words[0] in _MODALS and words[1] in _ASKERS
+
+
 def _clause_ok(
     words: list[str], asked: bool, hits: list[int], item: str, kind: str | None = None
 ) -> bool:
     """Whether a clause holding the item's words states it: said, not asked; not negated,
     wished, supposed, reported or (for a lasting fact or preference) past before them unless
     the item says so too. Whom it is about is read by the parser (``attribution``)."""
-    if asked and not _ITEM_ASKED.search(item):  # "Asked about: the Alpine 2" may quote a question
-        return False
+    wanting = kind in ("preference", "event") or bool(_ITEM_TENTATIVE.search(item))
+    if asked and not _ITEM_ASKED.search(item) and not (wanting and _asks_for(words)):
+        return False  # "Asked about: the Alpine 2" may quote a question
     item_words = {w.split("'")[0] for w in norm(item).split()} | set(norm(item).split())
     before = words[: max(hits) + 1]
     if any(w in NEGATIONS for w in before) and not _negation_ok(words, item, item_words):
@@ -823,6 +602,8 @@ def grounded(
     evidence: Sequence[Evidence],
     context: Sequence[str] | None = None,
     kind: str | None = None,
+    embedder: Any | None = None,
+    answered: Sequence[str] = (),
 ) -> bool:
     """Whether the item's text is supported by what its quotes say: its numbers (in digits
     or words) and names appear in them, and all of its other content words (all but one
@@ -830,12 +611,20 @@ def grounded(
     turn that says it states it — not as a question, not negated, not as a wish, a
     supposition or something past — unless the item says so too; and about the customer,
     unless the item names whom it is about (``attribution``).
-    ``context``: the clauses of the turns around the quotes (``QuoteChecker.around``)."""
+    ``context``: the clauses of the turns around the quotes (``QuoteChecker.around``);
+    ``answered``: the turns just before the quotes' (``QuoteChecker.before``): a dated item
+    whose quote confirms a date or a time may take its other words from them ("Cleaning
+    Thursday 19th at 8:15" for "Thursday the 19th at 8:15 is perfect"), never its numbers;
+    ``embedder``: lets an item say its quotes' content in other verbs (``_paraphrase``)."""
     if not evidence:
         return False
     text = re.sub(r"(?i)\b(\w+)-in-laws?\b", r"\1", text)  # a sister-in-law is a sister here
     quotes = " . ".join(e.quote for e in evidence)
     said = quotes + " " + quotes.replace("-", "")  # "e-mail" says email
+    if not _numbers(text) <= _numbers(said):  # its numbers are the customer's own
+        return False
+    if answered and _numbers(text) and parse.dated(quotes):  # "Thursday at 8:15 is perfect":
+        said += " . " + " . ".join(answered)  # the turns it answers name what is booked
     said_norm, said_stems = f" {norm(said)} ", _stems(said)
     for group in SAME:
         if group & said_stems:
@@ -844,8 +633,6 @@ def grounded(
     for claim, support, stem in _ENTAILED:
         if claim.search(text) and support.search(spelled):
             said_stems.add(stem)
-    if not _numbers(text) <= _numbers(said):
-        return False
     words = re.findall(r"[^\W\d_][\w'-]*", text)
     for i, word in enumerate(words):
         low = word.lower()
@@ -880,7 +667,10 @@ def grounded(
         and w.split("'")[0] not in OTHERS
     }
     found = {m for m in meaning if m in said_stems or _prefix_of(m, said_stems)}
-    if len(found) < len(meaning) - (1 if len(meaning) >= 4 else 0):
+    if len(found) < len(meaning) - (1 if len(meaning) >= 4 else 0) and not (
+        who in ("speaker", "household")  # said of the customer in so many words
+        and _paraphrase(text, meaning - found, found, evidence, embedder)
+    ):
         return False
     wanted = found or {snowball(w) for w in content_words(text)}
     best: list[tuple[list[str], bool, list[int]]] = []
@@ -897,6 +687,32 @@ def grounded(
     if not best:  # said in other words ("I don't eat meat" for "Vegetarian"): every clause
         best = [(w, asked, [len(w) - 1]) for w, asked in around]
     return any(_clause_ok(w, asked, hits, text, kind) for w, asked, hits in best)
+
+
+# How close in meaning (the shipped MiniLM's cosine) an item must be to its quotes when it
+# says what they say in other verbs or adjectives; fit on the tuning sets (docs/rules.md).
+PARAPHRASE = 0.6
+
+
+def _paraphrase(
+    text: str, missing: set[str], found: set[str], evidence: Sequence[Evidence], embedder: Any
+) -> bool:
+    """Whether an item says its quotes' content with other verbs or adjectives: every word
+    of it not in them says what is so (a verb or an adjective outside a name: read off the
+    parse), at least one of its content words is in them, and it is close in meaning to them
+    ("Relocated to Pune" for "I have transferred to Pune"; never "Has a golden retriever"
+    for "I have a dog", nor "Irish citizen" for "US citizen living in Ireland")."""
+    if embedder is None or not found:
+        return False
+    free = parse.predicating(text)
+    if free is None:
+        return False
+    said = {snowball(w) for w in content_words(" ".join(free))}
+    if not missing <= said:
+        return False
+    quotes = " ".join(e.quote for e in evidence)
+    a, b = np.asarray(embedder.embed([text, quotes]), dtype=np.float32)
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) or 1.0)) >= PARAPHRASE
 
 
 # What a proposal may hold before the harness reads it: an item is at most 500 characters
@@ -917,22 +733,28 @@ def verify(
     events: Sequence[ProposedEvent],
     transcript: Sequence[Line],
     threshold: float = 90.0,
+    embedder: Any | None = None,
 ) -> Verified:
+    """The proposals whose quotes are the customer's and ground them (``embedder``: the
+    shipped MiniLM, when installed, lets an item say its quotes' content in other words)."""
     checker = QuoteChecker(transcript, threshold)
     out = Verified()
     for p in items:
         if not _bounded(p):  # a model's huge strings are discarded before any reading
             out.discarded += 1
+            out.dropped.append((p.text[:MAX_ITEM_CHARS], "too_long"))
             continue
         ev = checker.evidence(p.quotes)
-        if ev and grounded(p.text, ev, checker.around(ev), p.kind):
+        if ev and grounded(p.text, ev, checker.around(ev), p.kind, embedder, checker.before(ev)):
             out.items.append((p, ev))
         else:
             out.discarded += 1
+            out.dropped.append((p.text, "not_grounded" if ev else "not_the_customers_words"))
     for e in events:
         found = checker.find(e.quote)
         if found:
             out.events.append((e, found))
         else:
             out.discarded += 1
+            out.dropped.append((e.type, "not_the_customers_words"))
     return out

@@ -82,7 +82,8 @@ class OpenAIChat(_SDKChat):
         return {"content": m.content, "tool_calls": calls}
 
     # How a JSON answer is asked for, strictest first. Local servers (llama.cpp's, Ollama,
-    # vLLM, LM Studio) refuse what they do not support with a 400: the next mode is tried, and
+    # vLLM, LM Studio) refuse what they do not support with a 400 (llama-cpp-python's server:
+    # a 500 naming ``response_format``): the next mode is tried, and
     # the one that worked is kept for this process (``mode``).
     MODES = ("json_schema", "json_object", "prompt")
     mode = "json_schema"
@@ -115,10 +116,18 @@ class OpenAIChat(_SDKChat):
                         {"role": "user", "content": user},
                     ],
                     temperature=0,
+                    max_tokens=self.max_tokens,  # a model that runs on stops here
                     **asked,
                 )
-            except (openai.BadRequestError, openai.UnprocessableEntityError):
-                if mode == self.MODES[-1]:
+            except (
+                openai.BadRequestError,
+                openai.UnprocessableEntityError,
+                openai.InternalServerError,
+            ) as exc:
+                refused = not isinstance(exc, openai.InternalServerError) or (
+                    "response_format" in str(exc)  # llama.cpp's server answers 500 to a
+                )  # format it does not know; any other 500 is the server's failure
+                if mode == self.MODES[-1] or not refused:
                     raise
                 continue  # this server does not take that mode: the next one
             self.mode = mode
@@ -133,6 +142,7 @@ class OpenAIChat(_SDKChat):
         r = self.client.chat.completions.create(
             model=self.model,
             temperature=0,
+            max_tokens=max_tokens,
             messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
         )
         return str(r.choices[0].message.content or "")

@@ -426,6 +426,26 @@ def _wish(words: list[Any]) -> str | None:
     return None
 
 
+def predicating(text: str) -> frozenset[str] | None:
+    """The words of ``text`` that say what is so of something (verbs and adjectives outside
+    any named entity: "relocated", "engaged", "self-employed"), lower-cased as written;
+    None when the parser in use cannot say (it is not the spaCy pipeline)."""
+    found = parser()
+    if not isinstance(found, SpacyParser):
+        return None
+    doc = found._doc(text[:MAX_CHARS])
+    return frozenset(t.lower_ for t in doc if t.pos_ in ("VERB", "ADJ", "AUX") and not t.ent_type_)
+
+
+def dated(text: str) -> bool:
+    """Whether ``text`` names a date or a time (the parser's DATE/TIME entities); False when
+    the parser in use cannot say."""
+    found = parser()
+    if not isinstance(found, SpacyParser):
+        return False
+    return any(e.label_ in ("DATE", "TIME") for e in found._doc(text[:MAX_CHARS]).ents)
+
+
 def about(text: str, start: int = 0, end: int | None = None) -> list[Clause]:
     """The clauses of ``text`` that overlap the characters ``start:end``."""
     end = len(text) if end is None else end

@@ -53,6 +53,14 @@ class Outcome:
     # the session summary: {"action": created | superseded (a rebuild) | refused code,
     # "left_out": sentences the boundary kept out, by class}
     summary: dict[str, Any] | None = None
+    # each proposal not kept, with why ({"text", "why"}): its secrets masked, at most
+    # MAX_PROPOSALS of them (the counts above hold every one)
+    refusals: list[dict[str, str]] = field(default_factory=list)
+
+    def refuse(self, text: str, why: str) -> None:
+        """Name one proposal that was not kept, and why (its secrets masked)."""
+        if len(self.refusals) < MAX_PROPOSALS:
+            self.refusals.append({"text": secrets.redact(text[:300]), "why": why})
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -65,6 +73,7 @@ class Outcome:
             "not_read": self.not_read,
             "rekeyed": self.rekeyed,
             "summary": self.summary,
+            "refusals": self.refusals,
         }
 
 
@@ -169,6 +178,7 @@ class ExtractionRunner:
             extraction.events if agent.business_intelligence else [],
             transcript,
             self.threshold,
+            embedders.shipped(),  # the paraphrase check is fit on the shipped MiniLM's scale
         )
         outcome = Outcome(
             "applied",
@@ -180,10 +190,15 @@ class ExtractionRunner:
                 else []
             ),
         )
+        for text, why in verified.dropped:
+            outcome.refuse(text, why)
         # words that steer the assistant are data, never memory, whichever extractor
         # proposed them ("I always get the first-timer discount" read as a preference)
         steering = {id(p) for p in verified.items if any(instructions.scan(e.quote) for e in p[1])}
         if steering:
+            for p, _ in verified.items:
+                if id(p) in steering:
+                    outcome.refuse(p.text, "instruction_not_memory")
             verified.items = [p for p in verified.items if id(p) not in steering]
             refused = outcome.refused.get("instruction_not_memory", 0) + len(steering)
             outcome.refused["instruction_not_memory"] = refused
@@ -206,6 +221,9 @@ class ExtractionRunner:
                 status = self.jobs.fail(job, f"verification: {type(exc).__name__}: {exc}")
                 return Outcome("failed" if status == "failed" else "retrying", reason=str(exc))
             cleared = {id(pair) for pair in checked.kept}
+            for pair in verified.items:
+                if id(pair) not in cleared:
+                    outcome.refuse(pair[0].text, "not_supported_by_the_verifier")
             verified.items = [pair for pair in verified.items if id(pair) in cleared]
             if made is not None:  # the summary's sentences get the same second look
                 made.sentences = [
@@ -381,6 +399,7 @@ class ExtractionRunner:
             )
         except errors.Invalid as exc:  # refused at the write boundary: counted, never stored
             outcome.refused[exc.code] = outcome.refused.get(exc.code, 0) + 1
+            outcome.refuse(p.text, exc.code)
             return
         outcome.written[written.action] = outcome.written.get(written.action, 0) + 1
         outcome.rekeyed += bool((key or p.key) and written.item.key != check_key(key or p.key))

@@ -360,7 +360,7 @@ class Memory:
             rows.require(conn, "contact", workspace_id, contact_id or "")
         if scope is Scope.session and not new.conversation_id:
             raise errors.Invalid("a session item needs its conversation", code="invalid_scope")
-        evidence, around = self._check_evidence(
+        evidence, around, answered = self._check_evidence(
             conn,
             workspace_id,
             contact_id,
@@ -370,7 +370,9 @@ class Memory:
         )
         if kind is Kind.summary:
             self._check_summary(conn, workspace_id, contact_id, new)
-        elif source is Source.stated and not harness.grounded(text, evidence, around, kind.value):
+        elif source is Source.stated and not harness.grounded(
+            text, evidence, around, kind.value, embedders.shipped(), answered
+        ):
             raise errors.Refused(
                 "a stated item must say what its quotes state: its names, numbers and words "
                 "in them, and not asked, negated, supposed or said of someone else",
@@ -559,10 +561,11 @@ class Memory:
         evidence: Sequence[Evidence],
         *,
         reach: int | None = None,
-    ) -> tuple[list[Evidence], list[str]]:
+    ) -> tuple[list[Evidence], list[str], list[str]]:
         """Quotes must come from this contact's own (customer) turns; stated items need one.
         A secret in a quote never enters memory: it is masked in the quote kept. Returns the
-        evidence as kept and the clauses of the turns around it (what grounding reads).
+        evidence as kept, the clauses of the turns around it and the turns just before each
+        quoted turn (what grounding reads: ``harness.grounded``).
         ``reach``: how much of each turn the quotes can come from (a summary reads a turn's
         head only), so checking them costs no more than that."""
         if source is Source.stated and not evidence:
@@ -572,6 +575,7 @@ class Memory:
             )
         checked: list[Evidence] = []
         around: list[str] = []
+        answered: list[str] = []
         for e in evidence:
             row = store.quoted_turn(conn, workspace_id, e.turn_id)
             if row is None or row.contact_id != contact_id:
@@ -603,7 +607,9 @@ class Memory:
                 )
             # The turn's own words are kept, with any secret in them masked ("[card]").
             checked.append(Evidence(e.turn_id, secrets.redact(found.quote), row.at))
-        return checked, around
+            if source is Source.stated:
+                answered += store.turns_before(conn, workspace_id, row.conversation_id, row.seq)
+        return checked, around, answered
 
     @staticmethod
     def _order(old: Any, new: Item, said_at: datetime) -> str:

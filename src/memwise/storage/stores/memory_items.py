@@ -311,10 +311,29 @@ def quoted_turn(conn: Connection, workspace_id: str, turn_id: str) -> Any | None
             turns.c.text,
             conversations.c.contact_id,
             turns.c.conversation_id,
+            turns.c.seq,
         )
         .join(conversations, conversations.c.id == turns.c.conversation_id)
         .where(turns.c.id == turn_id, turns.c.workspace_id == workspace_id)
     ).first()
+
+
+def turns_before(
+    conn: Connection, workspace_id: str, conversation_id: str, seq: int, n: int = 2
+) -> list[str]:
+    """The texts of the ``n`` turns (anyone's) just before turn ``seq`` of a conversation:
+    what that turn answers."""
+    rows = conn.execute(
+        sa.select(turns.c.text)
+        .where(
+            turns.c.workspace_id == workspace_id,
+            turns.c.conversation_id == conversation_id,
+            turns.c.seq < seq,
+        )
+        .order_by(turns.c.seq.desc())
+        .limit(n)
+    ).all()
+    return [r.text or "" for r in reversed(rows)]
 
 
 def archive_extracted(conn: Connection, workspace_id: str, contact_id: str, now: datetime) -> None:

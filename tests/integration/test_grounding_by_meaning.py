@@ -1,0 +1,99 @@
+"""A model's items are held to what the customer said, by meaning where words differ: a verb
+said in other words, a booking confirmed by its date alone, a request asked as a question —
+never a detail the customer did not say, a number they did not say, or a fact a question
+only asks about. Every proposal not kept is named in the extraction result and on the
+console's conversation page, with why, its secrets masked."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from memwise import FixedClock, Memwise
+from memwise.extraction.types import Existing, Extraction, Line, Proposal
+from tests.integration.conftest import Api
+from tests.integration.test_console import business, logged_in
+
+TURNS = [
+    ("customer", "Hi, I have transferred to Pune for work. I have a dog, by the way."),
+    ("assistant", "We have a cleaning on Thursday the 19th at 8:15 or Friday the 20th at 9."),
+    ("customer", "Thursday the 19th at 8:15 is perfect."),
+    ("customer", "could ye text me from now on rather than ringing? Can I bring my dog?"),
+    ("customer", "My card is 4111 1111 1111 1111 if you need it."),
+]
+
+KEPT = {
+    "Relocated to Pune for work": ("fact", "I have transferred to Pune for work"),
+    "Cleaning appointment Thursday 19th at 8:15": ("event", "Thursday the 19th at 8:15 is perfect"),
+    "Prefers texts to phone calls": (
+        "preference",
+        "could ye text me from now on rather than ringing?",
+    ),
+}
+REFUSED = {
+    "Has a golden retriever": ("fact", "I have a dog"),  # a detail never said
+    "Root canal Thursday 19th at 8:15": ("event", "Thursday the 19th at 8:15 is perfect"),
+    "Cleaning on Friday 20th at 9": ("event", "Thursday the 19th at 8:15 is perfect"),
+    "Has a dog that comes along": ("fact", "Can I bring my dog?"),  # a question, not a fact
+    "Card 4111 1111 1111 1111 on file": ("fact", "My card is 4111 1111 1111 1111"),
+}
+
+
+class Scripted:
+    """A model proposing what it is told to, quotes and all."""
+
+    name = "scripted"
+    prompt_version = "scripted-1"
+
+    def extract(
+        self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Any
+    ) -> Extraction:
+        return Extraction(
+            items=[
+                Proposal(kind, text, [quote]) for text, (kind, quote) in {**KEPT, **REFUSED}.items()
+            ]
+        )
+
+
+def _extract(mw: Memwise, ws_id: str) -> tuple[str, str, dict[str, Any]]:
+    agent = mw.tenancy.create_agent(ws_id, "Desk", memory_enabled=True, domain="general")
+    ann = mw.tenancy.create_contact(ws_id, "Ann")
+    conv, _ = mw.record.start(ws_id, agent.id, "web", contact_id=ann.id)
+    for role, text in TURNS:
+        mw.record.append(ws_id, conv.id, role, text)
+    mw.record.end(ws_id, conv.id)
+    mw.extraction.extractor = Scripted()
+    mw.worker().run_once()
+    job = mw.jobs.by_key(ws_id, f"extract:{conv.id}")
+    assert job is not None and job.result is not None
+    return ann.id, conv.id, job.result
+
+
+def test_items_said_in_other_words_are_kept_and_details_never_said_are_not() -> None:
+    mw = Memwise.open("sqlite:///:memory:", clock=FixedClock(datetime(2026, 3, 2, 10, tzinfo=UTC)))
+    try:
+        ws, _ = mw.tenancy.create_workspace("Clinic", "Europe/London", "business")
+        ann, _, result = _extract(mw, ws.id)
+        texts = {s.item.text for s in mw.memory.items(ws.id, ann)}
+        assert texts >= set(KEPT), texts
+        assert not texts & set(REFUSED), texts
+        why = {x["text"]: x["why"] for x in result["refusals"]}
+        assert why["Has a golden retriever"] == "not_grounded"
+        assert why["Root canal Thursday 19th at 8:15"] == "not_grounded"
+        assert why["Cleaning on Friday 20th at 9"] == "not_grounded"  # the business's numbers
+        assert why["Has a dog that comes along"] == "not_grounded"
+        masked = [t for t in why if "[card]" in t]  # named, its secret masked
+        assert masked and not any("4111" in t for t in why), why
+        assert len(result["refusals"]) == len(REFUSED)
+    finally:
+        mw.close()
+
+
+def test_the_console_lists_what_was_refused_and_why(api: Api) -> None:
+    ws, key, mw = business(api)
+    _, conv, _ = _extract(mw, ws)
+    page = logged_in(api, key).get(f"/console/conversations/{conv}")
+    assert page.status_code == 200
+    assert "Has a golden retriever" in page.text and "not_grounded" in page.text
+    assert "4111" not in page.text.split("What memory took from it")[1]
