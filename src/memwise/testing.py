@@ -24,6 +24,7 @@ class Reply:
     delay: float = 0.0
     raw_body: str | None = None  # sent as is (for malformed responses)
     tool_calls: list[dict[str, Any]] | None = None
+    error: str = "fake error"  # the message of a reply that is not a 200
 
 
 class _Loopback:
@@ -109,7 +110,7 @@ class FakeModelServer(_Loopback):
                 if reply.status != 200:
                     self._send(
                         reply.status,
-                        json.dumps({"error": {"message": "fake error", "type": "fake"}}),
+                        json.dumps({"error": {"message": reply.error, "type": "fake"}}),
                     )
                     return
                 if reply.raw_body is not None:

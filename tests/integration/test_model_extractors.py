@@ -301,3 +301,32 @@ def test_a_local_server_without_json_schema_falls_back_and_says_how(
     assert texts == {"Prefers email", "Dentist appointment"}
     job = mw_sqlite.jobs.find(ws)[0]
     assert job.result and job.result["mode"] == "prompt"
+
+
+def test_a_500_naming_the_format_falls_back_and_any_other_500_is_a_failure(
+    mw_sqlite: Memwise, server: FakeModelServer, clock: FixedClock
+) -> None:
+    """llama-cpp-python's server answers ``json_schema`` with a 500 whose message names
+    ``response_format`` (seen against the real server, bench/local_model_bench.py): the next
+    mode is asked. A 500 that does not name it is the server's failure: retried later, the
+    mode kept."""
+    from datetime import UTC, datetime
+
+    clock.set(datetime(2026, 11, 29, 9, 0, tzinfo=UTC))
+    mw_sqlite.extraction.extractor = OpenAIExtractor(
+        "local", base_url=f"{server.url}/v1", max_retries=0
+    )
+    server.enqueue(Reply(status=500, error="the model crashed"))
+    ws, contact = _conversation(mw_sqlite)
+    assert mw_sqlite.worker().run_once() == {"extract:retrying": 1}
+    assert len(server.requests) == 1
+    assert mw_sqlite.extraction.extractor.mode == "json_schema"  # type: ignore[attr-defined]
+    refused = "1 validation error: ('body', 'response_format', 'type'): Input should be 'text'"
+    server.enqueue(Reply(status=500, error=refused), Reply(payload=GOOD))
+    clock.advance(minutes=30)
+    assert mw_sqlite.worker().run_once() == {"extract:applied": 1}
+    bodies = [r["body"] for r in server.requests[1:]]
+    assert [b["response_format"]["type"] for b in bodies] == ["json_schema", "json_object"]
+    assert all(b["max_tokens"] > 0 for b in bodies)  # a model that runs on stops
+    texts = {s.item.text for s in mw_sqlite.memory.items(ws, contact)}
+    assert texts == {"Prefers email", "Dentist appointment"}
