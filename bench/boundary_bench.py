@@ -62,7 +62,7 @@ def trained_texts() -> set[str]:
     """Every text of the sets the classifier was trained on, as :func:`_key` reads it."""
     found = learned.model()
     names = found.about["trained_on"] if found is not None else []
-    return {_key(t) for name in names for t, _ in labelled(name)}
+    return {_key(t) for name in names if (DATA / name).exists() for t, _ in labelled(name)}
 
 
 def refused(text: str, second_look: bool = True) -> str | None:
