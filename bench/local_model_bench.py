@@ -79,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", required=True)
     parser.add_argument("--set", type=Path, default=ROOT / "tools/datasets/honesty_blind_3.json")
     parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--max-tokens", type=int, default=4096, help="MEMWISE_MODEL_MAX_TOKENS")
     parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
     args = parser.parse_args(argv)
     data = json.loads(args.set.read_text())["conversations"]
@@ -91,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             model_base_url=args.base_url,
             model_api_key="local",
             model_timeout_s=600,
+            model_max_tokens=args.max_tokens,
         )
         mw = open_memwise(settings)
         clock = FixedClock(datetime(2026, 1, 1, tzinfo=ZoneInfo("UTC")))

@@ -65,6 +65,7 @@ class Parts:
                 base_url=s.model_base_url,
                 api_key=s.model_api_key,
                 timeout=s.model_timeout_s,
+                max_tokens=s.model_max_tokens,
             )
         return self._model
 

@@ -87,6 +87,13 @@ class Settings(BaseSettings):
         None, description="An OpenAI-compatible endpoint (vLLM, Ollama, …)"
     )
     model_api_key: str | None = Field(None, description="The model provider's key")
+    model_max_tokens: int = Field(
+        4096,
+        ge=256,
+        le=65536,
+        description="The most tokens a model may answer one call with: a local model that "
+        "repeats itself stops there (its answer, cut short, is repaired once or retried)",
+    )
     model_timeout_s: float = Field(
         60.0, gt=0, le=600, description="Seconds before a model call is given up"
     )

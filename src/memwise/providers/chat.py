@@ -251,10 +251,13 @@ def connect(
     base_url: str | None = None,
     api_key: str | None = None,
     timeout: float = 60.0,
+    max_tokens: int = 4096,
 ) -> ChatModel:
     """The configured provider's chat model (``openai`` or ``anthropic``)."""
     kind = OpenAIChat if provider == "openai" else AnthropicChat
-    chat: ChatModel = kind(model, base_url=base_url, api_key=api_key, timeout=timeout)
+    chat: ChatModel = kind(
+        model, base_url=base_url, api_key=api_key, timeout=timeout, max_tokens=max_tokens
+    )
     return chat
 
 
