@@ -87,3 +87,19 @@ def test_secrets_are_found_however_written(text: str, kind: str, gone: str) -> N
 def test_ordinary_numbers_and_words_are_not_secrets(text: str) -> None:
     assert secrets.find(text) == []
     assert secrets.redact(text) == text
+
+
+def test_phone_numbers_are_read_by_the_workspace_country() -> None:
+    """python-phonenumbers finds a valid number of the workspace's country as it writes it,
+    any country's in international form; other digit runs are not phones."""
+    text = (
+        "Ruf uns an: 030 1234567 oder +44 20 7946 0958. Bestellung 4411-2026 vom 14.03.2026, "
+        "geöffnet 9-17 Uhr, Sendung 1Z999AA10123456784, PLZ 10115, ISBN 978-3-16-148410-0."
+    )
+    found = {text[a:b] for a, b in pii.phones(text, pii.region("Europe/Berlin"))}
+    assert found == {"030 1234567", "+44 20 7946 0958"}
+    # without a country (a UTC workspace) a national number is not read as anyone's
+    assert {text[a:b] for a, b in pii.phones(text, pii.region("UTC"))} == {"+44 20 7946 0958"}
+    assert pii.region("Europe/Berlin") == "DE" and pii.region("America/Chicago") == "US"
+    out = pii.redact(None, None, "call +1 (415) 555-0132 ext. 12 before 5pm")
+    assert "415" not in out and "[phone]" in out

@@ -1,6 +1,7 @@
 """Contact details never enter knowledge: found against the contact store and generic patterns.
 
 The same detector redacts questions for the question book (placeholders instead of details).
+Telephone numbers are found by python-phonenumbers (:mod:`memwise.safety.phones`).
 """
 
 from __future__ import annotations
@@ -12,17 +13,14 @@ from sqlalchemy.engine import Connection
 
 from memwise import errors
 from memwise.safety import secrets
+from memwise.safety.phones import home, phones, region
 from memwise.storage.stores.tenancy import contact_details
+from memwise.storage.stores.tenancy import workspace as workspace_row
 
 # The same addresses as before in linear time (no library finds them in prose): a match starts
 # only where a run of address characters starts, each part bounded as RFC 5321 bounds it (64
 # before the @, 63 a label): a long run without an @ is read once, not from every position.
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\b")
-# International (+49 …, 0049 …) or national with a leading 0 (030 1234567, (030) 12 34 56).
-PHONE = re.compile(
-    r"(?<![\w/+])(?:(?:\+|00)[1-9]\d{0,3}[ ./-]?(?:\(0?\d{1,5}\)[ ./-]?)?\d[\d ./-]{5,}\d"
-    r"|\(?0\d{2,5}\)?[ ./-]?\d[\d ./-]{4,}\d)(?![\w/])"
-)
 
 
 @dataclass(frozen=True)
@@ -39,6 +37,10 @@ def find(conn: Connection | None, workspace_id: str | None, text: str) -> list[F
     """Every contact detail in ``text``: the workspace's contacts first, then generic PII."""
     found: list[Found] = []
     low = text.casefold()
+    country = None
+    if conn is not None and workspace_id is not None:
+        country = region(workspace_row(conn, workspace_id).timezone)
+    numbers = phones(text, country)
     if conn is not None and workspace_id is not None:
         names, identities = contact_details(conn, workspace_id)
         for name in names:
@@ -46,22 +48,19 @@ def find(conn: Connection | None, workspace_id: str | None, text: str) -> list[F
                 for m in re.finditer(rf"\b{re.escape(name.casefold())}\b", low):
                     found.append(Found("contact_name", m.span()))
         for kind, norm in identities:
-            if kind == "phone":
-                for m in PHONE.finditer(text):
-                    if _digits(m.group()).endswith(norm[-8:]) and len(norm) >= 7:
-                        found.append(Found("contact_phone", m.span()))
+            if kind == "phone" and len(norm) >= 7 and norm[-8:] in _digits(text):
+                # a contact's number as written in their own country ("030 555 0199" for
+                # +49 30 555 0199), whatever the workspace's
+                own = home(norm)
+                for a, b in numbers if own == country else phones(text, own):
+                    if _digits(text[a:b]).endswith(norm[-8:]):
+                        found.append(Found("contact_phone", (a, b)))
             elif len(norm) >= 6:
                 start = low.find(norm)
                 if start >= 0:
                     found.append(Found(f"contact_{kind}", (start, start + len(norm))))
     found += [Found("email", m.span()) for m in EMAIL.finditer(text)]
-    found += [
-        Found("phone", m.span())
-        for m in PHONE.finditer(text)
-        if 8 <= len(_digits(m.group())) <= 15
-        and not re.fullmatch(r"[\d.]+", m.group())
-        and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", m.group().strip())
-    ]
+    found += [Found("phone", span) for span in numbers]
     for f in secrets.find(text):  # cards, IBANs, passwords and keys: never shown again
         found.append(Found(f.kind, f.span))
     return found

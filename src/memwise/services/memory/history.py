@@ -402,56 +402,65 @@ class History:
 
     def embed_conversation(self, workspace_id: str, conversation_id: str) -> int:
         """Embed and keep the vectors of a conversation's turns that have none of the
-        configured embedder, then keep how recall reads the conversation (the worker's step
-        when a conversation ends); how many turns were embedded."""
+        configured embedder (or no word pieces, when they count), then keep how recall reads
+        the conversation (the worker's step when a conversation ends): one read of the
+        conversation; how many turns were embedded."""
         if self.embedder is None:
             return 0
+        eid = self.embedder.id
         with self.rt.db.read() as conn:
-            missing = record_store.unembedded_turns(
-                conn, workspace_id, conversation_id, self.embedder.id, self.pieces is not None
-            )
+            state = record_store.conversation_state(conn, workspace_id, conversation_id)
+            rows = record_store.conversation_turns(conn, workspace_id, conversation_id)
             names = tenancy_store.speaker_names(conn, workspace_id)
             contact = (
-                tenancy_store.contact_row(conn, workspace_id, missing[0].contact_id)
-                if missing and missing[0].contact_id
+                tenancy_store.contact_row(conn, workspace_id, state.contact_id)
+                if state is not None and state.contact_id
                 else None
             )
+        vectors = [
+            from_bytes(r.embedding) if r.embedder == eid and r.embedding else None for r in rows
+        ]
+        pieces = [_unpacked(r) for r in rows] if self.pieces is not None else None
+        missing = [
+            i
+            for i, v in enumerate(vectors)
+            if v is None or (self.pieces is not None and rows[i].token_vectors is None)
+        ]
         if missing:
             who = contact.name if contact else "customer"
-            texts = [_said(self._speaker(r, who, names), r.text) for r in missing]
-            made, pieces = self._embed(texts)
+            texts = [_said(self._speaker(rows[i], who, names), rows[i].text) for i in missing]
+            made, new = self._embed(texts)
+            ids = [str(rows[i].id) for i in missing]
             with self.rt.db.write() as conn:
                 record_store.set_turn_vectors(
                     conn,
                     workspace_id,
-                    self.embedder.id,
-                    {str(r.id): to_bytes(v) for r, v in zip(missing, made, strict=True)},
-                    _packed([str(r.id) for r in missing], pieces),
+                    eid,
+                    {t: to_bytes(v) for t, v in zip(ids, made, strict=True)},
+                    _packed(ids, new),
                 )
-        self._keep_conversation(workspace_id, conversation_id)
+            for n, i in enumerate(missing):
+                vectors[i] = np.asarray(made[n], dtype=np.float32)
+                if pieces is not None:
+                    pieces[i] = new[n] if new is not None else None
+        if state is not None and state.contact_id is not None and rows and self._keeps():
+            self._keep_read(workspace_id, rows, vectors, pieces)
         return len(missing)
 
-    def _keep_conversation(self, workspace_id: str, conversation_id: str) -> None:
-        """Keep how recall reads an ended conversation of a contact whose turns all have the
-        embedder's vectors (and word pieces, when they count)."""
-        assert self.embedder is not None
-        if not self._keeps():  # another stemmer: kept terms would not serve (nothing read)
+    def _keep_read(
+        self,
+        workspace_id: str,
+        rows: list[Any],
+        vectors: list[Any],
+        pieces: list[TokenVectors | None] | None,
+    ) -> None:
+        """Keep how recall reads an ended conversation whose turns all have the embedder's
+        vectors (and word pieces, when they count), from what was just read and made."""
+        if any(v is None for v in vectors) or len({len(v) for v in vectors}) != 1:
             return
-        with self.rt.db.read() as conn:
-            state = record_store.conversation_state(conn, workspace_id, conversation_id)
-            rows = record_store.conversation_turns(conn, workspace_id, conversation_id)
-        if state is None or state.contact_id is None or not rows:
-            return
-        eid = self.embedder.id
-        vectors = [
-            from_bytes(r.embedding) if r.embedder == eid and r.embedding else None for r in rows
-        ]
-        if any(v is None for v in vectors) or len({len(v) for v in vectors if v is not None}) != 1:
-            return
-        pieces = [_unpacked(r) for r in rows] if self.pieces is not None else None
         if pieces is not None and any(p is None for p in pieces):
             return
-        stacked = np.vstack([np.asarray(v, dtype=np.float32) for v in vectors if v is not None])
+        stacked = np.vstack([np.asarray(v, dtype=np.float32) for v in vectors])
         self._keep(workspace_id, [(rows, self._part(rows, stacked, pieces))])
 
     def _vectors(
