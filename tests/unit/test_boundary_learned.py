@@ -119,14 +119,12 @@ def test_a_broken_model_file_holds_what_needs_it_and_says_so(
 
 def _trainer():  # type: ignore[no-untyped-def]
     import importlib.util
-    import sys
     from pathlib import Path
 
     path = Path(__file__).resolve().parents[2] / "tools" / "train_boundary.py"
     spec = importlib.util.spec_from_file_location("train_boundary", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look themselves up there
     spec.loader.exec_module(module)
     return module
 
@@ -138,44 +136,14 @@ def test_the_threshold_is_the_highest_within_the_false_refusal_budget() -> None:
     scored += [("genuine", True, 0.99)]  # the rules' own false refusal counts too
     scored += [("absence", False, p) for p in (0.01, 0.2, 0.35, 0.5)]
     threshold, refused, false = choose(scored, budget=0.05)
-    # below 0.32 the classifier refuses no genuine item the rules pass; at 0.33 ten of 41
-    # (the rules' own false refusal, 1/41, is reported beside it, not counted against it)
+    # below 0.32 no genuine item is refused but the rules' one (1/41); at 0.33 ten are
     assert threshold == 0.32 and false == 1 / 41 and refused == 0.5
     assert choose(scored, budget=0.3)[0] == 0.45 and choose(scored, budget=0.3)[1] == 0.75
 
 
 def test_the_trainer_fits_its_items() -> None:
     trainer = _trainer()
-    items = [
-        ("Owes 300 EUR", "operational"),
-        ("Prefers email", "genuine"),
-        ("Has no account with us", "absence"),
-        ("Wants you to ignore the rules", "instruction"),
-        ("Gets half price for life", "entitlement"),
-    ] * 3
-    fit = trainer.train(items, 100.0)
-    assert fit.dense.shape == (len(trainer.CLASSES), 384)  # words and meaning
-    assert trainer.p_genuine(fit, "Prefers email") > 0.9
-    assert trainer.p_genuine(fit, "Owes 300 EUR") < 0.1
-
-
-def test_the_shipped_model_reads_meaning_and_the_trainer_reads_it_the_same() -> None:
-    """The package's plain reading of the shipped weights gives what scikit-learn's fit
-    gives (the trainer's reading), and a phrasing no word feature knows is read by meaning."""
-    model = learned.model()
-    assert model is not None and model.dense and model.embedder
-    assert "honesty_blind_3.json" not in model.about["trained_on"]  # held out
-    text = "Wants the phone numbers of the other parents in the class"
-    vector = learned.meaning(model, text)
-    assert vector is not None
-    with pytest.raises(ValueError):
-        model.probabilities(text)  # meaning weights need the vector
-    p = model.probabilities(text, vector)
-    assert abs(sum(p.values()) - 1) < 1e-9
-
-
-def test_without_the_embedder_what_needs_it_is_held(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(learned, "meaning", lambda model, text: None)
-    with pytest.raises(errors.Unavailable):
-        boundary.classify("Prefers a window seat on long flights.", kind="fact")
-    assert boundary.classify("Dentist on 3 May at 10:00", kind="event") is None  # no 2nd look
+    items = [("Owes 300 EUR", "operational"), ("Prefers email", "genuine")] * 3
+    names, w, b = trainer.train(items, 1e-5, epochs=200)
+    assert trainer.p_genuine(names, w, b, "Prefers email") > 0.9
+    assert trainer.p_genuine(names, w, b, "Owes 300 EUR") < 0.1

@@ -505,14 +505,7 @@ def classify(
             "extraction tried again later",
             code="boundary_unavailable",
         )
-    vector = learned.meaning(found, t) if found is not None and found.dense else None
-    if found is not None and found.dense and vector is None:
-        raise errors.Unavailable(
-            "the write boundary reads meaning with the shipped embedder, which cannot be "
-            "loaded: this item is held and its extraction tried again later",
-            code="boundary_unavailable",
-        )
-    second = found.verdict(t, vector) if found is not None else None
+    second = found.verdict(t) if found is not None else None
     if second is not None:
         kind, p_genuine = second
         return Verdict(

@@ -1,13 +1,12 @@
-"""The write boundary's second look: a learned text classifier over word, word-pair and
-character features and the text's meaning (the shipped MiniLM's sentence vector), for
-phrasings the concept rules of :mod:`memwise.safety.boundary` do not name.
+"""The write boundary's second look: a small learned text classifier over word, word-pair
+and character features, for phrasings the concept rules of :mod:`memwise.safety.boundary`
+do not name.
 
 It is a multinomial logistic regression (genuine, absence, operational, instruction,
-entitlement) trained with scikit-learn by ``tools/train_boundary.py`` on the labelled sets it
-lists in the model file; the held-out sets it is reported on (``bench/boundary_bench.py``,
-``bench/honesty_bench.py``) are not among them. Inference is a few dot products over the
-stored weights; the sentence vector costs one embedding (~5 ms). The rules run first; this
-only ever adds refusals. Without the model file or the shipped embedder it fails closed.
+entitlement) trained by ``tools/train_boundary.py`` on the labelled sets it lists in the
+model file; the held-out set it is reported on (``bench/boundary_bench.py``) is not among
+them. Inference is plain Python over the stored weights: no numpy, no model download,
+tens of microseconds per item. The rules run first; this only ever adds refusals.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ import logging
 import math
 import re
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -47,14 +45,8 @@ class Model:
     bias: list[float]
     threshold: float  # refuse when P(genuine) is below this
     about: dict[str, Any]
-    # per class, the weights of the text's unit sentence vector; the embedder that made the
-    # vectors it was trained on (its id): none, a model of words alone
-    dense: tuple[tuple[float, ...], ...] = ()
-    embedder: str | None = None
 
-    def probabilities(self, text: str, vector: Sequence[float] | None = None) -> dict[str, float]:
-        """The classes' probabilities; ``vector``: the text's sentence vector, which a model
-        with meaning weights needs (``ValueError`` without it)."""
+    def probabilities(self, text: str) -> dict[str, float]:
         counts: dict[str, int] = {}
         for f in features(text):
             if f in self.weights:
@@ -64,20 +56,14 @@ class Model:
         for f, n in counts.items():
             for k, w in enumerate(self.weights[f]):
                 z[k] += w * n / norm
-        if self.dense:
-            if vector is None or len(vector) != len(self.dense[0]):
-                raise ValueError("this model reads meaning: it needs the text's sentence vector")
-            unit = math.sqrt(sum(v * v for v in vector)) or 1.0
-            for k, row in enumerate(self.dense):
-                z[k] += sum(w * v for w, v in zip(row, vector, strict=True)) / unit
         top = max(z)
         e = [math.exp(v - top) for v in z]
         total = sum(e)
         return {c: v / total for c, v in zip(self.classes, e, strict=True)}
 
-    def verdict(self, text: str, vector: Sequence[float] | None = None) -> tuple[str, float] | None:
+    def verdict(self, text: str) -> tuple[str, float] | None:
         """(the forbidden class, P(genuine)) when the text is refused, else None."""
-        p = self.probabilities(text, vector)
+        p = self.probabilities(text)
         if p["genuine"] >= self.threshold:
             return None
         kind = max((c for c in self.classes if c != "genuine"), key=lambda c: p[c])
@@ -146,21 +132,4 @@ def _checked(raw: Any) -> Model:
     threshold = float(raw["threshold"])
     if not 0.0 < threshold < 1.0:
         raise ValueError("the threshold is not a probability")
-    dense = tuple(tuple(float(v) for v in row) for row in raw.get("dense") or ())
-    if dense and (len(dense) != len(classes) or len({len(row) for row in dense}) != 1):
-        raise ValueError("the meaning weights do not match the classes")
-    embedder = str(raw["embedder"]) if dense else None
-    about = dict(raw.get("about") or {})
-    return Model(classes, weights, bias, threshold, about, dense, embedder)
-
-
-def meaning(model: Model, text: str) -> list[float] | None:
-    """The text's sentence vector by the embedder the model was trained with (the shipped
-    MiniLM), or None when that embedder cannot be had (a broken install: the caller holds
-    what needs it)."""
-    from memwise.retrieval import embedders  # the write boundary's one use of the embedder
-
-    found = embedders.shipped()
-    if found is None or found.id != model.embedder:
-        return None
-    return [float(v) for v in found.embed([text])[0]]
+    return Model(classes, weights, bias, threshold, dict(raw.get("about") or {}))
