@@ -102,6 +102,43 @@ class ApiError(MemwiseError):
     def __str__(self) -> str:
         return str(self.args[0])
 
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles (a worker's, a queue's) as it was made
+        return (type(self), (self.status, self.code, self.message, self.details))
+
+
+# An answer's error is an ApiError and the library's class its kind names, so ``except
+# NotFound`` catches a 404 from the server as it catches one from the library.
+class ApiNotFound(ApiError, NotFound):
+    """The server answered: not found."""
+
+
+class ApiConflict(ApiError, Conflict):
+    """The server answered: a conflict."""
+
+
+class ApiInvalid(ApiError, Invalid):
+    """The server answered: invalid input."""
+
+
+class ApiRefused(ApiError, Refused):
+    """The server answered: refused."""
+
+
+class ApiLimitExceeded(ApiError, LimitExceeded):
+    """The server answered: a limit was reached."""
+
+
+class ApiUnauthorized(ApiError, Unauthorized):
+    """The server answered: not authenticated."""
+
+
+class ApiForbidden(ApiError, Forbidden):
+    """The server answered: not allowed."""
+
+
+class ApiUnavailable(ApiError, Unavailable):
+    """The server answered: unavailable."""
+
 
 _BY_STATUS: dict[int, type[MemwiseError]] = {
     401: Unauthorized,
@@ -115,7 +152,16 @@ _BY_STATUS: dict[int, type[MemwiseError]] = {
 }
 _PUBLIC = (NotFound, Conflict, Invalid, Refused, LimitExceeded, Unauthorized, Forbidden)
 KINDS: dict[str, type[MemwiseError]] = {kind.code: kind for kind in (*_PUBLIC, Unavailable)}
-_API_KINDS: dict[type[MemwiseError], type[ApiError]] = {}
+_API_KINDS: dict[type[MemwiseError], type[ApiError]] = {
+    NotFound: ApiNotFound,
+    Conflict: ApiConflict,
+    Invalid: ApiInvalid,
+    Refused: ApiRefused,
+    LimitExceeded: ApiLimitExceeded,
+    Unauthorized: ApiUnauthorized,
+    Forbidden: ApiForbidden,
+    Unavailable: ApiUnavailable,
+}
 
 
 def from_answer(
@@ -126,7 +172,4 @@ def from_answer(
     kind = KINDS.get(kind_name or "") or _BY_STATUS.get(status)
     if kind is None:
         return ApiError(status, code, message, details)
-    api_kind = _API_KINDS.get(kind)
-    if api_kind is None:
-        api_kind = _API_KINDS[kind] = type(f"Api{kind.__name__}", (ApiError, kind), {})
-    return api_kind(status, code, message, details)
+    return _API_KINDS.get(kind, ApiError)(status, code, message, details)

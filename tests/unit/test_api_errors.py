@@ -50,3 +50,21 @@ def test_the_server_names_the_kind_of_each_error() -> None:
 def test_an_unknown_status_is_a_plain_api_error() -> None:
     error = errors.from_answer(502, "http_error", "bad gateway")
     assert type(error) is errors.ApiError and not isinstance(error, errors.NotFound)
+
+
+@pytest.mark.parametrize("status", [404, 409, 422, 429, 401, 403, 503, 502])
+def test_an_answer_s_error_pickles_as_it_was(status: int) -> None:
+    """A queue or a process pool hands errors on by pickling: the class, the status, the
+    code, the message and the details come back."""
+    import pickle
+
+    error = errors.from_answer(status, "some_code", "said: so", {"field": "plan"})
+    back = pickle.loads(pickle.dumps(error))
+    assert type(back) is type(error) and type(back).__module__ == "memwise.errors"
+    assert (back.status, back.code, back.message, back.details, str(back)) == (
+        status,
+        "some_code",
+        "said: so",
+        {"field": "plan"},
+        str(error),
+    )

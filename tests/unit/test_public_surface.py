@@ -75,3 +75,4 @@ def test_the_clients_methods_have_their_real_signatures() -> None:
             kinds = {p.kind for p in params}
             assert inspect.Parameter.VAR_POSITIONAL not in kinds, (cls.__name__, name)
             assert next(iter(params)).name == "self", (cls.__name__, name)
+            assert member.__qualname__ == f"{cls.__name__}.{name}"  # as a method is named

@@ -277,3 +277,9 @@ class AsyncClient:
     tickets = _async(calls.tickets)
     audit = _async(calls.audit)
     lookup_account = _async(calls.lookup_account)
+
+
+for _owner in (Client, AsyncClient):  # each made method is its class's ("Client.recall")
+    for _name, _value in vars(_owner).items():
+        if callable(_value) and hasattr(_value, "__wrapped__"):
+            _value.__qualname__ = f"{_owner.__name__}.{_name}"
