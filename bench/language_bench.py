@@ -77,6 +77,7 @@ class Run:
         # conversations of one customer (the optional "customer" field) share a contact
         self.customers: dict[str, tuple[str, str, str]] = {}
         self.turn_ids: list[str] = []  # the last conversation's turns, in order
+        self.conversation_id = ""  # the last conversation's id
 
     def conversation(self, conv: dict[str, Any]) -> tuple[str, str, list[Any], dict[str, Any]]:
         """Record, end and extract one conversation; its workspace, contact, items (active
@@ -108,6 +109,7 @@ class Run:
             role = "customer" if t["role"] == "customer" else "assistant"
             mw.record.append_many(ws_id, started.id, [NewTurn(role, t["text"], at)])
         mw.record.end(ws_id, started.id)
+        self.conversation_id = started.id
         self.turn_ids = [t.id for t in mw.record.turns(ws_id, started.id)]
         mw.worker().run_once()
         items = mw.memory.items(ws_id, contact_id, include=("superseded",))

@@ -59,7 +59,12 @@ class Counting(Run):
         started = time.perf_counter()
         found = super().conversation(conv)
         result = found[3]
-        self.outcomes[str(result.get("status", "no job"))] += 1
+        if not result:  # not applied: the job waits for a retry; say why
+            job = self.mw.jobs.by_key(found[0], f"extract:{self.conversation_id}")
+            error = getattr(job, "last_error", None) or "no job"
+            self.outcomes[f"not applied: {str(error).split(':')[0][:60]}"] += 1
+        else:
+            self.outcomes[str(result.get("status"))] += 1
         self.modes[str(result.get("mode", "—"))] += 1
         for x in result.get("refusals") or []:
             self.refused[x["why"]] += 1
