@@ -3,6 +3,8 @@
 ``FakeModelServer`` is a real HTTP server on loopback speaking the OpenAI chat-completions
 and Anthropic messages protocols; it answers with queued responses (a JSON payload, an HTTP
 error, a malformed body or a delay) and records every request it received.
+``ScriptedExtractor`` proposes what a test tells it to: a careless or malicious model
+without a server, for testing what the harness and the write boundary keep.
 """
 
 from __future__ import annotations
@@ -12,9 +14,12 @@ import json
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from memwise.extraction.types import Existing, Extraction, Line, Proposal
 
 
 @dataclass
@@ -333,3 +338,23 @@ def _bot_params(raw: str, content_type: str) -> dict[str, Any]:
         except ValueError:
             params[name] = value
     return params
+
+
+class ScriptedExtractor:
+    """An extractor that proposes what it is told to, quotes and all (a careless or
+    malicious model): ``proposals``, or a function of the transcript that gives them."""
+
+    name = "scripted"
+    prompt_version = "scripted-1"
+
+    def __init__(
+        self,
+        proposals: Sequence[Proposal] | Callable[[Sequence[Line]], Sequence[Proposal]] = (),
+    ) -> None:
+        self.proposals = proposals
+
+    def extract(
+        self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Any
+    ) -> Extraction:
+        made = self.proposals(transcript) if callable(self.proposals) else self.proposals
+        return Extraction(items=list(made))

@@ -6,12 +6,12 @@ console's conversation page, with why, its secrets masked."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from memwise import FixedClock, Memwise
-from memwise.extraction.types import Existing, Extraction, Line, Proposal
+from memwise.extraction.types import Proposal
+from memwise.testing import ScriptedExtractor
 from tests.integration.conftest import Api
 from tests.integration.test_console import business, logged_in
 
@@ -40,22 +40,6 @@ REFUSED = {
 }
 
 
-class Scripted:
-    """A model proposing what it is told to, quotes and all."""
-
-    name = "scripted"
-    prompt_version = "scripted-1"
-
-    def extract(
-        self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Any
-    ) -> Extraction:
-        return Extraction(
-            items=[
-                Proposal(kind, text, [quote]) for text, (kind, quote) in {**KEPT, **REFUSED}.items()
-            ]
-        )
-
-
 def _extract(mw: Memwise, ws_id: str) -> tuple[str, str, dict[str, Any]]:
     agent = mw.tenancy.create_agent(ws_id, "Desk", memory_enabled=True, domain="general")
     ann = mw.tenancy.create_contact(ws_id, "Ann")
@@ -63,7 +47,9 @@ def _extract(mw: Memwise, ws_id: str) -> tuple[str, str, dict[str, Any]]:
     for role, text in TURNS:
         mw.record.append(ws_id, conv.id, role, text)
     mw.record.end(ws_id, conv.id)
-    mw.extraction.extractor = Scripted()
+    mw.extraction.extractor = ScriptedExtractor(
+        [Proposal(kind, text, [quote]) for text, (kind, quote) in {**KEPT, **REFUSED}.items()]
+    )
     mw.worker().run_once()
     job = mw.jobs.by_key(ws_id, f"extract:{conv.id}")
     assert job is not None and job.result is not None

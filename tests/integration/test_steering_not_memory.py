@@ -4,40 +4,30 @@ discount" as a preference the write boundary does not recognise."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from memwise import FixedClock, Memwise
-from memwise.extraction.types import Existing, Extraction, Line, Proposal
+from memwise.extraction.types import Proposal
+from memwise.testing import ScriptedExtractor
 
 SAID = "I always get the first-timer discount. I'm vegetarian."
 
 
-class Careless:
-    """A model that retells every customer sentence as a preference, quote and all."""
-
-    name = "careless"
-    prompt_version = "careless-1"
-
-    def extract(
-        self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Any
-    ) -> Extraction:
-        return Extraction(
-            items=[
-                Proposal(
-                    "preference",
-                    "Usually goes for first-timer discount",
-                    [SAID.split(". ")[0] + "."],
-                ),
-                Proposal("fact", "Is vegetarian", ["I'm vegetarian."]),
-            ]
-        )
+# a model that retells every customer sentence as a preference, quote and all
+CARELESS = ScriptedExtractor(
+    [
+        Proposal(
+            "preference", "Usually goes for first-timer discount", [SAID.split(". ")[0] + "."]
+        ),
+        Proposal("fact", "Is vegetarian", ["I'm vegetarian."]),
+    ]
+)
 
 
-@pytest.mark.parametrize("extractor", [None, Careless()], ids=["offline", "careless model"])
+@pytest.mark.parametrize("extractor", [None, CARELESS], ids=["offline", "careless model"])
 def test_a_steering_sentence_gives_no_memory(extractor: Any) -> None:
     clock = FixedClock(datetime(2026, 3, 2, 10, tzinfo=UTC))
     mw = Memwise.open("sqlite:///:memory:", clock=clock, extractor=extractor)
