@@ -423,11 +423,6 @@ def attribution(
         for clause, own in best or touched:
             if clause.who == who:
                 return who, clause.name, own
-    # said of no one in particular: of someone else when a clause the quote touches is
-    # theirs ("red roses, 24 of them, she loves them")
-    for clause, own in touched:
-        if clause.who == "other":
-            return "other", clause.name, own
     return "none", "", ""
 
 
@@ -652,7 +647,7 @@ def grounded(
     # the quote says it of someone ("she's allergic to nuts").
     said_of = context if context else [e.quote for e in evidence]
     who, name, clause = attribution(text, said_of, [e.quote for e in evidence])
-    if who == "other" and not names(text, name, f"{clause} {quotes}"):
+    if who == "other" and not names(text, name, clause):
         return False  # "Joan gets seasick" is not the customer's "Gets seasick"
     others = {w.split("'")[0] for w in norm(text).split()} & OTHERS
     around = _clauses(" . ".join(context) if context else quotes)
