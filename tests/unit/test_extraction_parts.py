@@ -405,3 +405,21 @@ def test_the_harness_on_its_labelled_tuning_set() -> None:
     total = {label: sum(c["label"] == label for c in cases) for label in right}
     assert right["keep"] / total["keep"] >= 0.84, right
     assert right["discard"] / total["discard"] >= 0.94, right
+
+
+@pytest.mark.parametrize(("role", "kept"), [("assistant", True), ("tool", False)])
+def test_a_confirmed_booking_takes_its_thing_from_the_offer_never_from_a_tool(
+    role: str, kept: bool
+) -> None:
+    """ "Thursday the 19th at 8:15 is perfect" confirms what the assistant offered; a tool's
+    output (retrieved text) is data and never grounds what the customer said."""
+    from memwise.retrieval import embedders
+
+    at = datetime(2026, 11, 29, 9, tzinfo=UTC)
+    lines = [
+        Line("t1", role, "Root canal slots: Thursday the 19th at 8:15 or Friday at 9.", at),
+        Line("t2", "customer", "Thursday the 19th at 8:15 is perfect.", at),
+    ]
+    item = Proposal("event", "Root canal Thursday 19th at 8:15", ["Thursday the 19th at 8:15"])
+    verified = harness.verify([item], [], lines, embedder=embedders.shipped())
+    assert bool(verified.items) is kept

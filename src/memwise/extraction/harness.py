@@ -263,13 +263,15 @@ class QuoteChecker:
         return list(unique.values())
 
     def before(self, evidence: Sequence[Evidence], turns: int = 2) -> list[str]:
-        """The texts of the few turns (anyone's) just before the quotes' turns: what they
-        answer."""
-        ids = [line.turn_id for line in self.lines]
+        """The texts of the few turns of the conversation (the customer's or the
+        assistant's: never a tool's output or an operator's note) just before the quotes'
+        turns: what they answer."""
+        said = [line for line in self.lines if line.role in ("customer", "assistant")]
+        ids = [line.turn_id for line in said]
         out: list[str] = []
         for e in evidence:
             at = ids.index(e.turn_id) if e.turn_id in ids else 0
-            out += [line.text for line in self.lines[max(0, at - turns) : at]]
+            out += [line.text for line in said[max(0, at - turns) : at]]
         return out
 
     def around(self, evidence: Sequence[Evidence]) -> list[str]:

@@ -47,8 +47,9 @@ def find(conn: Connection | None, workspace_id: str | None, text: str) -> list[F
             if len(name.split()) >= 2:  # a full name; single words collide with ordinary text
                 for m in re.finditer(rf"\b{re.escape(name.casefold())}\b", low):
                     found.append(Found("contact_name", m.span()))
+        digits = _digits(text)  # once: a workspace may hold thousands of numbers
         for kind, norm in identities:
-            if kind == "phone" and len(norm) >= 7 and norm[-8:] in _digits(text):
+            if kind == "phone" and len(norm) >= 7 and norm[-8:] in digits:
                 # a contact's number as written in their own country ("030 555 0199" for
                 # +49 30 555 0199), whatever the workspace's
                 own = home(norm)

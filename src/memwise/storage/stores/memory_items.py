@@ -321,14 +321,15 @@ def quoted_turn(conn: Connection, workspace_id: str, turn_id: str) -> Any | None
 def turns_before(
     conn: Connection, workspace_id: str, conversation_id: str, seq: int, n: int = 2
 ) -> list[str]:
-    """The texts of the ``n`` turns (anyone's) just before turn ``seq`` of a conversation:
-    what that turn answers."""
+    """The texts of the ``n`` turns of the customer or the assistant (never a tool's output
+    or an operator's note) just before turn ``seq`` of a conversation: what it answers."""
     rows = conn.execute(
         sa.select(turns.c.text)
         .where(
             turns.c.workspace_id == workspace_id,
             turns.c.conversation_id == conversation_id,
             turns.c.seq < seq,
+            turns.c.role.in_(("customer", "assistant")),
         )
         .order_by(turns.c.seq.desc())
         .limit(n)
