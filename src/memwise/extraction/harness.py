@@ -263,9 +263,8 @@ class QuoteChecker:
         return list(unique.values())
 
     def before(self, evidence: Sequence[Evidence], turns: int = 2) -> list[str]:
-        """The texts of the few turns of the conversation (the customer's or the
-        assistant's: never a tool's output or an operator's note) just before the quotes'
-        turns: what they answer."""
+        """The texts of the few turns just before the quotes' turns, the customer's or the
+        assistant's (never a tool's output or an operator's note): what they answer."""
         said = [line for line in self.lines if line.role in ("customer", "assistant")]
         ids = [line.turn_id for line in said]
         out: list[str] = []
@@ -505,9 +504,8 @@ _ASKERS = frozenset(["you", "ye", "u", "i", "we"])
 
 
 def _asks_for(words: list[str]) -> bool:
-    """Whether a question asks for something ("could ye text me from now on?", "can I change
-    to weekend mornings?"): it grounds what the customer wants, never a fact ("Can I bring a
-    dog?" is not "Has a dog")."""
+    """Whether a question asks for something ("could ye text me from now on?"): it grounds
+    what the customer wants, never a fact ("Can I bring a dog?" is not "Has a dog")."""
     return len(words) > 1 and words[0] in _MODALS and words[1] in _ASKERS
 
 
@@ -614,10 +612,10 @@ def grounded(
     supposition or something past — unless the item says so too; and about the customer,
     unless the item names whom it is about (``attribution``).
     ``context``: the clauses of the turns around the quotes (``QuoteChecker.around``);
-    ``answered``: the turns just before the quotes' (``QuoteChecker.before``): a dated item
-    whose quote confirms a date or a time may take its other words from them ("Cleaning
-    Thursday 19th at 8:15" for "Thursday the 19th at 8:15 is perfect"), never its numbers;
-    ``embedder``: lets an item say its quotes' content in other verbs (``_paraphrase``)."""
+    ``answered``: the turns just before (``QuoteChecker.before``): a dated item whose quote
+    confirms a date or time takes its other words, never its numbers, from them ("Cleaning
+    Thursday 19th at 8:15" for "Thursday the 19th at 8:15 is perfect"); ``embedder``: see
+    ``_paraphrase``."""
     if not evidence:
         return False
     text = re.sub(r"(?i)\b(\w+)-in-laws?\b", r"\1", text)  # a sister-in-law is a sister here
@@ -737,8 +735,8 @@ def verify(
     threshold: float = 90.0,
     embedder: Any | None = None,
 ) -> Verified:
-    """The proposals whose quotes are the customer's and ground them (``embedder``: the
-    shipped MiniLM, when installed, lets an item say its quotes' content in other words)."""
+    """The proposals whose quotes are the customer's and ground them (``embedder``: see
+    ``grounded``)."""
     checker = QuoteChecker(transcript, threshold)
     out = Verified()
     for p in items:

@@ -14,8 +14,7 @@ from sqlalchemy.engine import Connection
 from memwise import errors
 from memwise.safety import secrets
 from memwise.safety.phones import home, phones, region
-from memwise.storage.stores.tenancy import contact_details
-from memwise.storage.stores.tenancy import workspace as workspace_row
+from memwise.storage.stores.tenancy import contact_details, workspace
 
 # The same addresses as before in linear time (no library finds them in prose): a match starts
 # only where a run of address characters starts, each part bounded as RFC 5321 bounds it (64
@@ -39,7 +38,7 @@ def find(conn: Connection | None, workspace_id: str | None, text: str) -> list[F
     low = text.casefold()
     country = None
     if conn is not None and workspace_id is not None:
-        country = region(workspace_row(conn, workspace_id).timezone)
+        country = region(workspace(conn, workspace_id).timezone)
     numbers = phones(text, country)
     if conn is not None and workspace_id is not None:
         names, identities = contact_details(conn, workspace_id)
