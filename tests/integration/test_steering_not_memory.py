@@ -46,5 +46,10 @@ def test_a_steering_sentence_gives_no_memory(extractor: Any) -> None:
         assert job is not None and (job.result or {}).get("refused", {}).get(
             "instruction_not_memory", 0
         ) >= (1 if extractor is not None else 0)
+        if extractor is not None:  # named, with why, in the result
+            assert {
+                "text": "Usually goes for first-timer discount",
+                "why": "instruction_not_memory",
+            } in job.result["refusals"]
     finally:
         mw.close()

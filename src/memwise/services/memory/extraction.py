@@ -196,9 +196,9 @@ class ExtractionRunner:
         # proposed them ("I always get the first-timer discount" read as a preference)
         steering = {id(p) for p in verified.items if any(instructions.scan(e.quote) for e in p[1])}
         if steering:
-            for p, _ in verified.items:
-                if id(p) in steering:
-                    outcome.refuse(p.text, "instruction_not_memory")
+            for pair in verified.items:
+                if id(pair) in steering:
+                    outcome.refuse(pair[0].text, "instruction_not_memory")
             verified.items = [p for p in verified.items if id(p) not in steering]
             refused = outcome.refused.get("instruction_not_memory", 0) + len(steering)
             outcome.refused["instruction_not_memory"] = refused
