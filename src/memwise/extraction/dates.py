@@ -386,6 +386,39 @@ def _fixed_days(t: str, today: date, past: bool) -> date | None:
     return None
 
 
+def _in_so_many(t: str, today: date) -> date | None:
+    """ "in 3 days", "in a week", "in two months"."""
+    m = re.search(r"\bin (\d+|a|an|one|two|three|four|five|six|seven|ten) (day|week|month)s?\b", t)
+    if not m:
+        return None
+    n = int(m.group(1)) if m.group(1).isdigit() else (CARDINALS | {"a": 1, "an": 1})[m.group(1)]
+    if m.group(2) == "day":
+        return today + timedelta(days=n)
+    if m.group(2) == "week":
+        return today + timedelta(weeks=n)
+    month = today.month - 1 + n
+    return _month_day(month % 12 + 1, min(today.day, 28), today.year + month // 12, today)
+
+
+def _weekday(t: str, today: date) -> date | None:
+    """ "next Tuesday", "this Friday", "last Monday", "Thursday" (never "every Thursday")."""
+    m = re.search(rf"\b(next|this|coming|last)?\s*{_WD_RX}\b", t)
+    if not m or re.search(rf"\bevery\s+{_WD_RX}", t):
+        return None
+    target, which = _WD[m.group(2)[:3]], m.group(1)
+    monday = today - timedelta(days=today.weekday())
+    if which == "next":
+        return monday + timedelta(days=7 + target)
+    if which == "this":  # this week's, unless it has passed: then the coming one
+        this_week = monday + timedelta(days=target)
+        return this_week if this_week >= today else this_week + timedelta(days=7)
+    if which == "last":
+        back = (today.weekday() - target) % 7 or 7
+        return today - timedelta(days=back)
+    ahead = (target - today.weekday()) % 7 or 7
+    return today + timedelta(days=ahead)
+
+
 def _own_rules(text: str, today: date, past: bool = False) -> date | None:
     t = _aliases(words_to_numbers(text.lower()))
     found = _relative_rules(t, today) or _fixed_days(t, today, past)
@@ -405,28 +438,8 @@ def _own_rules(text: str, today: date, past: bool = False) -> date | None:
         return today + timedelta(days=1)
     if re.search(r"\byesterday\b", t):
         return today - timedelta(days=1)
-    m = re.search(r"\bin (\d+|a|an|one|two|three|four|five|six|seven|ten) (day|week|month)s?\b", t)
-    if m:
-        words = {
-            "a": 1,
-            "an": 1,
-            "one": 1,
-            "two": 2,
-            "three": 3,
-            "four": 4,
-            "five": 5,
-            "six": 6,
-            "seven": 7,
-            "ten": 10,
-        }
-        n = int(m.group(1)) if m.group(1).isdigit() else words[m.group(1)]
-        if m.group(2) == "day":
-            return today + timedelta(days=n)
-        if m.group(2) == "week":
-            return today + timedelta(weeks=n)
-        month = today.month - 1 + n
-        year = today.year + month // 12
-        return _month_day(month % 12 + 1, min(today.day, 28), year, today)
+    if (found := _in_so_many(t, today)) is not None:
+        return found
     m = re.search(r"\b(\d{4})-(\d{2})-(\d{2})\b", t)
     if m:
         try:
@@ -445,21 +458,8 @@ def _own_rules(text: str, today: date, past: bool = False) -> date | None:
     if m:
         given = _year(m.group(3), today) if m.group(3) else None
         return _month_day(_MON[m.group(1)[:3]], int(m.group(2)), given, today, past)
-    m = re.search(rf"\b(next|this|coming|last)?\s*{_WD_RX}\b", t)
-    if m and not re.search(rf"\bevery\s+{_WD_RX}", t):
-        target = _WD[m.group(2)[:3]]
-        which = m.group(1)
-        monday = today - timedelta(days=today.weekday())
-        if which == "next":
-            return monday + timedelta(days=7 + target)
-        if which == "this":  # this week's, unless it has passed: then the coming one
-            this_week = monday + timedelta(days=target)
-            return this_week if this_week >= today else this_week + timedelta(days=7)
-        if which == "last":
-            back = (today.weekday() - target) % 7 or 7
-            return today - timedelta(days=back)
-        ahead = (target - today.weekday()) % 7 or 7
-        return today + timedelta(days=ahead)
+    if (found := _weekday(t, today)) is not None:
+        return found
     m = re.search(r"\bnext (week|month|year)\b", t)
     if m:
         if m.group(1) == "week":
