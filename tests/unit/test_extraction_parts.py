@@ -413,13 +413,11 @@ def test_a_confirmed_booking_takes_its_thing_from_the_offer_never_from_a_tool(
 ) -> None:
     """ "Thursday the 19th at 8:15 is perfect" confirms what the assistant offered; a tool's
     output (retrieved text) is data and never grounds what the customer said."""
-    from memwise.retrieval import embedders
-
     at = datetime(2026, 11, 29, 9, tzinfo=UTC)
     lines = [
         Line("t1", role, "Root canal slots: Thursday the 19th at 8:15 or Friday at 9.", at),
         Line("t2", "customer", "Thursday the 19th at 8:15 is perfect.", at),
     ]
     item = Proposal("event", "Root canal Thursday 19th at 8:15", ["Thursday the 19th at 8:15"])
-    verified = harness.verify([item], [], lines, embedder=embedders.shipped())
+    verified = harness.verify([item], [], lines)
     assert bool(verified.items) is kept

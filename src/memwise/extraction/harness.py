@@ -22,9 +22,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-import numpy as np
 from rapidfuzz import fuzz
 from rapidfuzz.distance import DamerauLevenshtein
 
@@ -346,10 +344,15 @@ _NUMBER_WORDS = {w: str(n) for w, n in CARDINALS.items()}
 _SCALES = frozenset(["hundred", "thousand", "million", "billion", "trillion", "k", "bn", "dozen"])
 
 
+_TIME = re.compile(r"(?<![\d.:])(\d{1,2})[:.](\d{2})(?![\d:])")  # a clock time, one number
+
+
 def _numbers(text: str) -> set[str]:
-    """The numbers a text says, in digits ("forty-five" is 45, "two" is 2), and its scales."""
-    low = norm(text).replace("-", " ")
-    found = set(re.findall(r"\d+", low))
+    """The numbers a text says, in digits ("forty-five" is 45, "two" is 2), and its scales; a
+    time is one number ("8:15", "8.15": never the 15 of "Is 15 years old")."""
+    times = _TIME.findall(text)
+    low = norm(_TIME.sub(" ", text)).replace("-", " ")
+    found = {f"{int(h)}:{m}" for h, m in times} | set(re.findall(r"\d+", low))
     words = low.split()
     for i, w in enumerate(words):
         if w in _NUMBER_WORDS:
@@ -499,25 +502,14 @@ def _reported(before: list[str]) -> bool:
     return False
 
 
-_MODALS = frozenset(["can", "could", "would", "will", "may"])
-_ASKERS = frozenset(["you", "ye", "u", "i", "we"])
-
-
-def _asks_for(words: list[str]) -> bool:
-    """Whether a question asks for something ("could ye text me from now on?"): it grounds
-    what the customer wants, never a fact ("Can I bring a dog?" is not "Has a dog")."""
-    return len(words) > 1 and words[0] in _MODALS and words[1] in _ASKERS
-
-
 def _clause_ok(
     words: list[str], asked: bool, hits: list[int], item: str, kind: str | None = None
 ) -> bool:
     """Whether a clause holding the item's words states it: said, not asked; not negated,
     wished, supposed, reported or (for a lasting fact or preference) past before them unless
     the item says so too. Whom it is about is read by the parser (``attribution``)."""
-    wanting = kind in ("preference", "event") or bool(_ITEM_TENTATIVE.search(item))
-    if asked and not _ITEM_ASKED.search(item) and not (wanting and _asks_for(words)):
-        return False  # "Asked about: the Alpine 2" may quote a question
+    if asked and not _ITEM_ASKED.search(item):  # "Asked about: the Alpine 2" may quote a question
+        return False
     item_words = {w.split("'")[0] for w in norm(item).split()} | set(norm(item).split())
     before = words[: max(hits) + 1]
     if any(w in NEGATIONS for w in before) and not _negation_ok(words, item, item_words):
@@ -602,7 +594,6 @@ def grounded(
     evidence: Sequence[Evidence],
     context: Sequence[str] | None = None,
     kind: str | None = None,
-    embedder: Any | None = None,
     answered: Sequence[str] = (),
 ) -> bool:
     """Whether the item's text is supported by what its quotes say: its numbers (in digits
@@ -612,10 +603,9 @@ def grounded(
     supposition or something past — unless the item says so too; and about the customer,
     unless the item names whom it is about (``attribution``).
     ``context``: the clauses of the turns around the quotes (``QuoteChecker.around``);
-    ``answered``: the turns just before (``QuoteChecker.before``): a dated item whose quote
-    confirms a date or time takes its other words, never its numbers, from them ("Cleaning
-    Thursday 19th at 8:15" for "Thursday the 19th at 8:15 is perfect"); ``embedder``: see
-    ``_paraphrase``."""
+    ``answered``: the turns just before (``QuoteChecker.before``): a booking (an event with
+    numbers) whose quote confirms a date or time takes its other words, never its numbers,
+    from them ("Cleaning Thursday 19th at 8:15" for "Thursday the 19th at 8:15 is perfect")."""
     if not evidence:
         return False
     text = re.sub(r"(?i)\b(\w+)-in-laws?\b", r"\1", text)  # a sister-in-law is a sister here
@@ -623,7 +613,7 @@ def grounded(
     said = quotes + " " + quotes.replace("-", "")  # "e-mail" says email
     if not _numbers(text) <= _numbers(said):  # its numbers are the customer's own
         return False
-    if answered and _numbers(text) and parse.dated(quotes):  # "Thursday at 8:15 is perfect":
+    if answered and kind == "event" and _numbers(text) and parse.dated(quotes):  # a booking:
         said += " . " + " . ".join(answered)  # the turns it answers name what is booked
     said_norm, said_stems = f" {norm(said)} ", _stems(said)
     for group in SAME:
@@ -667,10 +657,7 @@ def grounded(
         and w.split("'")[0] not in OTHERS
     }
     found = {m for m in meaning if m in said_stems or _prefix_of(m, said_stems)}
-    if len(found) < len(meaning) - (1 if len(meaning) >= 4 else 0) and not (
-        who in ("speaker", "household")  # said of the customer in so many words
-        and _paraphrase(text, meaning - found, found, evidence, embedder)
-    ):
+    if len(found) < len(meaning) - (1 if len(meaning) >= 4 else 0):
         return False
     wanted = found or {snowball(w) for w in content_words(text)}
     best: list[tuple[list[str], bool, list[int]]] = []
@@ -687,32 +674,6 @@ def grounded(
     if not best:  # said in other words ("I don't eat meat" for "Vegetarian"): every clause
         best = [(w, asked, [len(w) - 1]) for w, asked in around]
     return any(_clause_ok(w, asked, hits, text, kind) for w, asked, hits in best)
-
-
-# How close in meaning (the shipped MiniLM's cosine) an item must be to its quotes when it
-# says what they say in other verbs or adjectives; fit on the tuning sets (docs/rules.md).
-PARAPHRASE = 0.6
-
-
-def _paraphrase(
-    text: str, missing: set[str], found: set[str], evidence: Sequence[Evidence], embedder: Any
-) -> bool:
-    """Whether an item says its quotes' content with other verbs or adjectives: every word
-    of it not in them says what is so (a verb or an adjective outside a name: read off the
-    parse), at least one of its content words is in them, and it is close in meaning to them
-    ("Relocated to Pune" for "I have transferred to Pune"; never "Has a golden retriever"
-    for "I have a dog", nor "Irish citizen" for "US citizen living in Ireland")."""
-    if embedder is None or not found:
-        return False
-    free = parse.predicating(text)
-    if free is None:
-        return False
-    said = {snowball(w) for w in content_words(" ".join(free))}
-    if not missing <= said:
-        return False
-    quotes = " ".join(e.quote for e in evidence)
-    a, b = np.asarray(embedder.embed([text, quotes]), dtype=np.float32)
-    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) or 1.0)) >= PARAPHRASE
 
 
 # What a proposal may hold before the harness reads it: an item is at most 500 characters
@@ -733,10 +694,8 @@ def verify(
     events: Sequence[ProposedEvent],
     transcript: Sequence[Line],
     threshold: float = 90.0,
-    embedder: Any | None = None,
 ) -> Verified:
-    """The proposals whose quotes are the customer's and ground them (``embedder``: see
-    ``grounded``)."""
+    """The proposals whose quotes are the customer's and ground them."""
     checker = QuoteChecker(transcript, threshold)
     out = Verified()
     for p in items:
@@ -745,7 +704,7 @@ def verify(
             out.dropped.append((p.text[:MAX_ITEM_CHARS], "too_long"))
             continue
         ev = checker.evidence(p.quotes)
-        if ev and grounded(p.text, ev, checker.around(ev), p.kind, embedder, checker.before(ev)):
+        if ev and grounded(p.text, ev, checker.around(ev), p.kind, checker.before(ev)):
             out.items.append((p, ev))
         else:
             out.discarded += 1

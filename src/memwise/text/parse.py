@@ -426,17 +426,6 @@ def _wish(words: list[Any]) -> str | None:
     return None
 
 
-def predicating(text: str) -> frozenset[str] | None:
-    """The words of ``text`` that say what is so of something (verbs and adjectives outside
-    any named entity: "relocated", "engaged", "self-employed"), lower-cased as written;
-    None when the parser in use cannot say (it is not the spaCy pipeline)."""
-    found = parser()
-    if not isinstance(found, SpacyParser):
-        return None
-    doc = found._doc(text[:MAX_CHARS])
-    return frozenset(t.lower_ for t in doc if t.pos_ in ("VERB", "ADJ", "AUX") and not t.ent_type_)
-
-
 def dated(text: str) -> bool:
     """Whether ``text`` names a date or a time (the parser's DATE/TIME entities); False when
     the parser in use cannot say."""

@@ -178,7 +178,6 @@ class ExtractionRunner:
             extraction.events if agent.business_intelligence else [],
             transcript,
             self.threshold,
-            embedders.shipped(),  # the paraphrase check is fit on the shipped MiniLM's scale
         )
         outcome = Outcome(
             "applied",

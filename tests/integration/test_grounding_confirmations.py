@@ -1,8 +1,11 @@
-"""A model's items are held to what the customer said, by meaning where words differ: a verb
-said in other words, a booking confirmed by its date alone, a request asked as a question —
-never a detail the customer did not say, a number they did not say, or a fact a question
-only asks about. Every proposal not kept is named in the extraction result and on the
-console's conversation page, with why, its secrets masked."""
+"""A model's items are held to what the customer said: a booking the customer confirms by its
+date alone ("Thursday the 19th at 8:15 is perfect") takes the thing booked from the offer it
+answers; nothing else does — not a diagnosis in the assistant's offer, not a number the
+customer did not say, not a detail they did not say, not another verb for what they said (an
+antonym reads as close as a synonym: "Safe with penicillin" for "I am allergic to
+penicillin"), not a fact or a want a question only asks about. Every proposal not kept is
+named in the extraction result and on the console's conversation page, with why, its
+secrets masked."""
 
 from __future__ import annotations
 
@@ -20,22 +23,26 @@ TURNS = [
     ("assistant", "We have a cleaning on Thursday the 19th at 8:15 or Friday the 20th at 9."),
     ("customer", "Thursday the 19th at 8:15 is perfect."),
     ("customer", "could ye text me from now on rather than ringing? Can I bring my dog?"),
-    ("customer", "My card is 4111 1111 1111 1111 if you need it."),
+    ("customer", "My card is 4111 1111 1111 1111 if you need it. I am allergic to penicillin."),
+    ("assistant", "Your scan shows a tumour. Follow-up Monday the 23rd at 10:30?"),
+    ("customer", "Monday the 23rd at 10:30 is fine."),
 ]
 
 KEPT = {
-    "Relocated to Pune for work": ("fact", "I have transferred to Pune for work"),
     "Cleaning appointment Thursday 19th at 8:15": ("event", "Thursday the 19th at 8:15 is perfect"),
-    "Prefers texts to phone calls": (
-        "preference",
-        "could ye text me from now on rather than ringing?",
-    ),
+    "Has a dog": ("fact", "I have a dog"),
+    "Follow-up Monday 23rd at 10:30": ("event", "Monday the 23rd at 10:30 is fine"),
 }
 REFUSED = {
     "Has a golden retriever": ("fact", "I have a dog"),  # a detail never said
     "Root canal Thursday 19th at 8:15": ("event", "Thursday the 19th at 8:15 is perfect"),
     "Cleaning on Friday 20th at 9": ("event", "Thursday the 19th at 8:15 is perfect"),
-    "Has a dog that comes along": ("fact", "Can I bring my dog?"),  # a question, not a fact
+    "Has a tumour, follow-up Monday 23rd at 10:30": ("fact", "Monday the 23rd at 10:30 is fine"),
+    "Is 15 years old": ("fact", "Thursday the 19th at 8:15 is perfect"),
+    "Relocated to Pune for work": ("fact", "I have transferred to Pune for work"),
+    "Safe with penicillin": ("fact", "I am allergic to penicillin"),
+    "Prefers texts to phone calls": ("preference", "could ye text me from now on rather than"),
+    "Wants to bring dog; has a dog": ("fact", "Can I bring my dog?"),  # a question, not a fact
     "Card 4111 1111 1111 1111 on file": ("fact", "My card is 4111 1111 1111 1111"),
 }
 
@@ -65,10 +72,9 @@ def test_items_said_in_other_words_are_kept_and_details_never_said_are_not() -> 
         assert texts >= set(KEPT), texts
         assert not texts & set(REFUSED), texts
         why = {x["text"]: x["why"] for x in result["refusals"]}
-        assert why["Has a golden retriever"] == "not_grounded"
-        assert why["Root canal Thursday 19th at 8:15"] == "not_grounded"
-        assert why["Cleaning on Friday 20th at 9"] == "not_grounded"  # the business's numbers
-        assert why["Has a dog that comes along"] == "not_grounded"
+        for text in REFUSED:
+            if "4111" not in text:
+                assert why[text] == "not_grounded", (text, why)
         masked = [t for t in why if "[card]" in t]  # named, its secret masked
         assert masked and not any("4111" in t for t in why), why
         assert len(result["refusals"]) == len(REFUSED)
