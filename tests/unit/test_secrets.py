@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memwise.safety import pii, secrets
+from memwise.safety import phones, pii, secrets
 
 
 @pytest.mark.parametrize(
@@ -96,10 +96,10 @@ def test_phone_numbers_are_read_by_the_workspace_country() -> None:
         "Ruf uns an: 030 1234567 oder +44 20 7946 0958. Bestellung 4411-2026 vom 14.03.2026, "
         "geöffnet 9-17 Uhr, Sendung 1Z999AA10123456784, PLZ 10115, ISBN 978-3-16-148410-0."
     )
-    found = {text[a:b] for a, b in pii.phones(text, pii.region("Europe/Berlin"))}
+    found = {text[a:b] for a, b in phones.phones(text, phones.region("Europe/Berlin"))}
     assert found == {"030 1234567", "+44 20 7946 0958"}
     # without a country (a UTC workspace) a national number is not read as anyone's
-    assert {text[a:b] for a, b in pii.phones(text, pii.region("UTC"))} == {"+44 20 7946 0958"}
-    assert pii.region("Europe/Berlin") == "DE" and pii.region("America/Chicago") == "US"
+    assert {text[a:b] for a, b in phones.phones(text, phones.region("UTC"))} == {"+44 20 7946 0958"}
+    assert phones.region("Europe/Berlin") == "DE" and phones.region("America/Chicago") == "US"
     out = pii.redact(None, None, "call +1 (415) 555-0132 ext. 12 before 5pm")
     assert "415" not in out and "[phone]" in out

@@ -42,3 +42,30 @@ def phones(text: str, country: str | None) -> list[tuple[int, int]]:
         text, country or "ZZ", leniency=phonenumbers.Leniency.VALID, max_tries=MAX_PHONE_TRIES
     )
     return [(m.start, m.end) for m in matcher]
+
+
+class Phones:
+    """One text's telephone numbers, read once per country: the workspace's, and a contact's
+    own when their number is looked for ("030 555 0199" is +49 30 555 0199 whatever the
+    workspace's country)."""
+
+    def __init__(self, text: str, country: str | None) -> None:
+        self.text, self.country = text, country
+        self._read: dict[str | None, list[tuple[int, int]]] = {}
+
+    def spans(self) -> list[tuple[int, int]]:
+        """The numbers as the workspace's country writes them (any written internationally)."""
+        return self._as(self.country)
+
+    def of(self, digits: str) -> list[tuple[int, int]]:
+        """Where the number kept as ``digits`` (its international form) is written."""
+        return [
+            (a, b)
+            for a, b in self._as(home(digits))
+            if "".join(c for c in self.text[a:b] if c.isdigit()).endswith(digits[-8:])
+        ]
+
+    def _as(self, country: str | None) -> list[tuple[int, int]]:
+        if country not in self._read:
+            self._read[country] = phones(self.text, country)
+        return self._read[country]

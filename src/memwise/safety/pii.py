@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection
 
 from memwise import errors
 from memwise.safety import secrets
-from memwise.safety.phones import home, phones, region
+from memwise.safety.phones import Phones, region
 from memwise.storage.stores.tenancy import contact_details, workspace
 
 # The same addresses as before in linear time (no library finds them in prose): a match starts
@@ -36,10 +36,8 @@ def find(conn: Connection | None, workspace_id: str | None, text: str) -> list[F
     """Every contact detail in ``text``: the workspace's contacts first, then generic PII."""
     found: list[Found] = []
     low = text.casefold()
-    country = None
-    if conn is not None and workspace_id is not None:
-        country = region(workspace(conn, workspace_id).timezone)
-    numbers = phones(text, country)
+    zone = workspace(conn, workspace_id).timezone if conn and workspace_id else None
+    read = Phones(text, region(zone))
     if conn is not None and workspace_id is not None:
         names, identities = contact_details(conn, workspace_id)
         for name in names:
@@ -49,18 +47,13 @@ def find(conn: Connection | None, workspace_id: str | None, text: str) -> list[F
         digits = _digits(text)  # once: a workspace may hold thousands of numbers
         for kind, norm in identities:
             if kind == "phone" and len(norm) >= 7 and norm[-8:] in digits:
-                # a contact's number as written in their own country ("030 555 0199" for
-                # +49 30 555 0199), whatever the workspace's
-                own = home(norm)
-                for a, b in numbers if own == country else phones(text, own):
-                    if _digits(text[a:b]).endswith(norm[-8:]):
-                        found.append(Found("contact_phone", (a, b)))
+                found += [Found("contact_phone", span) for span in read.of(norm)]
             elif len(norm) >= 6:
                 start = low.find(norm)
                 if start >= 0:
                     found.append(Found(f"contact_{kind}", (start, start + len(norm))))
     found += [Found("email", m.span()) for m in EMAIL.finditer(text)]
-    found += [Found("phone", span) for span in numbers]
+    found += [Found("phone", span) for span in read.spans()]
     for f in secrets.find(text):  # cards, IBANs, passwords and keys: never shown again
         found.append(Found(f.kind, f.span))
     return found

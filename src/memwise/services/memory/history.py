@@ -417,14 +417,18 @@ class History:
                 if state is not None and state.contact_id
                 else None
             )
+        keeps = bool(state is not None and state.contact_id and rows and self._keeps())
         vectors = [
-            from_bytes(r.embedding) if r.embedder == eid and r.embedding else None for r in rows
-        ]
-        pieces = [_unpacked(r) for r in rows] if self.pieces is not None else None
+            from_bytes(r.embedding) if keeps and r.embedder == eid and r.embedding else None
+            for r in rows
+        ]  # decoded only when the conversation is kept for recall
+        pieces = [_unpacked(r) for r in rows] if keeps and self.pieces is not None else None
         missing = [
             i
-            for i, v in enumerate(vectors)
-            if v is None or (self.pieces is not None and rows[i].token_vectors is None)
+            for i, r in enumerate(rows)
+            if r.embedder != eid
+            or not r.embedding
+            or (self.pieces is not None and r.token_vectors is None)
         ]
         if missing:
             who = contact.name if contact else "customer"
@@ -443,7 +447,7 @@ class History:
                 vectors[i] = np.asarray(made[n], dtype=np.float32)
                 if pieces is not None:
                     pieces[i] = new[n] if new is not None else None
-        if state is not None and state.contact_id is not None and rows and self._keeps():
+        if keeps:
             self._keep_read(workspace_id, rows, vectors, pieces)
         return len(missing)
 

@@ -367,6 +367,7 @@ class Memory:
             source,
             new.evidence,
             reach=summary.READS if kind is Kind.summary else None,
+            answers=kind is Kind.event,
         )
         if kind is Kind.summary:
             self._check_summary(conn, workspace_id, contact_id, new)
@@ -561,13 +562,15 @@ class Memory:
         evidence: Sequence[Evidence],
         *,
         reach: int | None = None,
+        answers: bool = False,
     ) -> tuple[list[Evidence], list[str], list[str]]:
         """Quotes must come from this contact's own (customer) turns; stated items need one.
         A secret in a quote never enters memory: it is masked in the quote kept. Returns the
         evidence as kept, the clauses of the turns around it and the turns just before each
         quoted turn (what grounding reads: ``harness.grounded``).
         ``reach``: how much of each turn the quotes can come from (a summary reads a turn's
-        head only), so checking them costs no more than that."""
+        head only), so checking them costs no more than that; ``answers``: read the turns
+        before (only a stated event, a booking, is grounded by what it answers)."""
         if source is Source.stated and not evidence:
             raise errors.Invalid(
                 "a stated item needs a quote from the customer's own words",
@@ -607,7 +610,7 @@ class Memory:
                 )
             # The turn's own words are kept, with any secret in them masked ("[card]").
             checked.append(Evidence(e.turn_id, secrets.redact(found.quote), row.at))
-            if source is Source.stated:
+            if answers and source is Source.stated:
                 answered += store.turns_before(conn, workspace_id, row.conversation_id, row.seq)
         return checked, around, answered
 

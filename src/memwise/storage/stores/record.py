@@ -538,32 +538,6 @@ def keep_turns(
     )
 
 
-def unembedded_turns(
-    conn: Connection, workspace_id: str, conversation_id: str, embedder: str, tokens: bool = False
-) -> list[Any]:
-    """The conversation's turns with text and no vector of ``embedder`` — or, with
-    ``tokens``, no word-piece vectors either — (id, text, role, and the conversation's
-    contact, agent and staff user), in order."""
-    missing = sa.or_(turns.c.embedder.is_(None), turns.c.embedder != embedder)
-    if tokens:
-        missing = sa.or_(missing, turns.c.token_vectors.is_(None))
-    return list(
-        conn.execute(
-            _said(
-                workspace_id,
-                turns.c.id,
-                turns.c.text,
-                turns.c.role,
-                conversations.c.contact_id,
-                conversations.c.agent_id,
-                conversations.c.user_id,
-            )
-            .where(turns.c.conversation_id == conversation_id, missing)
-            .order_by(turns.c.seq)
-        )
-    )
-
-
 def set_turn_vectors(
     conn: Connection,
     workspace_id: str,
