@@ -77,8 +77,7 @@ class Verified:
     items: list[tuple[Proposal, list[Evidence]]] = field(default_factory=list)
     events: list[tuple[ProposedEvent, Evidence]] = field(default_factory=list)
     discarded: int = 0
-    # what was discarded and why: "too_long", "not_the_customers_words" (no quote found in
-    # a customer turn), "not_grounded" (the quotes do not say it)
+    # what was discarded, why: too_long, not_the_customers_words, not_grounded (quotes don't say it)
     dropped: list[tuple[str, str]] = field(default_factory=list)
 
 
@@ -264,12 +263,9 @@ class QuoteChecker:
         """The texts of the few turns just before the quotes' turns, the customer's or the
         assistant's (never a tool's output or an operator's note): what they answer."""
         said = [line for line in self.lines if line.role in ("customer", "assistant")]
-        ids = [line.turn_id for line in said]
-        out: list[str] = []
-        for e in evidence:
-            at = ids.index(e.turn_id) if e.turn_id in ids else 0
-            out += [line.text for line in said[max(0, at - turns) : at]]
-        return out
+        at = {line.turn_id: i for i, line in enumerate(said)}
+        spans = [(max(0, at.get(e.turn_id, 0) - turns), at.get(e.turn_id, 0)) for e in evidence]
+        return [line.text for a, b in spans for line in said[a:b]]
 
     def around(self, evidence: Sequence[Evidence]) -> list[str]:
         """The clauses of the turns around these quotes (the quotes themselves if unknown)."""
@@ -344,7 +340,10 @@ _NUMBER_WORDS = {w: str(n) for w, n in CARDINALS.items()}
 _SCALES = frozenset(["hundred", "thousand", "million", "billion", "trillion", "k", "bn", "dozen"])
 
 
-_TIME = re.compile(r"(?<![\d.:])(\d{1,2})[:.](\d{2})(?![\d:])")  # a clock time, one number
+# A clock time is one number, so its minutes never ground another ("Is 15 years old" from
+# "at 8:15"): the parser's TIME entities cover "tonight" too and cost a parse; dateparser gives
+# no spans. Linear. Blind sets honesty_blind_3/4/5, language_en_blind_3: no figure changes.
+_TIME = re.compile(r"(?<![\d.:])(\d{1,2})[:.](\d{2})(?![\d:])")
 
 
 def _numbers(text: str) -> set[str]:
