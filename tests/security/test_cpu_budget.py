@@ -146,7 +146,8 @@ def test_voice_webhook(shop: dict[str, Any]) -> None:
     )
 
 
-def test_extraction(shop: dict[str, Any]) -> None:
+def _extract(shop: dict[str, Any]) -> Callable[[str], None]:
+    """One conversation of this text, ended and extracted by the worker."""
     mw: Memwise = shop["mw"]
 
     def extract(text: str) -> None:
@@ -155,7 +156,11 @@ def test_extraction(shop: dict[str, Any]) -> None:
         mw.record.end(shop["ws"], conv)
         mw.worker().run_once()
 
-    within_budget(extract)
+    return extract
+
+
+def test_extraction(shop: dict[str, Any]) -> None:
+    within_budget(_extract(shop))
 
 
 def test_mcp_arguments(shop: dict[str, Any]) -> None:
@@ -261,14 +266,7 @@ def test_a_message_sized_paste_is_bounded_by_its_proposals(shop: dict[str, Any])
     reader, so its cost is its proposals': at most 10 a turn, ~30 ms each to check and
     write (docs/security.md). Three times the entry-point budget, on distinct sentences
     that nothing remembered can answer."""
-    mw: Memwise = shop["mw"]
-
-    def extract(text: str) -> None:
-        conv = _conversation(shop)
-        mw.record.append(shop["ws"], conv, "customer", text)
-        mw.record.end(shop["ws"], conv)
-        mw.worker().run_once()
-
+    extract = _extract(shop)
     extract(ORDINARY)
     for n, unit in enumerate(["I live in Town{}.", "Can we do the 3rd at 2pm for table {}?"]):
         text = " ".join(unit.format(i + 100_000 * n) for i in range(400))[:2_400]
