@@ -27,11 +27,9 @@ from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 
 NONE = TurnRecallConfig(
     neighbour_weight=0,
-    conversation_weight=0,
     speaker_boost=0,
     voice_boost=0,
     long_ratio=0,
-    spread_decay=1.0,
     period_boost=0,
     newest_boost=0,
     dense_weight=0,
@@ -42,15 +40,11 @@ NONE = TurnRecallConfig(
 BEST = TurnRecallConfig()
 STEPS = [
     ("+ neighbours ±1 at 0.5", {"neighbour_weight": 0.5, "window": 1}),
-    ("+ conversation score 0.35", {"conversation_weight": 0.35}),
     ("+ speaker boost 0.6 (name leaves the query)", {"speaker_boost": 0.6}),
     ("+ neighbours ±2", {"window": 2}),
     ("+ Snowball stemmer", {"stemmer": "snowball"}),
     ("+ the customer's words first (long turns, voice)", {"long_ratio": 2.0, "voice_boost": 0.6}),
-    (
-        "+ spreading, periods, the newest (memwise, lexical)",
-        {"spread_decay": 0.5, "period_boost": 0.5, "newest_boost": 0.5},
-    ),
+    ("+ periods, the newest (memwise, lexical)", {"period_boost": 0.5, "newest_boost": 0.5}),
 ]
 LEXICAL = {"BM25 over turns (light stemmer, k1 1.2, b 0.75)": NONE}
 _config = NONE
@@ -60,7 +54,7 @@ for _name, _change in STEPS:
 assert _config == replace(BEST, dense_weight=0, dense_neighbour_weight=0)
 _SENTENCE = replace(BEST, late_weight=0.0)  # sentence vectors, no late interaction
 DENSE = {
-    "MiniLM only": replace(NONE, dense_weight=1.0, neighbour_weight=0, conversation_weight=0),
+    "MiniLM only": replace(NONE, dense_weight=1.0, neighbour_weight=0),
     f"memwise + MiniLM {BEST.dense_weight}": replace(_SENTENCE, dense_neighbour_weight=0),
     f"memwise + MiniLM {BEST.dense_weight}, vectors smoothed ±2": _SENTENCE,
     "+ late interaction over word pieces (memwise default)": BEST,
@@ -107,12 +101,7 @@ def measure(prepared, config, vectors=None, qvectors=None, pieces=None, qpieces=
         for m, (qa, wanted) in enumerate(questions):
             qv = qvectors[n][m] if qvectors else None
             qp = qpieces[n][m] if qpieces else None
-            if (
-                config.dense_weight
-                and not config.neighbour_weight
-                and not config.conversation_weight
-                and qv is not None
-            ):
+            if config.dense_weight and not config.neighbour_weight and qv is not None:
                 ranked = list(np.argsort(-(index.vectors @ qv))[:20])
             else:
                 found = index.search(

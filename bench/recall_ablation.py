@@ -50,14 +50,11 @@ DEFAULT = TurnRecallConfig()
 # each weight: its "off" value first, then the values tried
 GRID: dict[str, tuple[float, ...]] = {
     "neighbour_weight": (0.0, 0.25, 0.5, 1.0),
-    "conversation_weight": (0.0, 0.2, 0.35, 0.6),
     "speaker_boost": (0.0, 0.3, 0.6, 1.0),
     "voice_boost": (0.0, 0.3, 0.6, 1.0),
     "long_ratio": (0.0, 1.5, 2.0, 3.0),
-    "answer_share": (0.0, 0.5, 0.8, 1.0),
     "period_boost": (0.0, 0.25, 0.5, 1.0),
     "newest_boost": (0.0, 0.25, 0.5, 1.0),
-    "spread_decay": (1.0, 0.75, 0.5, 0.25),
     "dense_weight": (0.0, 0.5, 1.0, 1.5, 2.0),
     "dense_neighbour_weight": (0.0, 0.25, 0.5, 1.0),
     "late_weight": (0.0, 0.25, 0.5, 1.0),

@@ -1,7 +1,8 @@
 """Record recall as installed, against the plain baselines, in one run on the same data.
 
     python bench/recall_default.py --records tools/datasets/recall_business_blind_4.json \
-        [--longmemeval PATH/longmemeval_s.json.xz] [--limit N] [--full]
+        [--longmemeval PATH/longmemeval_s.json.xz] [--limit N] [--full] \
+        [--save RUN.json] [--compare RUN.json]
 
 Readings, each ranking a question's candidate turns:
 
@@ -19,6 +20,10 @@ all@10, every evidence turn in the first 10; any@5. Differences are paired (the 
 questions), with a 95% bootstrap interval (2,000 resamples). LongMemEval_S is read from the
 path given (``.json`` or ``.json.xz``), never copied; its questions without an answer
 (``_abs``) and those whose evidence is only in the assistant's turns are left out.
+
+Two versions of memwise side by side: ``--save`` writes every question's metrics per
+reading; run the other version (a checkout of it, this script copied in) with ``--compare``
+on that file, and its readings join this run's as "… (saved)", paired question by question.
 """
 
 from __future__ import annotations
@@ -191,8 +196,13 @@ def paired(a: list[float], b: list[float], rng: random.Random) -> str:
     return f"{diff.mean():+.3f} [{means[50]:+.3f}, {means[1949]:+.3f}]"
 
 
-def run(name: str, cases: list[Case], readings: dict[str, Ranker], base: list[str]) -> None:
-    got: dict[str, dict[str, list[float]]] = {r: {m: [] for m in METRICS} for r in readings}
+Got = dict[str, dict[str, list[float]]]  # reading → metric → one value per question
+
+
+def run(
+    name: str, cases: list[Case], readings: dict[str, Ranker], base: list[str], saved: Got
+) -> Got:
+    got: Got = {r: {m: [] for m in METRICS} for r in readings}
     seconds: dict[str, float] = dict.fromkeys(readings, 0.0)
     for case in cases:
         for q in case.questions:
@@ -203,17 +213,19 @@ def run(name: str, cases: list[Case], readings: dict[str, Ranker], base: list[st
                 for m, v in scores(order, q.evidence).items():
                     got[reading][m].append(v)
     n = len(next(iter(got.values()))["r@1"])
-    rows = [
-        [r, *(f"{np.mean(got[r][m]):.3f}" for m in METRICS), f"{1000 * seconds[r] / n:.1f}"]
-        for r in readings
-    ]
+    mine = dict(got)
+    for r, values in saved.items():
+        if len(values["r@1"]) != n:
+            raise SystemExit(f"{name}: the saved run has other questions ({len(values['r@1'])})")
+        got[f"{r} (saved)"] = values
+    took = {r: f"{1000 * t / n:.1f}" for r, t in seconds.items()}
+    rows = [[r, *(f"{np.mean(got[r][m]):.3f}" for m in METRICS), took.get(r, "")] for r in got]
     table(f"{name}: {n} questions", ["reading", *METRICS, "ms/question"], rows)
     rng = random.Random(11)
-    for b in base:
-        rows = [
-            [r, *(paired(got[r][m], got[b][m], rng) for m in METRICS)] for r in readings if r != b
-        ]
+    for b in [*base, *(f"{r} (saved)" for r in saved if r.startswith("memwise"))]:
+        rows = [[r, *(paired(got[r][m], got[b][m], rng) for m in METRICS)] for r in got if r != b]
         table(f"{name}: paired difference against {b} (95% interval)", ["reading", *METRICS], rows)
+    return mine
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -222,7 +234,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--longmemeval", type=Path)
     ap.add_argument("--limit", type=int, help="LongMemEval: the first N questions only")
     ap.add_argument("--full", action="store_true", help="also the float32 weights")
+    ap.add_argument("--save", type=Path, help="write every question's metrics here")
+    ap.add_argument("--compare", type=Path, help="a saved run (another version) to pair with")
     args = ap.parse_args(argv)
+    earlier: dict[str, Got] = json.loads(args.compare.read_text()) if args.compare else {}
+    saved: dict[str, Got] = {}
     packaged = Vectors(MiniLMEmbedder())
     full = Vectors(MiniLMEmbedder(weights="full")) if args.full else None
     sets: list[tuple[str, list[Case]]] = [(p.stem, business_cases(p)) for p in args.records]
@@ -245,7 +261,9 @@ def main(argv: list[str] | None = None) -> int:
             readings["MiniLM cosine (float32)"] = cosine(full)
             readings["memwise, float32"] = memwise(DEFAULT, full)
         base = ["MiniLM cosine (int8)", "BM25, the asker's side", "BM25, every turn"]
-        run(name, cases, readings, base)
+        saved[name] = run(name, cases, readings, base, earlier.get(name, {}))
+    if args.save:
+        args.save.write_text(json.dumps(saved))
     return 0
 
 

@@ -50,24 +50,19 @@ OFF = replace(  # every part of the ranking switched off: what the others add to
     SHIPPED,
     neighbour_weight=0.0,
     window=0,
-    conversation_weight=0.0,
     speaker_boost=0.0,
     voice_boost=0.0,
     long_ratio=0.0,
-    spread_decay=1.0,
     period_boost=0.0,
     newest_boost=0.0,
-    answer_share=0.0,
 )
 PLAIN = replace(OFF, b=0.75)
 PREVIOUS = replace(  # the defaults before this comparison (chosen on all ten conversations)
-    OFF, neighbour_weight=0.5, window=2, conversation_weight=0.7, speaker_boost=0.6, b=0.5
+    OFF, neighbour_weight=0.5, window=2, speaker_boost=0.6, b=0.5
 )
 INDEX_GRID = {"neighbour_weight": (0.25, 0.5), "b": (0.5, 0.75), "long_ratio": (0.0, 2.0)}
 QUERY_GRID = {
-    "conversation_weight": (0.35, 0.7),
     "voice_boost": (0.0, 0.6),
-    "spread_decay": (1.0, 0.7, 0.5),
     "period_boost": (0.0, 0.5),
     "newest_boost": (0.0, 0.5),
 }

@@ -105,7 +105,7 @@ def test_late_interaction_reorders_the_best_turns_only() -> None:
         TurnDoc("t3", "c3", "Ann", "The red bike is mine."),
     ]
     tokens = [pieces(f"{d.speaker}: {d.text}") for d in docs]
-    base = TurnRecallConfig(neighbour_weight=0, conversation_weight=0, late_weight=0.0)
+    base = TurnRecallConfig(neighbour_weight=0, late_weight=0.0)
     vectors = np.eye(3, dtype=np.float32)
     question = "Did Ann take the children to Florida?"
     qv = np.array([0.5, 0.5, 0.0], dtype=np.float32)
@@ -142,7 +142,7 @@ def _bike_turns() -> tuple[list[TurnDoc], list[TokenVectors | None]]:
 
 def test_a_turn_without_pieces_is_neither_lifted_nor_sunk() -> None:
     docs, tokens = _bike_turns()
-    base = TurnRecallConfig(neighbour_weight=0, conversation_weight=0, late_weight=0.0)
+    base = TurnRecallConfig(neighbour_weight=0, late_weight=0.0)
     question = "Did the children ride the bike?"
     qt = pieces(question, keep_text=True)
     plain = dict(TurnIndex(docs, None, base, tokens=tokens).search(question, query_tokens=qt))

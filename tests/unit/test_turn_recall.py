@@ -28,14 +28,14 @@ def test_the_turn_with_the_words_ranks_first() -> None:
 
 
 def test_neighbours_lend_their_words_within_a_conversation_only() -> None:
-    index = TurnIndex(docs(), config=TurnRecallConfig(conversation_weight=0, speaker_boost=0))
+    index = TurnIndex(docs(), config=TurnRecallConfig(speaker_boost=0))
     ranked = [index.docs[i].id for i, _ in index.search("weekend", k=6)]
     assert ranked[:2] == ["a1", "a2"]  # the reply is found through the question before it
     assert not {"b1", "b2", "b3"} & set(ranked)  # no leak across conversations
 
 
 def test_a_named_speaker_is_boosted_and_leaves_the_query() -> None:
-    index = TurnIndex(docs(), config=TurnRecallConfig(neighbour_weight=0, conversation_weight=0))
+    index = TurnIndex(docs(), config=TurnRecallConfig(neighbour_weight=0))
     assert index.named("What did Bob say about his sister?") == {"Bob"}
     ranked = [index.docs[i].id for i, _ in index.search("What did Bob say about his sister?")]
     assert ranked[0] in {"a2", "b1"} and "b2" not in ranked[:2]
@@ -45,7 +45,7 @@ def test_a_named_speaker_is_boosted_and_leaves_the_query() -> None:
 def test_vectors_add_meaning_when_given() -> None:
     d = docs()
     vectors = np.eye(len(d), dtype=np.float32)
-    config = TurnRecallConfig(dense_neighbour_weight=0, neighbour_weight=0, conversation_weight=0)
+    config = TurnRecallConfig(dense_neighbour_weight=0, neighbour_weight=0)
     index = TurnIndex(d, vectors, config)
     query = vectors[5]  # "means" the pottery turn, shares no word with it
     assert index.docs[index.search("ceramics", query_vector=query)[0][0]].id == "b3"
@@ -73,7 +73,7 @@ def _shaped() -> list[TurnDoc]:
 
 
 def test_a_long_reply_is_context_and_does_not_outrank_the_customer() -> None:
-    off = TurnRecallConfig(conversation_weight=0, voice_boost=0, long_ratio=0)
+    off = TurnRecallConfig(voice_boost=0, long_ratio=0)
     plain = TurnIndex(_shaped(), config=off)
     assert plain.docs[plain.search("where did I go kayaking?")[0][0]].id == "r1"  # the essay
     shaped = TurnIndex(_shaped(), config=replace(off, long_ratio=2.0))
@@ -101,10 +101,12 @@ def test_a_business_reply_of_a_few_sentences_is_not_taken_for_elaboration() -> N
     ]
     question = "How much is my deposit and when is the balance due?"
     floor = TurnIndex(d, config=TurnRecallConfig(neighbour_weight=0))
-    assert floor.docs[floor.search(question)[0][0]].id == "r1"
-    # counted long against the customer's short turns alone, the reply sank below theirs
+    whole = floor.search(question)[0]
+    assert floor.docs[whole[0]].id == "r1"
+    # counted long against the customer's short turns alone, the reply lost most of its score
     ratio = TurnIndex(d, config=TurnRecallConfig(neighbour_weight=0, long_floor=0))
-    assert [ratio.docs[i].id for i, _ in ratio.search(question)][-1] == "r1"
+    damped = dict(ratio.search(question))[whole[0]]
+    assert damped < whole[1] / 3
 
 
 def test_the_voice_of_a_question_points_at_a_side() -> None:
@@ -199,9 +201,9 @@ def test_being_reminded_finds_the_other_sides_long_reply() -> None:
         return [index.docs[i].id for i, _ in index.search(question)]
 
     # not damped as the other side's elaboration: the reply first
-    assert order("Can you remind me which row our seats are in?") == ["r1", "u2", "u1"]
+    assert order("Can you remind me which row our seats are in?") == ["r1", "u2"]
     # the customer's doing: their turns first, the long reply damped
-    assert order("Can you remind me which row we asked for our seats?") == ["u2", "u1", "r1"]
+    assert order("Can you remind me which row we asked for our seats?") == ["u2", "r1"]
     assert order("Can you remind me when we wanted to fly?")[0] == "u1"
 
 
@@ -211,7 +213,7 @@ def test_staff_asking_what_they_did_for_a_named_customer_find_their_own_side() -
         TurnDoc("r1", "c1", "Eve", "A new condenser: ref Q-4418, 385 pounds, to August.", False),
         TurnDoc("u2", "c2", "Sean Reilly", "Do the condenser, but can it wait a month?", True),
     ]
-    index = TurnIndex(d, config=TurnRecallConfig(neighbour_weight=0, answer_share=0))
+    index = TurnIndex(d, config=TurnRecallConfig(neighbour_weight=0))
 
     def first(question: str) -> str:
         return index.docs[index.search(question, by_customer=False)[0][0]].id
@@ -225,40 +227,6 @@ def test_staff_asking_what_they_did_for_a_named_customer_find_their_own_side() -
     # asked by the customer's side, "we" are the customer's
     mine = index.search("How much did we quote Sean Reilly for the condenser?")
     assert index.docs[mine[0][0]].id != "r1"
-
-
-def test_the_reply_to_a_question_ranks_near_it() -> None:
-    reply = (
-        "Your contract now ends on 31 January 2026, pushed back a month by the freeze; after "
-        "that it rolls monthly at the same price."
-    )
-    d = [
-        TurnDoc("u1", "c1", "Ann", "How long is left on my gym contract, please?", True),
-        TurnDoc("r1", "c1", "Eve", reply, False),
-        TurnDoc("u2", "c1", "Ann", "My gym bag was left in the locker room.", True),
-        TurnDoc("u3", "c1", "Ann", "Is my contract paid for the gym this month?", True),
-        TurnDoc("u4", "c1", "Ann", "The gym is left of the station?", True),  # no reply follows
-    ]
-    question = "How long is left on my contract at the gym?"
-
-    def top(config: TurnRecallConfig, k: int) -> list[str]:
-        index = TurnIndex(d, config=config)
-        return [index.docs[i].id for i, _ in index.search(question, k=k)]
-
-    off = TurnRecallConfig(answer_share=0.0)
-    assert "r1" not in top(off, 3)  # the customer's own turns share more of the words
-    assert top(TurnRecallConfig(), 3)[:2] == ["u1", "r1"]  # the question, then its answer
-    # an essay is not lifted by the question before it, nor a turn of the same side
-    essay = TurnDoc("r1", "c1", "Eve", (reply + " ") * 8, False)
-    d[1] = essay
-    assert "r1" not in top(TurnRecallConfig(), 3)
-    same = TurnIndex([d[0], TurnDoc("u9", "c1", "Ann", "Thanks in advance.", True)])
-    assert same.answers.size == 0
-    # nor the first turn of the next conversation, nor a reply to a turn asking nothing
-    apart = TurnIndex([d[0], TurnDoc("r9", "c2", "Eve", reply, False)])
-    assert apart.answers.size == 0
-    told = TurnIndex([TurnDoc("u8", "c1", "Ann", "I asked about my contract.", True), d[1]])
-    assert told.answers.size == 0
 
 
 def test_a_turns_keys_find_it_by_what_memory_kept() -> None:
@@ -291,21 +259,6 @@ def test_a_named_period_and_a_wish_for_the_newest_use_the_turn_times() -> None:
     assert top("which gym did I name last week?") == "o3"
     # no time words: the times change nothing (equal scores keep the record's order)
     assert index.docs[index.search("gym", k=3, now=now)[0][0]].id == "o1"
-
-
-def test_a_question_gathering_over_sessions_sees_each_of_them() -> None:
-    d = [
-        TurnDoc("a1", "c1", "Ann", "tennis tennis tennis", True),
-        TurnDoc("a2", "c1", "Ann", "tennis tennis", True),
-        TurnDoc("a3", "c1", "Ann", "tennis again", True),
-        TurnDoc("b1", "c2", "Ann", "tennis lesson", True),
-    ]
-    config = TurnRecallConfig(neighbour_weight=0, conversation_weight=0, spread_decay=0.3)
-    index = TurnIndex(d, config=config)
-    ids = lambda q: [index.docs[i].id for i, _ in index.search(q, k=4)]  # noqa: E731
-    assert ids("tennis")[:3] == ["a1", "a2", "a3"]  # one session says it best
-    spread = ids("how many times did I play tennis?")
-    assert spread[:2] == ["a1", "b1"] and sorted(spread) == ["a1", "a2", "a3", "b1"]
 
 
 def test_a_question_about_what_the_business_said_finds_its_long_reply() -> None:

@@ -2,8 +2,8 @@
 
 No model at query time beyond an optional embedder. A turn is scored as
 
-    lexical(turn + its keys + its neighbours) + c · lexical(its conversation)   (BM25, normalised)
-    + d · meaning(turn + its neighbours)                          (when vectors exist)
+    lexical(turn + its keys + its neighbours)    (BM25, normalised)
+    + d · meaning(turn + its neighbours)         (when vectors exist)
 
 then multiplied by what the question says about who and when:
 
@@ -18,16 +18,14 @@ then multiplied by what the question says about who and when:
   customer writes here (twice their median turn), so a dialogue between equals keeps both.
 
 The neighbour terms matter because an answer is often split across a question and its reply
-(a long neighbour lends only a short turn's worth of words); the conversation term because
-the turns that answer a question cluster in the session that was about it; a turn's keys
-are the memory items quoting it, so it is found by what was kept from it. Words are compared
+(a long neighbour lends only a short turn's worth of words); a turn's keys are the memory
+items quoting it, so it is found by what was kept from it. Words are compared
 at their full Snowball stem ("adopted" meets "adoption"). Every weight was chosen on half of
 the public data and is reported on the other half; bench/README.md lists what was tried.
 """
 
 from __future__ import annotations
 
-import heapq
 import math
 import re
 from collections import Counter
@@ -56,38 +54,29 @@ class TurnDoc:
 
 @dataclass(frozen=True)
 class TurnRecallConfig:
-    """The ranking's settings. Eight of the defaults (neighbour weight, b, long ratio,
-    conversation weight, voice, spread, period, newest) were chosen on half the public data
-    (LoCoMo conversations 0–4 with LongMemEval's even questions) out of 384 variants, and the
-    embedder's three (dense weight, late weight, late depth) on the same half out of 21 on
-    top of them; all are reported on the other half (bench/recall_generalise.py,
-    bench/README.md). The window, speaker boost, k1 and stemmer come from an earlier round
-    on all ten LoCoMo conversations; the key weight and the dense neighbour weight were not
-    tuned here. The answer share and cap and the long floor came later, for business
-    records (a customer asks, the business's reply holds the answer): chosen out of 40
-    variants on LoCoMo 0–4, the even LongMemEval questions and three written sets of business
-    records, a third of the objective each, and reported on LoCoMo 5–9, the odd questions
-    and a fourth set written after them, measured once before the later rules for staff's
-    deeds and titles (bench/recall_business.py)."""
+    """The ranking's settings. Six of the defaults (neighbour weight, b, long ratio, voice,
+    period, newest) were chosen on half the public data (LoCoMo conversations 0–4 with
+    LongMemEval's even questions), and the embedder's three (dense weight, late weight, late
+    depth) on the same half on top of them; the window, speaker boost, k1 and stemmer in an
+    earlier round on all ten LoCoMo conversations; the long floor for business records. The
+    key weight and the dense neighbour weight were not tuned. Every feature left was then
+    turned off alone on a blind set of businesses' records it was never chosen on
+    (recall_business_blind_5, bench/recall_ablation.py): three that did not earn there —
+    the conversation's own score, the reply lifted to its question, and spreading a
+    gathering question over sessions — were retired; bench/README.md keeps their figures."""
 
     neighbour_weight: float = 0.5  # the neighbours' words, at weight w / distance
     window: int = 2  # neighbours on each side, inside the same conversation
-    conversation_weight: float = 0.35  # the conversation's own lexical score
     speaker_boost: float = 0.6  # ×(1 + boost) for turns of the one participant named
     voice_boost: float = 0.6  # ×(1 + boost) for the customer's turns when a question says
     # "I"/"my" (a customer asking about themself), for the other side's when it says "you"
     long_ratio: float = 2.0  # a turn is long past ratio × the customer's typical length: a
     # long turn of the other side scores × long/length, and lends only `long` words as context
-    answer_share: float = 0.8  # the other side's reply to a turn asking something ranks at
-    # least at this share of that turn ("how long is left on my contract?" → the date)
-    answer_cap: float = 100.0  # …when the reply is at most this many content words
     long_floor: float = 60.0  # and a turn is never long under this many content words (stop
     # words left out): a business's reply stating prices, times and references is no essay
     key_weight: float = 0.5  # the words of a turn's keys (what memory kept), against its own 1
     period_boost: float = 0.5  # ×(1 + boost) for turns said in the period a question names
     newest_boost: float = 0.5  # up to ×(1 + boost) for later turns, when the newest is wanted
-    spread_decay: float = 0.5  # a question gathering across sessions ("how many", "in total")
-    # values each further turn of a conversation already ranked ×decay once more (1.0: off)
     dense_weight: float = 1.0  # meaning (cosine, normalised), when vectors are given
     dense_neighbour_weight: float = 0.5  # neighbours' vectors added at w / distance
     late_weight: float = 0.5  # word-piece matching (late interaction, 0 to 1) added to the
@@ -148,12 +137,6 @@ _YOU_DID = re.compile(
 _WE_DID = re.compile(
     rf"\bdid(?:n{_APOS}?t)?\s+(?:i|we)\s+(?:\w+\s+){{0,2}}?(?:{_DEEDS})\b"
     rf"|\b(?:i|we)(?:{_APOS}ve|{_APOS}d|\s+have|\s+had|\s+just|\s+already)?\s+(?:{_DONE})\b",
-    re.IGNORECASE,
-)
-# a question that gathers what was said over several conversations
-_GATHERS = re.compile(
-    r"\b(how (many|much|often)|in total|total|altogether|all (the|of)|every|each|times|list|"
-    r"both|ever)\b",
     re.IGNORECASE,
 )
 
@@ -221,8 +204,6 @@ class TurnIndex:
         self.lengths = own.lengths()
         self.long = self._long_from(c.long_ratio)
         conv = np.array([d.conversation_id for d in self.docs], dtype=object)
-        ids = {c: n for n, c in enumerate(sorted(set(conv.tolist())))}
-        self.conversation_of = np.fromiter(map(ids.__getitem__, conv), np.int64, n)
         # each turn's conversation's run in docs: [lo, hi)
         new_run = np.ones(n, dtype=bool)
         new_run[1:] = conv[1:] != conv[:-1]
@@ -244,10 +225,6 @@ class TurnIndex:
         weights.append(np.full(len(keyed), c.key_weight))
         found = rows.gather(*(np.concatenate(x) for x in (sources, into, weights)))
         self.turns = postings.BM25(*postings.summed(*found, len(vocab)), n, vocab, c.k1, c.b)
-        merged = postings.summed(
-            self.conversation_of[own.row_of_entries()], own.cols, own.vals, len(vocab)
-        )
-        self.conversations = postings.BM25(*merged, len(ids), vocab, c.k1, 0.75)
         self.speaker_of = np.array([d.speaker for d in self.docs], dtype=object)
         self.customer = np.array([d.customer for d in self.docs], dtype=bool)
         self.speakers = {d.speaker for d in self.docs if d.speaker}
@@ -260,16 +237,6 @@ class TurnIndex:
         shared = Counter(lasts.values())
         self.last_names = {s: f for s, f in lasts.items() if shared[f] == 1}
         self.vectors = self._smooth(vectors) if vectors is not None else None
-        # (question, answer): a turn with a question mark and the other side's next turn
-        asks = np.array(["?" in d.text for d in self.docs], dtype=bool)
-        pair = (
-            asks[:-1]
-            & (run[:-1] == run[1:])
-            & (self.customer[1:] != self.customer[:-1])
-            & (self.lengths[1:] <= c.answer_cap)
-        )
-        at = np.flatnonzero(pair)
-        self.answers = np.stack([at, at + 1], axis=1).astype(np.int64).reshape(-1, 2)
         self.times = np.array(
             [d.at.timestamp() if d.at is not None else np.nan for d in self.docs], dtype=float
         )
@@ -352,10 +319,6 @@ class TurnIndex:
         lexical_scores = self.turns.scores(query)
         top = float(lexical_scores.max())
         score = lexical_scores / top if top > 0 else lexical_scores
-        if c.conversation_weight:
-            conv = self.conversations.scores(query)
-            if conv.max() > 0:
-                score = score + c.conversation_weight * (conv / conv.max())[self.conversation_of]
         if self.vectors is not None and query_vector is not None and c.dense_weight:
             score = score + c.dense_weight * _unit_range(self.vectors @ query_vector)
         about_other_side = False  # the question asks what the business's side said
@@ -386,16 +349,9 @@ class TurnIndex:
             damp = np.minimum(1.0, self.long / np.maximum(self.lengths, 1.0))
             score = np.where(self.customer, score, score * damp)
         score = self._timed(score, question, now)
-        if c.answer_share and self.answers.size:
-            # a turn asking something is answered by the other side's next turn: the answer
-            # ranks at least at that share of its question
-            asked, answer = self.answers[:, 0], self.answers[:, 1]
-            np.maximum.at(score, answer, c.answer_share * score[asked])
         if query_tokens is not None and self.pieces is not None and c.late_weight:
             score = self._late(score, query_tokens)
         k = max(1, min(k, len(self.docs)))
-        if c.spread_decay < 1.0 and _GATHERS.search(question):
-            return self._spread(score, k, c.spread_decay)
         best = np.argpartition(-score, k - 1)[:k]
         best = best[np.argsort(-score[best], kind="stable")]
         return [(int(i), float(score[i])) for i in best if score[i] > 0]
@@ -435,23 +391,4 @@ class TurnIndex:
         gain = np.full(candidates.size, float(found.mean()), dtype=float)
         gain[has] = found
         out[candidates] += self.config.late_weight * gain
-        return out
-
-    def _spread(self, score: np.ndarray, k: int, decay: float) -> list[tuple[int, float]]:
-        """The best turns, each further turn of a conversation already taken worth ×decay
-        once more, so that an answer spread over sessions is seen in each of them."""
-        order = np.argsort(-score, kind="stable")
-        heap = [(-float(score[i]), int(i), 0) for i in order[: max(4 * k, 200)] if score[i] > 0]
-        heapq.heapify(heap)
-        taken: Counter[int] = Counter()
-        out: list[tuple[int, float]] = []
-        while heap and len(out) < k:
-            neg, i, seen = heapq.heappop(heap)
-            conv = int(self.conversation_of[i])
-            if taken[conv] != seen:  # its conversation gained turns since it was valued
-                value = float(score[i]) * decay ** taken[conv]
-                heapq.heappush(heap, (-value, i, taken[conv]))
-                continue
-            taken[conv] += 1
-            out.append((i, -neg))
         return out
