@@ -7,6 +7,8 @@ import threading
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
+from memwise.ids import WorkspaceId
+
 
 class Clock(Protocol):
     def now(self) -> datetime:
@@ -67,7 +69,7 @@ class WorkspaceClocks:
             fixed = self._set.get(ws) if ws else None
         return fixed or self.base.now()
 
-    def set(self, workspace_id: str, when: datetime) -> None:
+    def set(self, workspace_id: WorkspaceId, when: datetime) -> None:
         with self._lock:
             self._set[workspace_id] = aware(when)
 

@@ -8,7 +8,9 @@ from typing import NewType
 
 # Typed ids: each is a ``str`` at run time; a type checker keeps one kind from standing in for
 # another where a result names them (``Conversation.contact_id`` is a ContactId, not a
-# WorkspaceId). Services take plain ``str`` (what a request carries); results give these.
+# WorkspaceId). Every service and store takes a WorkspaceId: a door makes one from what it
+# authenticated (``api.auth.ws``), the command line from its ``--workspace`` option; the other
+# ids are still plain ``str`` where a service takes them.
 WorkspaceId = NewType("WorkspaceId", str)
 AgentId = NewType("AgentId", str)
 UserId = NewType("UserId", str)

@@ -36,6 +36,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import URL
 
 from memwise import errors
+from memwise.ids import WorkspaceId
 
 _SCOPED = re.compile(r"^(ws_[A-Za-z0-9_-]+)=(.+)$")
 DEFAULT_PORTS = {"http": 80, "https": 443, "postgresql": 5432, "mysql": 3306}
@@ -57,7 +58,7 @@ class AccountPolicy:
     statement_timeout_s: float = 5.0
     own_database: str | None = None  # memwise's own URL: never a source, whatever the lists
 
-    def entries(self, values: Iterable[str], workspace_id: str) -> list[str]:
+    def entries(self, values: Iterable[str], workspace_id: WorkspaceId) -> list[str]:
         out = []
         for raw in values:
             raw = raw.strip()
@@ -72,7 +73,7 @@ class AccountPolicy:
     # -- HTTP --------------------------------------------------------------------------------
     def check_http(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         base_url: str,
         lookups: dict[str, str],
         headers: dict[str, str] | None = None,
@@ -89,7 +90,7 @@ class AccountPolicy:
             check_lookup_path(kind, template)
 
     def check_host(
-        self, base_url: str, *, purpose: str = "accounts", workspace_id: str | None = None
+        self, base_url: str, *, purpose: str = "accounts", workspace_id: WorkspaceId | None = None
     ) -> str | None:
         """At call time: resolve the host and refuse internal addresses; returns the
         address to connect to (so a second resolution cannot rebind it), or None when an
@@ -111,11 +112,11 @@ class AccountPolicy:
         return str(found[0])
 
     def _private_allowed(
-        self, purpose: str, workspace_id: str | None, host: str, port: int | None
+        self, purpose: str, workspace_id: WorkspaceId | None, host: str, port: int | None
     ) -> bool:
         if purpose == "accounts" and self.allow_private:
             return True  # an account source's base is on the operator's own allow-list
-        for entry in self.entries(self.private_hosts, workspace_id or ""):
+        for entry in self.entries(self.private_hosts, workspace_id or WorkspaceId("")):
             kind, _, where = entry.partition(":")
             name, _, wanted_port = (
                 where.rpartition(":") if where.count(":") == 1 else (where, "", "")
@@ -127,7 +128,7 @@ class AccountPolicy:
         return False
 
     # -- SQL ---------------------------------------------------------------------------------
-    def check_sql(self, workspace_id: str, url: str) -> URL:
+    def check_sql(self, workspace_id: WorkspaceId, url: str) -> URL:
         """The URL to connect with: the allow-list entry's own driver, user, host, port,
         database and options; the tenant's URL only picks the entry and may bring the
         password. No query parameter of the tenant's is used (they could override any of

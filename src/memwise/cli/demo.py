@@ -21,6 +21,7 @@ from datetime import datetime
 
 from memwise import samples
 from memwise.accounts.source import DemoCRM
+from memwise.ids import WorkspaceId
 from memwise.services.conversation.record import NewTurn
 from memwise.services.facade import Memwise
 
@@ -29,7 +30,7 @@ NAME = "Harbour Outdoor Supply"
 
 @dataclass
 class DemoWorkspace:
-    workspace_id: str
+    workspace_id: WorkspaceId
     api_key: str | None
     agent_id: str
     contact_ids: list[str] = field(default_factory=list)
@@ -43,7 +44,7 @@ class Step:
     lines: list[str]
 
 
-def find(mw: Memwise) -> str | None:
+def find(mw: Memwise) -> WorkspaceId | None:
     """The demo workspace if this database already has it."""
     return mw.tenancy.workspace_named(NAME)
 

@@ -6,6 +6,7 @@ import typer
 
 from memwise import errors
 from memwise.cli.main import DatabaseOption, app, err, handles_errors, settings
+from memwise.ids import WorkspaceId
 from memwise.services.facade import Memwise
 
 ApiKeyOption = typer.Option(
@@ -16,7 +17,7 @@ ApiKeyOption = typer.Option(
 )
 
 
-def _workspace_of(mw: Memwise, api_key: str | None) -> str:
+def _workspace_of(mw: Memwise, api_key: str | None) -> WorkspaceId:
     """The workspace of a valid API key (the door's only credential)."""
     if not api_key:
         raise errors.Unauthorized("give --api-key or set MEMWISE_API_KEY", code="unauthorized")

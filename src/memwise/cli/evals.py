@@ -7,6 +7,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from memwise.cli.main import DatabaseOption, app, console, handles_errors, settings
+from memwise.ids import WorkspaceId
 from memwise.services.facade import Memwise
 
 evals = typer.Typer(help="The learning loop: measure, teach, measure again.", no_args_is_help=True)
@@ -24,7 +25,7 @@ def fold(
     """Fold new questions into the (redacted, de-duplicated) question book."""
     with Memwise.open(settings(database_url).database_url) as mw:
         for s in ("tickets", "calls", "unanswered") if source == "all" else (source,):
-            counts = mw.learning.fold(workspace, s)
+            counts = mw.learning.fold(WorkspaceId(workspace), s)
             console.print(f"{s}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
 
 
@@ -36,7 +37,9 @@ def freeze(
     """Freeze the whole question book as a new version of the named test set."""
     with Memwise.open(settings(database_url).database_url) as mw:
         ts = mw.learning.freeze_from_book(
-            workspace, name, [b["id"] for b in mw.learning.book(workspace)]
+            WorkspaceId(workspace),
+            name,
+            [b["id"] for b in mw.learning.book(WorkspaceId(workspace))],
         )
         console.print(f"test set {ts.id}: {ts.name} v{ts.version}, {len(ts.items)} questions")
 
@@ -53,7 +56,7 @@ def run_(
         with Progress(console=console) as bar:
             task = bar.add_task("evaluating", total=None)
             run = mw.learning.evaluate(
-                workspace,
+                WorkspaceId(workspace),
                 test_set,
                 progress=lambda n, total: bar.update(task, completed=n, total=total),
             )
@@ -92,7 +95,7 @@ def compare(
 ) -> None:
     """Compare two runs of the same test set: rates and per-question changes."""
     with Memwise.open(settings(database_url).database_url) as mw:
-        diff = mw.learning.compare(workspace, before, after)
+        diff = mw.learning.compare(WorkspaceId(workspace), before, after)
         table = Table(title="Before → after")
         for col in ("", "answered rate", "correct rate"):
             table.add_column(col)

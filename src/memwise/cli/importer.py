@@ -12,10 +12,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from memwise import errors
 from memwise.bootstrap import open_memwise
 from memwise.cli.main import DatabaseOption, app, console, err, handles_errors, settings
+from memwise.ids import WorkspaceId
 from memwise.services.facade import Memwise, _turn
 
 
-def _contact(mw: Memwise, ws: str, line: dict[str, Any]) -> str:
+def _contact(mw: Memwise, ws: WorkspaceId, line: dict[str, Any]) -> str:
     if line.get("contact_id"):
         return str(mw.tenancy.get_contact(ws, str(line["contact_id"])).id)
     spec = line.get("contact")
@@ -44,8 +45,8 @@ def import_conversations(
     lines = path.read_text(encoding="utf-8").splitlines()
     done, cleaned, failed = 0, 0, []
     with open_memwise(settings(database_url)) as mw:  # turns embedded as the server would
-        mw.tenancy.get_workspace(workspace)
-        agent_id = agent or mw.tenancy.default_agent(workspace)
+        mw.tenancy.get_workspace(WorkspaceId(workspace))
+        agent_id = agent or mw.tenancy.default_agent(WorkspaceId(workspace))
         columns = (
             TextColumn("importing"),
             BarColumn(),
@@ -65,17 +66,17 @@ def import_conversations(
                     turns = [_turn(m) for m in line.get("messages") or []]
                     if not turns:
                         raise errors.Invalid("a line needs messages")
-                    contact = _contact(mw, workspace, line)
+                    contact = _contact(mw, WorkspaceId(workspace), line)
                     with mw.rt.db.write():
                         conv, _ = mw.record.start(
-                            workspace,
+                            WorkspaceId(workspace),
                             agent_id,
                             str(line.get("channel") or "api"),
                             contact_id=contact,
                             at=turns[0].at,
                         )
-                        kept = mw.record.append_many(workspace, conv.id, turns)
-                        mw.record.end(workspace, conv.id)
+                        kept = mw.record.append_many(WorkspaceId(workspace), conv.id, turns)
+                        mw.record.end(WorkspaceId(workspace), conv.id)
                     done += 1
                     cleaned += any(t.cleaned for t in kept)
                 except (ValueError, errors.MemwiseError) as exc:

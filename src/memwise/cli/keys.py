@@ -6,6 +6,7 @@ import typer
 from rich.table import Table
 
 from memwise.cli.main import DatabaseOption, app, console, handles_errors, settings
+from memwise.ids import WorkspaceId
 from memwise.services.facade import Memwise
 
 keys = typer.Typer(help="A workspace's API keys (run on the server, with its database).")
@@ -19,11 +20,11 @@ Workspace = typer.Argument(..., help="The workspace id (ws_…).")
 def list_keys(workspace: str = Workspace, database_url: str | None = DatabaseOption) -> None:
     """Every key of the workspace, active and revoked (never a secret)."""
     with Memwise.open(settings(database_url).database_url) as mw:
-        mw.tenancy.get_workspace(workspace)
+        mw.tenancy.get_workspace(WorkspaceId(workspace))
         table = Table(title=f"API keys of {workspace}")
         for col in ("id", "role", "label", "created", "revoked"):
             table.add_column(col)
-        for k in mw.tenancy.api_keys(workspace):
+        for k in mw.tenancy.api_keys(WorkspaceId(workspace)):
             revoked = k.revoked_at.isoformat(timespec="minutes") if k.revoked_at else "—"
             created = k.created_at.isoformat(timespec="minutes")
             table.add_row(k.id, k.role.value, k.label or "", created, revoked)
@@ -40,7 +41,7 @@ def create_key(
 ) -> None:
     """A new key; its secret is printed once."""
     with Memwise.open(settings(database_url).database_url) as mw:
-        secret = mw.tenancy.create_api_key(workspace, role, label)
+        secret = mw.tenancy.create_api_key(WorkspaceId(workspace), role, label)
     console.print(secret, markup=False, highlight=False)
 
 
@@ -53,7 +54,7 @@ def revoke_key(
 ) -> None:
     """Stop a key now, with every console session opened with it."""
     with Memwise.open(settings(database_url).database_url) as mw:
-        k = mw.tenancy.revoke_key(workspace, key_id)
+        k = mw.tenancy.revoke_key(WorkspaceId(workspace), key_id)
     console.print(f"revoked {k.id} ({k.role.value})", markup=False)
 
 
@@ -66,5 +67,5 @@ def rotate_key(
 ) -> None:
     """Replace a key: the new secret (same role and label) is printed once; the old one stops."""
     with Memwise.open(settings(database_url).database_url) as mw:
-        k, secret = mw.tenancy.rotate_key(workspace, key_id)
+        k, secret = mw.tenancy.rotate_key(WorkspaceId(workspace), key_id)
     console.print(f"{k.id} {secret}", markup=False, highlight=False)

@@ -16,6 +16,7 @@ from memwise.clock import current_workspace
 from memwise.domain.access import RANK, Kind, Principal
 from memwise.domain.record import NOT_TEXT
 from memwise.domain.tenancy import Role
+from memwise.ids import WorkspaceId
 from memwise.services.facade import Memwise
 
 COOKIE = "memwise_console"
@@ -29,7 +30,7 @@ class LoginRequired(Exception):
 
 @dataclass(frozen=True)
 class Operator:
-    workspace_id: str
+    workspace_id: WorkspaceId
     role: Role
     key: str  # the session token: the CSRF token is derived from it
     user_id: str | None = None  # the staff user whose key opened the session, if one

@@ -20,6 +20,7 @@ from enum import StrEnum
 
 from memwise import errors
 from memwise.domain.tenancy import Role
+from memwise.ids import WorkspaceId
 
 
 class Kind(StrEnum):
@@ -35,7 +36,7 @@ RANK: dict[Role, int] = {Role.member: 0, Role.operator: 1, Role.admin: 2, Role.o
 @dataclass(frozen=True)
 class Principal:
     kind: Kind | str
-    workspace_id: str | None = None
+    workspace_id: WorkspaceId | None = None
     role: Role | None = None
     conversation_id: str | None = None
     token_id: str = ""

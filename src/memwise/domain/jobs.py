@@ -7,6 +7,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from memwise.ids import WorkspaceId
+
 
 class JobStatus(StrEnum):
     queued = "queued"
@@ -19,7 +21,7 @@ class JobStatus(StrEnum):
 @dataclass(frozen=True)
 class Job:
     id: str
-    workspace_id: str
+    workspace_id: WorkspaceId
     kind: str
     key: str
     payload: dict[str, Any]

@@ -130,7 +130,7 @@ class RuleVersion:
     id) or the workspace's team standards (``scope`` is ``"workspace"``)."""
 
     id: str
-    workspace_id: str
+    workspace_id: WorkspaceId
     scope: str
     version: int
     status: RuleStatus
@@ -153,7 +153,7 @@ class ApiKey:
     """A workspace key (never its secret: only its hash is stored)."""
 
     id: str
-    workspace_id: str
+    workspace_id: WorkspaceId
     role: Role
     label: str | None
     created_at: datetime

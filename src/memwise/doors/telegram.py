@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from memwise import errors
+from memwise.ids import WorkspaceId
 from memwise.policies.telegram import TelegramWindows
 from memwise.services.facade import Memwise
 
@@ -59,7 +60,7 @@ class Participant:
 class TelegramDoor:
     """One agent of one workspace answering on Telegram."""
 
-    def __init__(self, mw: Memwise, workspace_id: str, agent_id: str) -> None:
+    def __init__(self, mw: Memwise, workspace_id: WorkspaceId, agent_id: str) -> None:
         self.mw = mw
         self.workspace_id = workspace_id
         self.agent_id = agent_id

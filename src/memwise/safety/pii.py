@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.engine import Connection
 
-from memwise import errors
+from memwise import errors, ids
 from memwise.safety import secrets
 from memwise.safety.phones import Phones, region
 from memwise.storage.stores.tenancy import contact_details, workspace
@@ -32,7 +32,7 @@ def _digits(s: str) -> str:
     return re.sub(r"\D", "", s)
 
 
-def find(conn: Connection | None, workspace_id: str | None, text: str) -> list[Found]:
+def find(conn: Connection | None, workspace_id: ids.WorkspaceId | None, text: str) -> list[Found]:
     """Every contact detail in ``text``: the workspace's contacts first, then generic PII."""
     found: list[Found] = []
     low = text.casefold()
@@ -59,9 +59,9 @@ def find(conn: Connection | None, workspace_id: str | None, text: str) -> list[F
     return found
 
 
-def check(conn: Connection, workspace_id: str, text: str, where: str = "knowledge") -> None:
+def check(conn: Connection, ws: ids.WorkspaceId, text: str, where: str = "knowledge") -> None:
     """Refuse (``contact_details_in_knowledge``) naming what was found."""
-    found = find(conn, workspace_id, text)
+    found = find(conn, ws, text)
     if found:
         kinds = sorted({f.kind for f in found})
         raise errors.Refused(
@@ -71,7 +71,7 @@ def check(conn: Connection, workspace_id: str, text: str, where: str = "knowledg
         )
 
 
-def redact(conn: Connection | None, workspace_id: str | None, text: str) -> str:
+def redact(conn: Connection | None, workspace_id: ids.WorkspaceId | None, text: str) -> str:
     """``text`` with every detail replaced by a placeholder such as [email] or [contact_name]."""
     spans: list[Found] = []
     for f in sorted(

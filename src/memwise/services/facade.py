@@ -15,6 +15,7 @@ from memwise.domain.memory import Remembered as Remembered
 from memwise.domain.memory import RememberStatus as RememberStatus
 from memwise.extraction.types import Extractor
 from memwise.extraction.verify import ItemVerifier
+from memwise.ids import WorkspaceId
 from memwise.policies.compaction import Summariser
 from memwise.policies.limits import Limits
 from memwise.retrieval.embedders import Embedder, remembering
@@ -156,7 +157,7 @@ class Memwise:
             ModelAssistant(self, self.assistant, self.windows, chat_model) if chat_model else None
         )
 
-    def chat(self, workspace_id: str, conversation_id: str, text: str, **kw: Any) -> Reply:
+    def chat(self, workspace_id: WorkspaceId, conversation_id: str, text: str, **kw: Any) -> Reply:
         """Answer a turn: with the model when one is configured, else in preview mode."""
         if self.model_assistant is not None:
             return self.model_assistant.chat(workspace_id, conversation_id, text, **kw)
@@ -164,7 +165,7 @@ class Memwise:
 
     def remember(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         contact_id: str | None,
         messages: Sequence[NewTurn | dict[str, Any]],
         *,
@@ -257,7 +258,7 @@ class Memwise:
             contact_id,
         )
 
-    def _worker_done(self, workspace_id: str, key: str) -> Job | None:
+    def _worker_done(self, workspace_id: WorkspaceId, key: str) -> Job | None:
         """The job of ``key`` once a worker that took it has finished it: waited for at most
         ``REMEMBER_WAIT_S`` (a conversation's extraction takes well under a second), so a
         caller who asked to remember now is answered with what was written."""

@@ -7,6 +7,8 @@ from typing import Any, Protocol
 
 from sqlalchemy.engine import Connection
 
+from memwise.ids import WorkspaceId
+
 
 class Backend(Protocol):
     name: str
@@ -40,7 +42,7 @@ class Backend(Protocol):
         self,
         conn: Connection,
         q: str,
-        ws: str,
+        ws: WorkspaceId,
         conv: str | None,
         above: int,
         below: int,
@@ -57,7 +59,7 @@ class Backend(Protocol):
         ...
 
     def knowledge_candidates(
-        self, conn: Connection, ws: str, query: str, limit: int, enough: int | None = None
+        self, conn: Connection, ws: WorkspaceId, query: str, limit: int, enough: int | None = None
     ) -> Sequence[tuple[int, float]]:
         """Current knowledge chunks matching any word of the query: (seq, score), best first,
         at most ``limit``. Those holding every word come first; when at least ``enough`` do,
@@ -73,7 +75,7 @@ class Backend(Protocol):
         ...
 
     def similar(
-        self, conn: Connection, ws: str, embedder: str, query: Sequence[float], k: int
+        self, conn: Connection, ws: WorkspaceId, embedder: str, query: Sequence[float], k: int
     ) -> dict[int, float] | None:
         """Cosine similarity by chunk seq, searched in the database; None if it cannot."""
         ...

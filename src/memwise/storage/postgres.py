@@ -10,6 +10,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from memwise.ids import WorkspaceId
 from memwise.storage import fts
 from memwise.storage.highlight import START, STOP
 from memwise.storage.schema import turns
@@ -84,7 +85,7 @@ class PostgresBackend:
         self,
         conn: Connection,
         q: str,
-        ws: str,
+        ws: WorkspaceId,
         conv: str | None,
         above: int,
         below: int,
@@ -117,7 +118,7 @@ class PostgresBackend:
             conn.execute(_STORE, [{"id": i, "v": vector_literal(v)} for i, v in rows])
 
     def similar(
-        self, conn: Connection, ws: str, embedder: str, query: Sequence[float], k: int
+        self, conn: Connection, ws: WorkspaceId, embedder: str, query: Sequence[float], k: int
     ) -> dict[int, float] | None:
         """Exact cosine search in SQL; None when the server has no pgvector."""
         if not self.has_vectors(conn):
@@ -126,7 +127,7 @@ class PostgresBackend:
         return {r.seq: float(r.sim) for r in conn.execute(_SIMILAR, params)}
 
     def knowledge_candidates(
-        self, conn: Connection, ws: str, query: str, limit: int, enough: int | None = None
+        self, conn: Connection, ws: WorkspaceId, query: str, limit: int, enough: int | None = None
     ) -> Sequence[tuple[int, float]]:
         """Current chunks matching the question's rarest words, best first: ranking every
         chunk that holds a common word is what made a big knowledge base slow. Those holding
@@ -265,7 +266,7 @@ def _bitmap(matches: float, rows: float) -> bool:
 
 def _ranked(
     conn: Connection,
-    ws: str,
+    ws: WorkspaceId,
     q: str,
     limit: int,
     sample: int | None = None,

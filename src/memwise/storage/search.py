@@ -14,6 +14,7 @@ from __future__ import annotations
 from sqlalchemy.engine import Connection
 
 from memwise.domain.record import Author, RecordHit
+from memwise.ids import WorkspaceId
 from memwise.storage.backend import Backend
 from memwise.storage.highlight import to_html
 
@@ -26,7 +27,7 @@ def search(
     steps: Backend,
     conn: Connection,
     query: str,
-    ws: str,
+    ws: WorkspaceId,
     *,
     limit: int,
     conversation_id: str | None = None,

@@ -12,6 +12,7 @@ import snowballstemmer
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from memwise.ids import WorkspaceId
 from memwise.storage import fts
 from memwise.storage.highlight import START, STOP
 from memwise.storage.schema import turns
@@ -61,7 +62,7 @@ class SQLiteBackend:
         self,
         conn: Connection,
         q: str,
-        ws: str,
+        ws: WorkspaceId,
         conv: str | None,
         above: int,
         below: int,
@@ -79,7 +80,7 @@ class SQLiteBackend:
         """Vectors stay in the bytea column (searched in numpy)."""
 
     def similar(
-        self, conn: Connection, ws: str, embedder: str, query: Sequence[float], k: int
+        self, conn: Connection, ws: WorkspaceId, embedder: str, query: Sequence[float], k: int
     ) -> dict[int, float] | None:
         return None  # no vector index here: the caller searches exactly in numpy
 
@@ -104,7 +105,7 @@ class SQLiteBackend:
         self._counts.clear()
 
     def knowledge_candidates(
-        self, conn: Connection, ws: str, query: str, limit: int, enough: int | None = None
+        self, conn: Connection, ws: WorkspaceId, query: str, limit: int, enough: int | None = None
     ) -> Sequence[tuple[int, float]]:
         """Current chunks, best first (title weighs double): those holding every word of
         the question ranked (the newest ``SAMPLE`` of them when there are more); then, while
@@ -217,7 +218,7 @@ _OURS = sa.text(
 
 
 def _ranked(
-    conn: Connection, ws: str, q: str, limit: int, sample: int | None = None
+    conn: Connection, ws: WorkspaceId, q: str, limit: int, sample: int | None = None
 ) -> list[tuple[int, float]]:
     """The best ``limit`` of this workspace's current chunks matching ``q``. The index's own
     best first; ranked with the join only when other workspaces' chunks (or replaced ones)
@@ -249,5 +250,5 @@ _SAMPLED = sa.text(
 )
 
 
-def _sampled(conn: Connection, ws: str, q: str, limit: int) -> list[tuple[int, float]]:
+def _sampled(conn: Connection, ws: WorkspaceId, q: str, limit: int) -> list[tuple[int, float]]:
     return [(r.seq, r.score) for r in conn.execute(_SAMPLED, {"q": q, "ws": ws, "limit": limit})]

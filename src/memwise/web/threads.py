@@ -19,6 +19,7 @@ from anyio import CapacityLimiter
 from anyio.lowlevel import RunVar
 
 from memwise.config import WAITING_THREADS
+from memwise.ids import WorkspaceId
 
 T = TypeVar("T")
 
@@ -41,7 +42,7 @@ def waiting_limiter() -> CapacityLimiter:
         return limiter
 
 
-def _share(workspace_id: str) -> CapacityLimiter:
+def _share(workspace_id: WorkspaceId) -> CapacityLimiter:
     try:
         shares = _shares.get()
     except LookupError:
@@ -57,7 +58,7 @@ def _share(workspace_id: str) -> CapacityLimiter:
 
 
 async def waiting(
-    fn: Callable[..., T], *args: Any, share_of: str | None = None, **kwargs: Any
+    fn: Callable[..., T], *args: Any, share_of: WorkspaceId | None = None, **kwargs: Any
 ) -> T:
     """Run ``fn`` in a thread for work that waits on something outside the process; with
     ``share_of``, within that workspace's share of those threads."""

@@ -14,6 +14,7 @@ from memwise import errors
 from memwise.api import routes
 from memwise.api.auth import MW, Admin, ws
 from memwise.client import models as m
+from memwise.ids import WorkspaceId
 from memwise.services.conversation.inbound import Duplicate
 
 router = routes.router("/v1")
@@ -37,13 +38,13 @@ def rotate(caller: Admin, mw: MW) -> dict[str, str]:
     responses={201: {"model": m.Received}, 200: {"model": m.Received}},
 )
 async def receive(
-    workspace_id: str, channel: str, request: Request, mw: MW
+    workspace_id: WorkspaceId, channel: str, request: Request, mw: MW
 ) -> dict[str, Any] | JSONResponse:
     body = await request.body()
     signature = request.headers.get("x-memwise-signature")
     await run_in_threadpool(
         mw.inbound.verify,
-        workspace_id[:64],
+        WorkspaceId(workspace_id[:64]),
         channel[:20],
         body,
         signature,

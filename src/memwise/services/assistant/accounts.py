@@ -27,6 +27,7 @@ from memwise.accounts.source import (
     Result,
     SQLAccountSource,
 )
+from memwise.ids import WorkspaceId
 from memwise.services.platform import audit, identity, rows
 from memwise.services.platform.runtime import Runtime
 from memwise.services.platform.tenancy import Tenancy
@@ -111,7 +112,9 @@ class Accounts:
         self._overrides: dict[str, AccountSource] = {}
 
     # -- configuration ---------------------------------------------------------------------
-    def configure(self, workspace_id: str, type_: str, config: dict[str, Any]) -> dict[str, Any]:
+    def configure(
+        self, workspace_id: WorkspaceId, type_: str, config: dict[str, Any]
+    ) -> dict[str, Any]:
         """Store the workspace's adapter (``http``, ``sql`` or ``demo``) after checking it."""
         keep = {
             "http": ("base_url", "headers", "timeout_s", "lookups"),
@@ -152,7 +155,7 @@ class Accounts:
         self._overrides.pop(workspace_id, None)
         return {"type": type_, **masked(clean)}
 
-    def shown(self, workspace_id: str) -> dict[str, Any] | None:
+    def shown(self, workspace_id: WorkspaceId) -> dict[str, Any] | None:
         with self.rt.db.read() as conn:
             row = store.of(conn, workspace_id)
         return {"type": row.type, **masked(row.config)} if row else None
@@ -161,11 +164,11 @@ class Accounts:
         """Replace the server's account-source policy (memwise's own database stays refused)."""
         self.policy = replace(policy, own_database=self.policy.own_database)
 
-    def use(self, workspace_id: str, source: AccountSource) -> None:
+    def use(self, workspace_id: WorkspaceId, source: AccountSource) -> None:
         """Use this adapter object for the workspace (library users and tests)."""
         self._overrides[workspace_id] = source
 
-    def source(self, workspace_id: str) -> AccountSource | None:
+    def source(self, workspace_id: WorkspaceId) -> AccountSource | None:
         if workspace_id in self._overrides:
             return self._overrides[workspace_id]
         with self.rt.db.read() as conn:
@@ -174,7 +177,7 @@ class Accounts:
             return None
         return self._build(workspace_id, row.type, row.config)
 
-    def _build(self, workspace_id: str, type_: str, c: dict[str, Any]) -> AccountSource:
+    def _build(self, workspace_id: WorkspaceId, type_: str, c: dict[str, Any]) -> AccountSource:
         """The adapter for a stored configuration, checked again against today's policy
         (the server's lists may have changed since it was stored)."""
         if type_ == "http":
@@ -203,7 +206,7 @@ class Accounts:
     # -- lookups ---------------------------------------------------------------------------
     def lookup(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         conversation_id: str,
         kind: str,
         item_id: str | None = None,
@@ -250,7 +253,7 @@ class Accounts:
 
     def _done(
         self,
-        ws: str,
+        ws: WorkspaceId,
         conv: Any,
         actor: str,
         args: dict[str, Any],
@@ -276,7 +279,7 @@ class Accounts:
         return Answer(result, said, conv.account_ref)
 
     # -- identification --------------------------------------------------------------------
-    def identify(self, workspace_id: str, kind: str, value: str) -> Identification:
+    def identify(self, workspace_id: WorkspaceId, kind: str, value: str) -> Identification:
         """A returning customer by a verified channel identity (email, phone, telegram).
 
         One contact with one account: bind. Several contacts or accounts: ask, leaking nothing

@@ -20,6 +20,7 @@ from memwise.context import router
 from memwise.context.assemble import Context, Inputs, assemble
 from memwise.domain.access import Principal, require_staff
 from memwise.domain.knowledge import shortened
+from memwise.ids import WorkspaceId
 from memwise.policies.window import Message
 from memwise.safety import instructions
 from memwise.services.assistant import ports, tools
@@ -74,7 +75,7 @@ class Assistant:
     # -- context ---------------------------------------------------------------------------
     def context(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         conversation_id: str,
         request: str,
         *,
@@ -94,7 +95,7 @@ class Assistant:
 
     def _context(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         conversation_id: str,
         request: str,
         messages: list[Message] | None,
@@ -137,7 +138,7 @@ class Assistant:
     # -- preview mode ----------------------------------------------------------------------
     def chat(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         conversation_id: str,
         text: str,
         *,
@@ -158,7 +159,7 @@ class Assistant:
         return reply
 
     def _answer(
-        self, ws: str, conv: Any, text: str, actor: str, by: Principal | None = None
+        self, ws: WorkspaceId, conv: Any, text: str, actor: str, by: Principal | None = None
     ) -> Reply:
         route = router.route(text)
         if conv.user_id:
@@ -213,7 +214,7 @@ class Assistant:
             )
         return self._handoff(ws, conv, text, actor)
 
-    def _handoff(self, ws: str, conv: Any, text: str, actor: str) -> Reply:
+    def _handoff(self, ws: WorkspaceId, conv: Any, text: str, actor: str) -> Reply:
         item, _ = self.teaching.record_unanswered(  # a long message is asked in short
             ws, shortened(text), conversation_id=conv.id, contact_id=conv.contact_id
         )
@@ -244,7 +245,7 @@ class Assistant:
         )
 
     def _notebook_command(
-        self, ws: str, conv: Any, text: str, actor: str, by: Principal | None = None
+        self, ws: WorkspaceId, conv: Any, text: str, actor: str, by: Principal | None = None
     ) -> Reply | None:
         user = conv.user_id
         low = text.lower()

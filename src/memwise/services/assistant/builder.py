@@ -23,6 +23,7 @@ from typing import Any
 from memwise import errors
 from memwise.domain.access import Principal, require_staff
 from memwise.domain.tenancy import Plan, Role
+from memwise.ids import WorkspaceId
 from memwise.services.assistant import ports
 from memwise.services.assistant.assistant import Assistant
 from memwise.services.assistant.rulebook import Rulebook
@@ -93,7 +94,7 @@ class Builder:
         self.knowledge, self.teaching, self.assistant = knowledge, teaching, assistant
 
     # -- where it stands -------------------------------------------------------------------
-    def state(self, workspace_id: str, *, by: Principal | None = None) -> dict[str, Any]:
+    def state(self, workspace_id: WorkspaceId, *, by: Principal | None = None) -> dict[str, Any]:
         """Every step with whether it is done and what is still missing."""
         require_staff(by)
         ws = self.tenancy.get_workspace(workspace_id)
@@ -171,7 +172,7 @@ class Builder:
             "try": {**tried, "conversation_id": row.preview_conversation_id if row else None},
         }
 
-    def _agent_id(self, workspace_id: str) -> str:
+    def _agent_id(self, workspace_id: WorkspaceId) -> str:
         with self.rt.db.read() as conn:
             row = store.get(conn, workspace_id)
         if row is None or row.agent_id is None:
@@ -184,7 +185,7 @@ class Builder:
     # -- step 1 ----------------------------------------------------------------------------
     def business(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         *,
         name: str,
         timezone: str,
@@ -217,7 +218,7 @@ class Builder:
     # -- step 2 ----------------------------------------------------------------------------
     def add_knowledge(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         *,
         kind: str,
         title: str,
@@ -259,7 +260,13 @@ class Builder:
         return [{"part": "document", "id": doc.id, "title": doc.title, "status": doc.status}]
 
     def approve(
-        self, workspace_id: str, part: str, item_id: str, *, actor: str, by: Principal | None
+        self,
+        workspace_id: WorkspaceId,
+        part: str,
+        item_id: str,
+        *,
+        actor: str,
+        by: Principal | None,
     ) -> dict[str, Any]:
         """Approve a draft of step 2 on the spot (admin+): it is served from now on."""
         if part == "document":
@@ -275,7 +282,7 @@ class Builder:
     # -- step 3 ----------------------------------------------------------------------------
     def helps(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         *,
         persona: Mapping[str, Any] | None = None,
         rules: Sequence[Any] | None = None,
@@ -313,7 +320,7 @@ class Builder:
 
     # -- step 4 ----------------------------------------------------------------------------
     def preview(
-        self, workspace_id: str, text: str, *, actor: str, by: Principal | None = None
+        self, workspace_id: WorkspaceId, text: str, *, actor: str, by: Principal | None = None
     ) -> Any:
         """Ask the preview as a customer would (not live AI: knowledge quoted with its
         source, or the hand-off). Its conversation is excluded from memory."""
@@ -322,7 +329,7 @@ class Builder:
         conversation_id = self._preview_conversation(workspace_id, agent_id)
         return self.assistant.chat(workspace_id, conversation_id, text, actor=actor)
 
-    def _preview_conversation(self, workspace_id: str, agent_id: str) -> str:
+    def _preview_conversation(self, workspace_id: WorkspaceId, agent_id: str) -> str:
         with self.rt.db.write() as conn:
             row = store.get(conn, workspace_id)
             assert row is not None  # step 1 made it
@@ -357,7 +364,7 @@ class Builder:
 
     def teach(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         unanswered_id: str,
         answer: str,
         *,
@@ -377,7 +384,9 @@ class Builder:
             lesson = self.teaching.lesson(workspace_id, lesson.id)
         return {"id": lesson.id, "question": lesson.question, "status": lesson.status.value}
 
-    def handed_off(self, workspace_id: str, *, by: Principal | None = None) -> list[dict[str, Any]]:
+    def handed_off(
+        self, workspace_id: WorkspaceId, *, by: Principal | None = None
+    ) -> list[dict[str, Any]]:
         """The questions the preview handed off, each with whether it is taught now."""
         require_staff(by)
         with self.rt.db.read() as conn:
@@ -389,7 +398,7 @@ class Builder:
 
     # -- the doors, switched on later one at a time ----------------------------------------
     def doors(
-        self, workspace_id: str, agent_id: str, *, by: Principal | None = None
+        self, workspace_id: WorkspaceId, agent_id: str, *, by: Principal | None = None
     ) -> list[dict[str, Any]]:
         """Each customer door of an agent: on or off, intended in the builder or not, and
         what it needs (with whether that is in place, where memwise can tell)."""

@@ -17,6 +17,7 @@ from typing import Any
 
 from memwise import errors, observability
 from memwise.domain.access import Principal
+from memwise.ids import WorkspaceId
 from memwise.policies.window import Message
 from memwise.services.assistant import ports, tools
 from memwise.services.assistant.assistant import Assistant, Reply
@@ -46,7 +47,7 @@ class ModelAssistant:
 
     def chat(
         self,
-        ws: str,
+        ws: WorkspaceId,
         conversation_id: str,
         text: str,
         *,
@@ -143,7 +144,7 @@ class ModelAssistant:
         return reply
 
     def _run(
-        self, ws: str, conv: Any, call: dict[str, Any], by: Principal | None = None
+        self, ws: WorkspaceId, conv: Any, call: dict[str, Any], by: Principal | None = None
     ) -> tuple[str, list[dict[str, Any]], dict[str, Any] | None]:
         at = tools.Call(self.parts, ws, tools.Door.model, "model", by, conversation=conv)
         try:
@@ -157,7 +158,7 @@ class ModelAssistant:
         return done.text, done.sources, None
 
     def _execute_pending(
-        self, ws: str, conv: Any, pending: dict[str, Any], by: Principal | None = None
+        self, ws: WorkspaceId, conv: Any, pending: dict[str, Any], by: Principal | None = None
     ) -> Reply:
         at = tools.Call(self.parts, ws, tools.Door.model, "model", by, conversation=conv)
         name = str(pending.get("tool") or "create_ticket")

@@ -11,7 +11,7 @@ from memwise import errors
 from memwise.domain.access import Principal
 from memwise.domain.notebook import Entry
 from memwise.domain.tenancy import Role
-from memwise.ids import new_id
+from memwise.ids import WorkspaceId, new_id
 from memwise.policies.limits import NotebookLimits
 from memwise.policies.notebook import (
     Block,
@@ -37,7 +37,7 @@ class Added:
     evicted: list[str]
 
 
-def check_not_customer_data(conn: Connection, workspace_id: str, text: str) -> None:
+def check_not_customer_data(conn: Connection, workspace_id: WorkspaceId, text: str) -> None:
     """A working rule is the person's own: facts about a customer belong in their contact
     memory or the CRM card, and one order's state in the live account record."""
     if specific_operational(text) or one_transaction(text):
@@ -110,7 +110,7 @@ class Notebook:
 
     def add(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         user_id: str,
         text: str,
         *,
@@ -151,7 +151,7 @@ class Notebook:
             )
         return Added(Entry(entry_id, cleaned, now), duplicate=False, evicted=evicted)
 
-    def _make_room(self, conn: Connection, workspace_id: str, user_id: str) -> list[str]:
+    def _make_room(self, conn: Connection, workspace_id: WorkspaceId, user_id: str) -> list[str]:
         ids = [r.id for r in store.owned(conn, workspace_id, user_id)]
         overflow = len(ids) - self.limits.max_entries + 1
         evicted = list(ids[: max(0, overflow)])
@@ -159,7 +159,7 @@ class Notebook:
         return evicted
 
     def entries(
-        self, workspace_id: str, user_id: str, *, by: Principal | None = None
+        self, workspace_id: WorkspaceId, user_id: str, *, by: Principal | None = None
     ) -> list[Entry]:
         """Every entry, oldest → newest (including those that no longer reach the model)."""
         with self.rt.db.read() as conn:
@@ -167,12 +167,14 @@ class Notebook:
             may_read(by, user_id)
             return [store.entry_from_row(r) for r in store.owned(conn, workspace_id, user_id)]
 
-    def block(self, workspace_id: str, user_id: str, *, by: Principal | None = None) -> Block:
+    def block(
+        self, workspace_id: WorkspaceId, user_id: str, *, by: Principal | None = None
+    ) -> Block:
         return build_block(self.entries(workspace_id, user_id, by=by), self.limits)
 
     def forget(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         user_id: str,
         entry_id: str,
         *,
@@ -191,7 +193,7 @@ class Notebook:
 
     def forget_phrase(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         user_id: str,
         phrase: str,
         *,
@@ -213,7 +215,13 @@ class Notebook:
         return len(matching)
 
     def _log_forget(
-        self, conn: Connection, ws: str, user_id: str, actor: str, args: dict[str, str], n: int
+        self,
+        conn: Connection,
+        ws: WorkspaceId,
+        user_id: str,
+        actor: str,
+        args: dict[str, str],
+        n: int,
     ) -> None:
         audit.log(
             conn,

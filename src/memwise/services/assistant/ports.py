@@ -28,6 +28,7 @@ from memwise.domain.knowledge import (
 from memwise.domain.memory import Recall, Remembered
 from memwise.domain.record import HistoryHit, NewTurn, Turn
 from memwise.domain.tenancy import Agent, Conversation
+from memwise.ids import WorkspaceId
 from memwise.policies.window import Message, WindowView
 from memwise.services.assistant.accounts import Accounts
 from memwise.services.assistant.notebook import Notebook
@@ -40,7 +41,7 @@ class RememberPort(Protocol):
 
     def __call__(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         contact_id: str | None,
         messages: Sequence[NewTurn | dict[str, Any]],
         *,
@@ -58,7 +59,7 @@ class HistoryPort(Protocol):
 
     def recall(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         contact_id: str,
         question: str,
         *,
@@ -72,7 +73,7 @@ class KnowledgePort(Protocol):
 
     def add_document(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         *,
         kind: str,
         title: str,
@@ -87,18 +88,18 @@ class KnowledgePort(Protocol):
     ) -> Document: ...
     def approve_document(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         document_id: str,
         *,
         approved_by: str,
         by: Principal | None = None,
     ) -> DocumentReceipt: ...
     def search(
-        self, workspace_id: str, query: str, *, recipe: Recipe = "hybrid", limit: int = 5
+        self, workspace_id: WorkspaceId, query: str, *, recipe: Recipe = "hybrid", limit: int = 5
     ) -> list[Hit]: ...
-    def answers(self, workspace_id: str, query: str) -> Hit | None: ...
+    def answers(self, workspace_id: WorkspaceId, query: str) -> Hit | None: ...
     def search_answered(
-        self, workspace_id: str, query: str, *, recipe: Recipe = "hybrid", limit: int = 5
+        self, workspace_id: WorkspaceId, query: str, *, recipe: Recipe = "hybrid", limit: int = 5
     ) -> tuple[list[Hit], Hit | None]: ...
 
 
@@ -106,7 +107,7 @@ class RecallerPort(Protocol):
     """What the assistant asks of recaller."""
 
     def recall(
-        self, workspace_id: str, contact_id: str, request: str, *, limit: int | None = None
+        self, workspace_id: WorkspaceId, contact_id: str, request: str, *, limit: int | None = None
     ) -> Recall: ...
 
 
@@ -115,7 +116,7 @@ class RecordPort(Protocol):
 
     def start(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         agent_id: str,
         channel: str,
         *,
@@ -127,10 +128,10 @@ class RecordPort(Protocol):
         at: datetime | None = None,
         live: bool = False,
     ) -> tuple[Conversation, str]: ...
-    def get(self, workspace_id: str, conversation_id: str) -> Conversation: ...
+    def get(self, workspace_id: WorkspaceId, conversation_id: str) -> Conversation: ...
     def append(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         conversation_id: str,
         role: str,
         text: str,
@@ -138,7 +139,7 @@ class RecordPort(Protocol):
         *,
         by: Principal | None = None,
     ) -> Turn: ...
-    def end(self, workspace_id: str, conversation_id: str) -> Conversation: ...
+    def end(self, workspace_id: WorkspaceId, conversation_id: str) -> Conversation: ...
 
 
 class TeachingPort(Protocol):
@@ -146,7 +147,7 @@ class TeachingPort(Protocol):
 
     def draft(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         question: str,
         answer: str,
         *,
@@ -155,12 +156,17 @@ class TeachingPort(Protocol):
         revises: str | None = None,
     ) -> Lesson: ...
     def approve(
-        self, workspace_id: str, lesson_id: str, *, approved_by: str, by: Principal | None = None
+        self,
+        workspace_id: WorkspaceId,
+        lesson_id: str,
+        *,
+        approved_by: str,
+        by: Principal | None = None,
     ) -> Receipt: ...
-    def lesson(self, workspace_id: str, lesson_id: str) -> Lesson: ...
+    def lesson(self, workspace_id: WorkspaceId, lesson_id: str) -> Lesson: ...
     def record_unanswered(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         question: str,
         *,
         conversation_id: str | None = None,
@@ -173,7 +179,7 @@ class TicketsPort(Protocol):
 
     def open(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         *,
         subject: str,
         body: str,
@@ -189,17 +195,17 @@ class WindowsPort(Protocol):
 
     def view(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         conversation_id: str,
         client_messages: Iterable[Message] | None = None,
         *,
         known: tuple[Any, Agent] | None = None,
     ) -> WindowView: ...
-    def reset(self, workspace_id: str, conversation_id: str) -> None: ...
+    def reset(self, workspace_id: WorkspaceId, conversation_id: str) -> None: ...
     def set_pending(
-        self, workspace_id: str, conversation_id: str, pending: dict[str, Any] | None
+        self, workspace_id: WorkspaceId, conversation_id: str, pending: dict[str, Any] | None
     ) -> None: ...
-    def pending(self, workspace_id: str, conversation_id: str) -> dict[str, Any] | None: ...
+    def pending(self, workspace_id: WorkspaceId, conversation_id: str) -> dict[str, Any] | None: ...
 
 
 class ToolParts(Protocol):

@@ -15,7 +15,7 @@ from typing import Any
 from memwise import errors
 from memwise.domain.access import Principal, require_staff
 from memwise.domain.tenancy import Role, RuleVersion
-from memwise.ids import new_id
+from memwise.ids import WorkspaceId, new_id
 from memwise.policies import rulebook as policy
 from memwise.safety import secrets
 from memwise.services.assistant.notebook import check_not_customer_data
@@ -34,7 +34,7 @@ class Rulebook:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
 
-    def _scope(self, conn: Any, workspace_id: str, agent_id: str | None) -> str:
+    def _scope(self, conn: Any, workspace_id: WorkspaceId, agent_id: str | None) -> str:
         if agent_id is None:
             return WORKSPACE
         tenancy_store.agent(conn, workspace_id, agent_id)  # NotFound for another's agent
@@ -42,7 +42,7 @@ class Rulebook:
 
     def propose(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         agent_id: str | None,
         rules: Sequence[Any],
         persona: Mapping[str, Any] | None = None,
@@ -108,12 +108,12 @@ class Rulebook:
             )
             return store.version(conn, workspace_id, version_id)
 
-    def _serialize(self, conn: Any, workspace_id: str, scope: str) -> None:
+    def _serialize(self, conn: Any, workspace_id: WorkspaceId, scope: str) -> None:
         """One decision at a time per set of rules: numbering and serving never race."""
         self.rt.db.backend.serialize(conn, f"rules:{workspace_id}:{scope}")
 
     def approve(
-        self, workspace_id: str, version_id: str, *, actor: str, by: Principal | None = None
+        self, workspace_id: WorkspaceId, version_id: str, *, actor: str, by: Principal | None = None
     ) -> RuleVersion:
         """Serve a draft (admin+); the version it replaces stays, superseded."""
         require_staff(by, Role.admin)
@@ -141,7 +141,7 @@ class Rulebook:
             return store.version(conn, workspace_id, version_id)
 
     def reject(
-        self, workspace_id: str, version_id: str, *, actor: str, by: Principal | None = None
+        self, workspace_id: WorkspaceId, version_id: str, *, actor: str, by: Principal | None = None
     ) -> RuleVersion:
         require_staff(by, Role.admin)
         with self.rt.db.write() as conn:
@@ -156,7 +156,7 @@ class Rulebook:
 
     def rollback(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         agent_id: str | None,
         to_version: int,
         *,
@@ -180,14 +180,14 @@ class Rulebook:
         )
 
     def versions(
-        self, workspace_id: str, agent_id: str | None, *, by: Principal | None = None
+        self, workspace_id: WorkspaceId, agent_id: str | None, *, by: Principal | None = None
     ) -> list[RuleVersion]:
         """Every version, newest first."""
         require_staff(by)
         with self.rt.db.read() as conn:
             return store.versions(conn, workspace_id, self._scope(conn, workspace_id, agent_id))
 
-    def served(self, workspace_id: str, agent_id: str) -> tuple[RuleVersion | None, ...]:
+    def served(self, workspace_id: WorkspaceId, agent_id: str) -> tuple[RuleVersion | None, ...]:
         """(team standards, the agent's rules) as served now; None where there are none."""
         with self.rt.db.read() as conn:
             found = store.served(conn, workspace_id, [WORKSPACE, agent_id])

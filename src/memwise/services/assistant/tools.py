@@ -25,6 +25,7 @@ from memwise.domain.access import Principal, require_staff
 from memwise.domain.record import check_text
 from memwise.domain.shapes import out
 from memwise.domain.tenancy import Role
+from memwise.ids import WorkspaceId
 from memwise.services.assistant import ports
 from memwise.services.platform import audit
 from memwise.services.platform.audit import Status
@@ -193,7 +194,7 @@ class Call:
     """One call: who makes it, through which door, and (model mode) in which conversation."""
 
     mw: ports.ToolParts  # the parts a call reaches (the facade is one)
-    workspace_id: str
+    workspace_id: WorkspaceId
     door: Door
     actor: str
     by: Principal | None = None

@@ -32,6 +32,7 @@ from email.utils import parseaddr
 from typing import Any
 
 from memwise import errors
+from memwise.ids import WorkspaceId
 from memwise.services.conversation.record import NewTurn, Record
 from memwise.services.platform.runtime import Runtime
 from memwise.services.platform.tenancy import Tenancy
@@ -74,7 +75,7 @@ class Inbound:
         self.record = record
         self.tenancy = tenancy
 
-    def rotate_secret(self, workspace_id: str) -> str:
+    def rotate_secret(self, workspace_id: WorkspaceId) -> str:
         """A new shared secret (shown once); the old one stops working at once."""
         secret = "whk_" + pysecrets.token_urlsafe(32)
         with self.rt.db.write() as conn:
@@ -83,7 +84,7 @@ class Inbound:
 
     def verify(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         channel: str,
         body: bytes,
         signature: str | None,
@@ -105,7 +106,7 @@ class Inbound:
                 code="stale_signature",
             )
 
-    def _once(self, workspace_id: str, key: str) -> None:
+    def _once(self, workspace_id: WorkspaceId, key: str) -> None:
         """Remember this delivery (inside the receiving unit of work); refuse a replay."""
         now = self.rt.clock.now()
         keep = timedelta(hours=self.rt.limits.clients.webhook_dedupe_hours)
@@ -115,7 +116,7 @@ class Inbound:
 
     def receive(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         channel: str,
         payload: dict[str, Any],
         *,
@@ -178,7 +179,7 @@ class Inbound:
         return Received(conv.id, conv.contact_id, [t.id for t in turns], threaded)
 
     def _open_thread(
-        self, workspace_id: str, channel: str, thread: str | None, senders: list[str]
+        self, workspace_id: WorkspaceId, channel: str, thread: str | None, senders: list[str]
     ) -> Any:
         """The open conversation of this thread, only if the sender is its contact: knowing
         a thread id never lets a stranger write into someone else's conversation."""
@@ -188,12 +189,12 @@ class Inbound:
             row = record_store.open_thread(conn, workspace_id, channel, thread, senders)
         return self.record.get(workspace_id, row) if row else None
 
-    def _senders(self, workspace_id: str, channel: str, sender: str) -> list[str]:
+    def _senders(self, workspace_id: WorkspaceId, channel: str, sender: str) -> list[str]:
         """The contacts the sender may be (``Tenancy.resolve_contact``'s rule)."""
         found = self.tenancy.resolve_contact(workspace_id, CHANNELS[channel], sender)
         return [str(c) for c in found.matches]
 
-    def _new_contact(self, workspace_id: str, channel: str, sender: str) -> str:
+    def _new_contact(self, workspace_id: WorkspaceId, channel: str, sender: str) -> str:
         """None or several matched: a contact of its own, rather than guessing who it is."""
         made = self.tenancy.resolve_contact(workspace_id, CHANNELS[channel], sender, create=True)
         assert made.contact_id is not None

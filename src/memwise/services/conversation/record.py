@@ -21,7 +21,7 @@ from memwise.domain.record import (
 )
 from memwise.domain.record import NewTurn as NewTurn
 from memwise.domain.tenancy import Channel, Conversation, ConversationStatus, RecordPolicy
-from memwise.ids import new_id, new_secret
+from memwise.ids import WorkspaceId, new_id, new_secret
 from memwise.services.platform import events, identity, rows
 from memwise.services.platform.bus import Bus, ConversationClosed
 from memwise.services.platform.runtime import Runtime
@@ -40,7 +40,7 @@ class Record:
     # -- conversations -------------------------------------------------------------------
     def start(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         agent_id: str,
         channel: str,
         *,
@@ -92,7 +92,9 @@ class Record:
         return self.get(workspace_id, conv_id), token
 
     @staticmethod
-    def _check_account(conn: Connection, workspace_id: str, contact_id: str, ref: str) -> None:
+    def _check_account(
+        conn: Connection, workspace_id: WorkspaceId, contact_id: str, ref: str
+    ) -> None:
         norm = identity.normalize("account_ref", ref)
         if not store.holds_account(conn, workspace_id, contact_id, norm):
             raise errors.Invalid(
@@ -104,7 +106,7 @@ class Record:
         trusted = by is None or not by.is_visitor
         return client_time(at, self.rt.clock.now(), skew, trusted=trusted)
 
-    def get(self, workspace_id: str, conversation_id: str) -> Conversation:
+    def get(self, workspace_id: WorkspaceId, conversation_id: str) -> Conversation:
         with self.rt.db.read() as conn:
             return store.conversation_from_row(
                 rows.require(conn, "conversation", workspace_id, conversation_id)
@@ -117,7 +119,7 @@ class Record:
 
     def conversations(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         *,
         contact_id: str | None = None,
         before: str | None = None,
@@ -134,10 +136,10 @@ class Record:
 
     # -- turns ---------------------------------------------------------------------------
     @staticmethod
-    def _door(conn: Any, workspace_id: str, conv: Conversation) -> None:
+    def _door(conn: Any, workspace_id: WorkspaceId, conv: Conversation) -> None:
         tenancy_store.agent(conn, workspace_id, conv.agent_id).require_door(conv.channel.value)
 
-    def require_open_door(self, workspace_id: str, conversation_id: str) -> None:
+    def require_open_door(self, workspace_id: WorkspaceId, conversation_id: str) -> None:
         """Conflict when the door this conversation came through is switched off now."""
         with self.rt.db.read() as conn:
             row = rows.require(conn, "conversation", workspace_id, conversation_id)
@@ -145,7 +147,7 @@ class Record:
 
     def append(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         conversation_id: str,
         role: str,
         text: str,
@@ -158,7 +160,7 @@ class Record:
 
     def append_many(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         conversation_id: str,
         new: Sequence[NewTurn],
         *,
@@ -215,7 +217,12 @@ class Record:
         return [store.turn_from_row(SimpleNamespace(**r)) for r in stored]
 
     def turns(
-        self, workspace_id: str, conversation_id: str, *, after: int | None = None, limit: int = 500
+        self,
+        workspace_id: WorkspaceId,
+        conversation_id: str,
+        *,
+        after: int | None = None,
+        limit: int = 500,
     ) -> list[Turn]:
         with self.rt.db.read() as conn:
             rows.require(conn, "conversation", workspace_id, conversation_id)
@@ -223,7 +230,7 @@ class Record:
                 conn, workspace_id, conversation_id, after, max(1, min(limit, 5000))
             )
 
-    def end(self, workspace_id: str, conversation_id: str) -> Conversation:
+    def end(self, workspace_id: WorkspaceId, conversation_id: str) -> Conversation:
         """End a conversation explicitly. Idempotent: ending an ended one changes nothing."""
         with self.rt.db.write() as conn:
             rows.require(conn, "conversation", workspace_id, conversation_id)
@@ -239,7 +246,7 @@ class Record:
 
     def search(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         query: str,
         *,
         limit: int = 20,
@@ -262,7 +269,12 @@ class Record:
 
 
 def close(
-    conn: Connection, bus: Bus, workspace_id: str, conversation_id: str, status: str, at: datetime
+    conn: Connection,
+    bus: Bus,
+    workspace_id: WorkspaceId,
+    conversation_id: str,
+    status: str,
+    at: datetime,
 ) -> bool:
     """Mark an open conversation ended or expired; False if it was already closed.
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from memwise import errors
 from memwise.domain.tenancy import Agent, ConversationStatus, RecordPolicy
+from memwise.ids import WorkspaceId
 from memwise.policies import window
 from memwise.policies.compaction import ExtractiveSummariser, Summariser
 from memwise.policies.limits import Limits
@@ -27,14 +28,14 @@ class Windows:
         self.rt = rt
         self.summariser = summariser or ExtractiveSummariser()
 
-    def limits_for(self, workspace_id: str, agent_id: str) -> Limits:
+    def limits_for(self, workspace_id: WorkspaceId, agent_id: str) -> Limits:
         with self.rt.db.read() as conn:
             agent = require_agent(conn, workspace_id, agent_id)
         return window.effective(self.rt.limits, agent.window_overrides)
 
     def view(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         conversation_id: str,
         client_messages: Iterable[Message] | None = None,
         *,
@@ -62,7 +63,9 @@ class Windows:
             return WindowView(kind, None, [])  # nothing of the text was stored
         return self._generic(workspace_id, conversation_id, limits)
 
-    def _generic(self, workspace_id: str, conversation_id: str, limits: Limits) -> WindowView:
+    def _generic(
+        self, workspace_id: WorkspaceId, conversation_id: str, limits: Limits
+    ) -> WindowView:
         """Read in a read transaction; summarise (perhaps with a model) outside any
         transaction; write only when turns scrolled out, and only if nobody else did first."""
         n = limits.generic.verbatim_turns
@@ -88,14 +91,14 @@ class Windows:
                 )
         return WindowView("generic", summary, _messages(recent))
 
-    def reset(self, workspace_id: str, conversation_id: str) -> None:
+    def reset(self, workspace_id: WorkspaceId, conversation_id: str) -> None:
         """Clear the window and pending state. Touches no long-term memory and no record."""
         with self.rt.db.write() as conn:
             store.conversation_row(conn, workspace_id, conversation_id)
             store.reset_window(conn, conversation_id)
 
     def set_pending(
-        self, workspace_id: str, conversation_id: str, pending: dict[str, Any] | None
+        self, workspace_id: WorkspaceId, conversation_id: str, pending: dict[str, Any] | None
     ) -> None:
         """Hold one pending confirmation beside the window (never in the transcript)."""
         with self.rt.db.write() as conn:
@@ -104,13 +107,13 @@ class Windows:
                 raise errors.Conflict("the conversation is closed", code="conversation_closed")
             store.set_pending(conn, conversation_id, pending)
 
-    def pending(self, workspace_id: str, conversation_id: str) -> dict[str, Any] | None:
+    def pending(self, workspace_id: WorkspaceId, conversation_id: str) -> dict[str, Any] | None:
         with self.rt.db.read() as conn:
             conv = store.conversation_row(conn, workspace_id, conversation_id)
         value: dict[str, Any] | None = conv.pending
         return value
 
-    def expire_idle(self, workspace_id: str | None = None) -> list[str]:
+    def expire_idle(self, workspace_id: WorkspaceId | None = None) -> list[str]:
         """Mark expired every open conversation idle past its channel's limit; returns ids.
 
         ``workspace_id`` limits the sweep to one workspace."""

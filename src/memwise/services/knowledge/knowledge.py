@@ -30,7 +30,7 @@ from memwise.domain.knowledge import Hit as Hit
 from memwise.domain.knowledge import HitPart as HitPart
 from memwise.domain.knowledge import Recipe as Recipe
 from memwise.domain.tenancy import Role
-from memwise.ids import new_id
+from memwise.ids import WorkspaceId, new_id
 from memwise.policies.notebook import normalize
 from memwise.retrieval import embedders, fusion
 from memwise.retrieval.embedders import Embedder
@@ -85,7 +85,7 @@ class Knowledge:
     # -- the reference layer ---------------------------------------------------------------
     def add_document(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         *,
         kind: str,
         title: str,
@@ -158,7 +158,7 @@ class Knowledge:
 
     def approve_document(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         document_id: str,
         *,
         approved_by: str,
@@ -176,7 +176,12 @@ class Knowledge:
             return self._publish(conn, workspace_id, document_id, approved_by)
 
     def reject_document(
-        self, workspace_id: str, document_id: str, *, by_name: str, by: Principal | None = None
+        self,
+        workspace_id: WorkspaceId,
+        document_id: str,
+        *,
+        by_name: str,
+        by: Principal | None = None,
     ) -> DocumentReceipt:
         """Refuse a draft (admin+): it is kept, marked rejected, with a receipt."""
         require_staff(by, Role.admin)
@@ -189,7 +194,9 @@ class Knowledge:
             store.set_status(conn, document_id, "rejected")
             return self._receipt(conn, row, by_name, "rejected")
 
-    def _check_new_version(self, conn: Connection, ws: str, doc_key: str, version: str) -> None:
+    def _check_new_version(
+        self, conn: Connection, ws: WorkspaceId, doc_key: str, version: str
+    ) -> None:
         taken = store.version_taken(conn, ws, doc_key, version)
         if taken is not None:
             what = "published" if taken == "current" else "waiting for approval"
@@ -197,7 +204,9 @@ class Knowledge:
                 f"version {version!r} of this document is already {what}", code="version_exists"
             )
 
-    def _publish(self, conn: Connection, ws: str, doc_id: str, approved_by: str) -> DocumentReceipt:
+    def _publish(
+        self, conn: Connection, ws: WorkspaceId, doc_id: str, approved_by: str
+    ) -> DocumentReceipt:
         row = rows.require(conn, "document", ws, doc_id)
         pieces = chunk(row.body, self.limits.chunk_chars)
         vectors = self.embed_texts([f"{row.title}\n{p}" for p in pieces])
@@ -239,7 +248,9 @@ class Knowledge:
         store.add_receipt(conn, row.workspace_id, receipt)
         return receipt
 
-    def receipts(self, workspace_id: str, document_id: str | None = None) -> list[DocumentReceipt]:
+    def receipts(
+        self, workspace_id: WorkspaceId, document_id: str | None = None
+    ) -> list[DocumentReceipt]:
         with self.rt.db.read() as conn:
             return store.receipts(conn, workspace_id, document_id)
 
@@ -248,7 +259,9 @@ class Knowledge:
             return None
         return self.embedder.embed(texts)
 
-    def embed_missing(self, workspace_id: str | None = None, limit: int = EMBED_SWEEP) -> int:
+    def embed_missing(
+        self, workspace_id: WorkspaceId | None = None, limit: int = EMBED_SWEEP
+    ) -> int:
         """Embed up to ``limit`` current chunks that have no vector of the configured
         embedder — published before it was configured, or under another one — and keep the
         vectors; how many (the worker's sweep: a changed embedder catches up in steps)."""
@@ -270,7 +283,7 @@ class Knowledge:
     def insert_chunks(
         self,
         conn: Connection,
-        ws: str,
+        ws: WorkspaceId,
         part: str,
         owner: str,
         title: str,
@@ -307,7 +320,7 @@ class Knowledge:
                 conn, [(ids[n], vectors[n].tolist()) for n in range(len(ids))]
             )
 
-    def document(self, workspace_id: str, document_id: str) -> Document:
+    def document(self, workspace_id: WorkspaceId, document_id: str) -> Document:
         with self.rt.db.read() as conn:
             return store.document_from_row(
                 rows.require(conn, "document", workspace_id, document_id)
@@ -315,7 +328,7 @@ class Knowledge:
 
     def documents(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         *,
         include_superseded: bool = False,
         status: str | None = None,
@@ -327,7 +340,7 @@ class Knowledge:
                 conn, workspace_id, status=status, include_superseded=include_superseded
             )
 
-    def lookup(self, workspace_id: str, identifier: str) -> list[Document]:
+    def lookup(self, workspace_id: WorkspaceId, identifier: str) -> list[Document]:
         """Current documents carrying exactly this identifier (case and spacing aside)."""
         key = identifier_key(identifier)
         if not key:
@@ -337,7 +350,7 @@ class Knowledge:
 
     # -- search ----------------------------------------------------------------------------
     def search(
-        self, workspace_id: str, query: str, *, recipe: Recipe = "hybrid", limit: int = 5
+        self, workspace_id: WorkspaceId, query: str, *, recipe: Recipe = "hybrid", limit: int = 5
     ) -> list[Hit]:
         """Best passages first; hybrid fuses words and meaning when an embedder is configured."""
         if not isinstance(query, str) or not query.strip():
@@ -396,12 +409,12 @@ class Knowledge:
             coverage |= {s: _coverage(q_terms, r) for s, r in rest.items()}
         return found, coverage
 
-    def answers(self, workspace_id: str, query: str) -> Hit | None:
+    def answers(self, workspace_id: WorkspaceId, query: str) -> Hit | None:
         """The best passage if knowledge answers; None when knowledge is silent."""
         return self._answer(self.search(workspace_id, query, limit=ANSWER_FROM))
 
     def search_answered(
-        self, workspace_id: str, query: str, *, recipe: Recipe = "hybrid", limit: int = 5
+        self, workspace_id: WorkspaceId, query: str, *, recipe: Recipe = "hybrid", limit: int = 5
     ) -> tuple[list[Hit], Hit | None]:
         """The hits, and the one that answers (as ``answers`` would), from one search."""
         if recipe != "hybrid":
@@ -435,7 +448,7 @@ class Knowledge:
             r.position,
         )
 
-    def _similar(self, conn: Connection, ws: str, query: str, k: int) -> dict[int, float]:
+    def _similar(self, conn: Connection, ws: WorkspaceId, query: str, k: int) -> dict[int, float]:
         """Cosine similarity by chunk: in the database (pgvector) or exactly in numpy."""
         assert self.embedder is not None
         q = self.embedder.embed([query])[0]
@@ -449,7 +462,7 @@ class Knowledge:
         top = np.argsort(-scores)[:k]
         return {seqs[i]: float(scores[i]) for i in top}
 
-    def _vectors(self, conn: Connection, ws: str) -> tuple[list[int], np.ndarray]:
+    def _vectors(self, conn: Connection, ws: WorkspaceId) -> tuple[list[int], np.ndarray]:
         """Every current vector of the embedder in use for a workspace (exact search, cached)."""
         assert self.embedder is not None
         eid = self.embedder.id

@@ -17,7 +17,7 @@ from typing import Any
 from memwise import errors
 from memwise.domain.knowledge import EvalRun as Run
 from memwise.domain.knowledge import TestSet
-from memwise.ids import new_id
+from memwise.ids import WorkspaceId, new_id
 from memwise.policies.notebook import normalize
 from memwise.safety import pii
 from memwise.services.knowledge.knowledge import Knowledge
@@ -38,7 +38,7 @@ class Learning:
         self.judge = judge
 
     # -- the question book -----------------------------------------------------------------
-    def fold(self, workspace_id: str, source: str) -> dict[str, int]:
+    def fold(self, workspace_id: WorkspaceId, source: str) -> dict[str, int]:
         """Fold a source's new questions into the book (redacted, de-duplicated by meaning)."""
         if source not in SOURCES:
             raise errors.Invalid(
@@ -87,7 +87,7 @@ class Learning:
                     counts["merged"] += 1
         return counts
 
-    def book(self, workspace_id: str) -> list[dict[str, Any]]:
+    def book(self, workspace_id: WorkspaceId) -> list[dict[str, Any]]:
         with self.rt.db.read() as conn:
             found = store.book(conn, workspace_id)
         return [
@@ -104,7 +104,7 @@ class Learning:
     # -- frozen test sets ------------------------------------------------------------------
     def freeze(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         name: str,
         items: Sequence[dict[str, Any]],
         *,
@@ -138,7 +138,7 @@ class Learning:
 
     def freeze_from_book(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         name: str,
         book_ids: Sequence[str],
         expected: dict[str, dict[str, Any]] | None = None,
@@ -157,13 +157,16 @@ class Learning:
             actor=actor,
         )
 
-    def test_set(self, workspace_id: str, set_id: str) -> TestSet:
+    def test_set(self, workspace_id: WorkspaceId, set_id: str) -> TestSet:
         with self.rt.db.read() as conn:
             return store.test_set(conn, workspace_id, set_id)
 
     # -- measure -------------------------------------------------------------------------
     def evaluate(
-        self, workspace_id: str, set_id: str, progress: Callable[[int, int], None] | None = None
+        self,
+        workspace_id: WorkspaceId,
+        set_id: str,
+        progress: Callable[[int, int], None] | None = None,
     ) -> Run:
         """Measure current knowledge against a frozen set; writes only the report."""
         ts = self.test_set(workspace_id, set_id)
@@ -225,21 +228,21 @@ class Learning:
             )
         return Run(run_id, set_id, self.rt.clock.now(), summary, results)
 
-    def test_sets(self, workspace_id: str) -> list[TestSet]:
+    def test_sets(self, workspace_id: WorkspaceId) -> list[TestSet]:
         """Every frozen set (without its questions), newest version first."""
         with self.rt.db.read() as conn:
             return store.test_sets_of(conn, workspace_id)
 
-    def runs(self, workspace_id: str, set_id: str | None = None) -> list[Run]:
+    def runs(self, workspace_id: WorkspaceId, set_id: str | None = None) -> list[Run]:
         """Evaluation runs, oldest first (without per-question results)."""
         with self.rt.db.read() as conn:
             return store.runs_of(conn, workspace_id, set_id)
 
-    def run(self, workspace_id: str, run_id: str) -> Run:
+    def run(self, workspace_id: WorkspaceId, run_id: str) -> Run:
         with self.rt.db.read() as conn:
             return store.run(conn, workspace_id, run_id)
 
-    def compare(self, workspace_id: str, before_id: str, after_id: str) -> dict[str, Any]:
+    def compare(self, workspace_id: WorkspaceId, before_id: str, after_id: str) -> dict[str, Any]:
         """Two runs on the same frozen set: rates and per-question changes."""
         a, b = self.run(workspace_id, before_id), self.run(workspace_id, after_id)
         if a.set_id != b.set_id:
@@ -305,7 +308,9 @@ class Judge:
 FOLD = "fold_questions"
 
 
-def schedule_folds(rt: Runtime, force: bool = False, workspace_id: str | None = None) -> int:
+def schedule_folds(
+    rt: Runtime, force: bool = False, workspace_id: WorkspaceId | None = None
+) -> int:
     """Queue each source's fold on its cadence, once per period, for every workspace."""
     now = rt.clock.now()
     day = int(now.timestamp() // 86400)

@@ -29,7 +29,7 @@ from memwise.domain.knowledge import (
     Unanswered,
 )
 from memwise.domain.tenancy import Role
-from memwise.ids import new_id
+from memwise.ids import WorkspaceId, new_id
 from memwise.policies.notebook import normalize
 from memwise.providers import http
 from memwise.safety import pii, secrets
@@ -44,7 +44,7 @@ from memwise.text import lexical
 
 def check_refs(
     conn: Connection,
-    workspace_id: str,
+    workspace_id: WorkspaceId,
     *,
     contact_id: str | None = None,
     conversation_id: str | None = None,
@@ -91,7 +91,7 @@ class Teaching:
     # -- lessons ---------------------------------------------------------------------------
     def draft(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         question: str,
         answer: str,
         *,
@@ -126,7 +126,7 @@ class Teaching:
 
     def revise(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         lesson_id: str,
         *,
         question: str | None = None,
@@ -144,7 +144,12 @@ class Teaching:
         )
 
     def approve(
-        self, workspace_id: str, lesson_id: str, *, approved_by: str, by: Principal | None = None
+        self,
+        workspace_id: WorkspaceId,
+        lesson_id: str,
+        *,
+        approved_by: str,
+        by: Principal | None = None,
     ) -> Receipt:
         """Publish a draft: lesson, receipt, search chunk and closed item in one transaction."""
         require_staff(by, Role.admin)  # the rule holds for every door
@@ -204,7 +209,12 @@ class Teaching:
         return receipt
 
     def withdraw(
-        self, workspace_id: str, lesson_id: str, *, by_name: str, by: Principal | None = None
+        self,
+        workspace_id: WorkspaceId,
+        lesson_id: str,
+        *,
+        by_name: str,
+        by: Principal | None = None,
     ) -> Receipt:
         """Stop serving a published lesson; it is kept, with a receipt of the withdrawal."""
         require_staff(by, Role.admin)  # the rule holds for every door
@@ -228,7 +238,14 @@ class Teaching:
             )
 
     def _receipt(
-        self, conn: Connection, ws: str, row: Any, by: str, at: datetime, action: str, digest: str
+        self,
+        conn: Connection,
+        ws: WorkspaceId,
+        row: Any,
+        by: str,
+        at: datetime,
+        action: str,
+        digest: str,
     ) -> Receipt:
         receipt = Receipt(
             new_id("rcp"),
@@ -244,22 +261,22 @@ class Teaching:
         lstore.add_receipt(conn, ws, receipt)
         return receipt
 
-    def lesson(self, workspace_id: str, lesson_id: str) -> Lesson:
+    def lesson(self, workspace_id: WorkspaceId, lesson_id: str) -> Lesson:
         with self.rt.db.read() as conn:
             return lstore.lesson_from_row(rows.require(conn, "lesson", workspace_id, lesson_id))
 
-    def lessons(self, workspace_id: str, status: str | None = None) -> list[Lesson]:
+    def lessons(self, workspace_id: WorkspaceId, status: str | None = None) -> list[Lesson]:
         with self.rt.db.read() as conn:
             return lstore.lessons_of(conn, workspace_id, status)
 
-    def receipts(self, workspace_id: str, lesson_id: str | None = None) -> list[Receipt]:
+    def receipts(self, workspace_id: WorkspaceId, lesson_id: str | None = None) -> list[Receipt]:
         with self.rt.db.read() as conn:
             return lstore.receipts_of(conn, workspace_id, lesson_id)
 
     # -- unanswered items ------------------------------------------------------------------
     def record_unanswered(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         question: str,
         *,
         conversation_id: str | None = None,
@@ -300,7 +317,9 @@ class Teaching:
             )
             return lstore.item(conn, item_id), True
 
-    def unanswered(self, workspace_id: str, status: str | None = "open") -> list[Unanswered]:
+    def unanswered(
+        self, workspace_id: WorkspaceId, status: str | None = "open"
+    ) -> list[Unanswered]:
         with self.rt.db.read() as conn:
             return lstore.items_of(conn, workspace_id, status)
 
@@ -400,7 +419,11 @@ class _GuardedWebhook(WebhookTickets):
     host for tickets (and this workspace), and the checked address is the one connected."""
 
     def __init__(
-        self, url: str, headers: dict[str, str], policy: HostPolicy | None, workspace_id: str
+        self,
+        url: str,
+        headers: dict[str, str],
+        policy: HostPolicy | None,
+        workspace_id: WorkspaceId,
     ) -> None:
         super().__init__(url, headers)
         self.policy = policy
@@ -434,7 +457,7 @@ class Tickets:
 
     def configure(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         url: str,
         headers: dict[str, str] | None = None,
         *,
@@ -452,19 +475,19 @@ class Tickets:
             tstore.set_adapter(conn, workspace_id, clean, dict(headers or {}), self.rt.clock.now())
         return {"type": "webhook", "url": clean, "headers": {k: "•••" for k in headers or {}}}
 
-    def configured(self, workspace_id: str) -> dict[str, Any]:
+    def configured(self, workspace_id: WorkspaceId) -> dict[str, Any]:
         with self.rt.db.read() as conn:
             row = tstore.adapter(conn, workspace_id)
         if row is None:
             return {"type": self.adapter.name}
         return {"type": "webhook", "url": row.url, "headers": {k: "•••" for k in row.headers}}
 
-    def unconfigure(self, workspace_id: str, *, by: Principal | None = None) -> None:
+    def unconfigure(self, workspace_id: WorkspaceId, *, by: Principal | None = None) -> None:
         require_staff(by, Role.admin)  # the rule holds for every door
         with self.rt.db.write() as conn:
             tstore.drop_adapter(conn, workspace_id)
 
-    def _adapter(self, workspace_id: str) -> TicketAdapter:
+    def _adapter(self, workspace_id: WorkspaceId) -> TicketAdapter:
         with self.rt.db.read() as conn:
             row = tstore.adapter(conn, workspace_id)
         if row is None:
@@ -473,7 +496,7 @@ class Tickets:
 
     def open(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         *,
         subject: str,
         body: str,
@@ -551,6 +574,6 @@ class Tickets:
             )
             return tstore.ticket(conn, ticket_id)
 
-    def find(self, workspace_id: str, contact_id: str | None = None) -> list[Ticket]:
+    def find(self, workspace_id: WorkspaceId, contact_id: str | None = None) -> list[Ticket]:
         with self.rt.db.read() as conn:
             return tstore.of(conn, workspace_id, contact_id)

@@ -24,7 +24,7 @@ from memwise.extraction import pack as packs
 from memwise.extraction.rules import RuleExtractor
 from memwise.extraction.types import Existing, Extractor, Line, Proposal
 from memwise.extraction.verify import ItemVerifier
-from memwise.ids import new_id
+from memwise.ids import WorkspaceId, new_id
 from memwise.retrieval import embedders
 from memwise.safety import instructions, secrets
 from memwise.services.memory import gates
@@ -97,17 +97,17 @@ class Metering:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
 
-    def used(self, conn: Connection, workspace_id: str, month: str) -> int:
+    def used(self, conn: Connection, workspace_id: WorkspaceId, month: str) -> int:
         return usage_store.used(conn, workspace_id, month)
 
-    def add(self, workspace_id: str, month: str, n: int = 1) -> int:
+    def add(self, workspace_id: WorkspaceId, month: str, n: int = 1) -> int:
         """Count ``n`` interactions atomically (same SQL on both); returns the month's total,
         exact even with several workers (the row is locked until the transaction ends).
         Joins an open unit of work."""
         with self.rt.db.write() as conn:
             return usage_store.add(conn, workspace_id, month, n)
 
-    def remaining(self, workspace_id: str) -> tuple[int, int, str]:
+    def remaining(self, workspace_id: WorkspaceId) -> tuple[int, int, str]:
         """(used this month, allowance, month) in the workspace's timezone."""
         with self.rt.db.read() as conn:
             ws = tenancy_store.workspace(conn, workspace_id)
@@ -263,7 +263,7 @@ class ExtractionRunner:
         job: Job,
         verified: harness.Verified,
         outcome: Outcome,
-        where: tuple[str, str, str, str],
+        where: tuple[WorkspaceId, str, str, str],
         made: summary.Summary | None,
         zone: ZoneInfo,
         month: str,
@@ -299,7 +299,7 @@ class ExtractionRunner:
 
     def _apply_summary(
         self,
-        ws_id: str,
+        ws_id: WorkspaceId,
         contact_id: str,
         conv_id: str,
         channel: str,
@@ -328,7 +328,7 @@ class ExtractionRunner:
         self.jobs.finish(job, outcome.as_dict())
         return outcome
 
-    def _context(self, conn: Connection, ws_id: str, conv_id: str) -> Any:
+    def _context(self, conn: Connection, ws_id: WorkspaceId, conv_id: str) -> Any:
         conv = record_store.conversation(conn, conv_id)
         agent = tenancy_store.agent(conn, ws_id, conv.agent_id)
         ws = tenancy_store.workspace(conn, ws_id)
@@ -356,7 +356,7 @@ class ExtractionRunner:
     def _apply_item(
         self,
         conn: Connection,
-        ws_id: str,
+        ws_id: WorkspaceId,
         contact_id: str,
         conv_id: str,
         p: Proposal,
@@ -408,7 +408,7 @@ MAX_PROPOSALS = 60  # of one conversation (the busiest blind conversations give 
 
 
 def _same_time(
-    conn: Connection, ws_id: str, contact_id: str, key: str, found: Any, zone: ZoneInfo
+    conn: Connection, ws_id: WorkspaceId, contact_id: str, key: str, found: Any, zone: ZoneInfo
 ) -> str:
     """A correction that moves only the day keeps the time ("moved to Wednesday, same
     time"): a day-only date for a key whose current item has a time takes that time; and
@@ -459,7 +459,7 @@ def said_labels(labels: dict[str, str]) -> dict[str, str]:
 
 def record_event_in(
     conn: Connection,
-    ws_id: str,
+    ws_id: WorkspaceId,
     contact_id: str,
     conv_id: str | None,
     type_: str,

@@ -25,6 +25,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from memwise import errors
 from memwise.domain.record import HistoryHit as HistoryHit
 from memwise.domain.tenancy import ConversationStatus
+from memwise.ids import WorkspaceId
 from memwise.retrieval import kept, late, postings
 from memwise.retrieval.embedders import Embedder, from_bytes, to_bytes, token_embedder
 from memwise.retrieval.late import Loader, TokenVectors
@@ -50,7 +51,7 @@ PIECES_RETRY = timedelta(minutes=10)  # after word pieces could not be made, try
 
 
 def queue_embedding_in(
-    conn: Connection, workspace_id: str, conversation_id: str, now: datetime
+    conn: Connection, workspace_id: WorkspaceId, conversation_id: str, now: datetime
 ) -> None:
     """Queue embedding this conversation's turns (once per conversation)."""
     insert_once(
@@ -98,7 +99,7 @@ class History:
 
     def recall(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         contact_id: str,
         question: str,
         *,
@@ -150,11 +151,11 @@ class History:
             return None, None
         return vectors[0], pieces
 
-    def forget(self, workspace_id: str, contact_id: str) -> None:
+    def forget(self, workspace_id: WorkspaceId, contact_id: str) -> None:
         """Drop the contact's index (after a data request deleted them)."""
         self._cache.pop((workspace_id, contact_id))
 
-    def prepare(self, workspace_id: str, contact_id: str, dim: int | None = None) -> _Built:
+    def prepare(self, workspace_id: WorkspaceId, contact_id: str, dim: int | None = None) -> _Built:
         """Build (or reuse) the contact's index — the one-off cost of the first recall. Each
         ended conversation comes as the worker kept it (terms counted, vectors and word
         pieces side by side: joined, not read again); turns no kept conversation holds (an
@@ -289,7 +290,7 @@ class History:
 
     def _read(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         rows: list[Any],
         who: str,
         names: dict[str, str],
@@ -348,7 +349,7 @@ class History:
             *(counted or (None, None, None)),
         )
 
-    def _loader(self, workspace_id: str, ids: tuple[str, ...]) -> Loader:
+    def _loader(self, workspace_id: WorkspaceId, ids: tuple[str, ...]) -> Loader:
         """Word pieces of the index's turns by position, read from the record (a kept
         conversation's turns, when late interaction first reorders them)."""
         assert self.embedder is not None
@@ -368,7 +369,9 @@ class History:
 
         return load
 
-    def _keep(self, workspace_id: str, read: list[tuple[list[Any], kept.KeptTurns]]) -> None:
+    def _keep(
+        self, workspace_id: WorkspaceId, read: list[tuple[list[Any], kept.KeptTurns]]
+    ) -> None:
         """Keep how ended conversations read whole were read, for the next build — not
         while word pieces cannot be made (they would be kept without them)."""
         if not self._keeps() or (self.pieces is not None and self._pieces_failing()):
@@ -400,7 +403,7 @@ class History:
         stemmer, recall's default."""
         return self.config.stemmer == "snowball"
 
-    def embed_conversation(self, workspace_id: str, conversation_id: str) -> int:
+    def embed_conversation(self, workspace_id: WorkspaceId, conversation_id: str) -> int:
         """Embed and keep the vectors of a conversation's turns that have none of the
         configured embedder (or no word pieces, when they count), then keep how recall reads
         the conversation (the worker's step when a conversation ends): one read of the
@@ -453,7 +456,7 @@ class History:
 
     def _keep_read(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         rows: list[Any],
         vectors: list[Any],
         pieces: list[TokenVectors | None] | None,
@@ -468,7 +471,7 @@ class History:
         self._keep(workspace_id, [(rows, self._part(rows, stacked, pieces))])
 
     def _vectors(
-        self, workspace_id: str, docs: list[TurnDoc], rows: list[Any], dim: int | None
+        self, workspace_id: WorkspaceId, docs: list[TurnDoc], rows: list[Any], dim: int | None
     ) -> tuple[np.ndarray, list[TokenVectors | None] | None]:
         """One vector per turn — and its word pieces' vectors, when the embedder gives them —
         the record's own, and the missing ones embedded now and kept. A kept vector of

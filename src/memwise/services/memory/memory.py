@@ -216,11 +216,11 @@ class Memory:
     def stale_after(self) -> timedelta:
         return timedelta(days=self.rt.limits.memory.task_stale_days)
 
-    def zone(self, conn: Connection, workspace_id: str) -> ZoneInfo:
+    def zone(self, conn: Connection, workspace_id: WorkspaceId) -> ZoneInfo:
         return ZoneInfo(tenancy_store.workspace(conn, workspace_id).timezone)
 
     # -- writing -------------------------------------------------------------------------
-    def write(self, workspace_id: str, contact_id: str | None, new: NewItem) -> Written:
+    def write(self, workspace_id: WorkspaceId, contact_id: str | None, new: NewItem) -> Written:
         """Write one item. Inside a unit of work (``db.write()``, as the extraction apply step
         opens) it joins it under a savepoint: a refused item leaves nothing behind."""
         with self.rt.db.write() as conn:
@@ -228,7 +228,7 @@ class Memory:
 
     def write_summary(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         contact_id: str,
         conversation_id: str,
         made: summary.Summary,
@@ -267,7 +267,7 @@ class Memory:
     def _close_points(
         self,
         conn: Connection,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         contact_id: str,
         conversation_id: str,
         made: summary.Summary,
@@ -342,7 +342,7 @@ class Memory:
         return bool(float(vectors[1] @ vectors[0]) >= SAME_THING or close.min() >= SAME_THING)
 
     def _write(
-        self, conn: Connection, workspace_id: str, contact_id: str | None, new: NewItem
+        self, conn: Connection, workspace_id: WorkspaceId, contact_id: str | None, new: NewItem
     ) -> Written:
         kind = rows.enum_value(Kind, new.kind, "kind")
         scope = rows.enum_value(Scope, new.scope, "scope")
@@ -501,7 +501,7 @@ class Memory:
         return Written(stored, action, affected)
 
     def _check_summary(
-        self, conn: Connection, workspace_id: str, contact_id: str | None, new: NewItem
+        self, conn: Connection, workspace_id: WorkspaceId, contact_id: str | None, new: NewItem
     ) -> None:
         """A session summary is grounded sentence by sentence: each keeps the turn of its
         own conversation it came from and the words of that turn it retells, says who said
@@ -556,7 +556,7 @@ class Memory:
     def _check_evidence(
         self,
         conn: Connection,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         contact_id: str | None,
         source: Source,
         evidence: Sequence[Evidence],
@@ -631,7 +631,7 @@ class Memory:
         return Written(self._get(conn, row.workspace_id, row.id), "repeated", [row.id])
 
     # -- reading -------------------------------------------------------------------------
-    def settle_moves(self, force: bool = False, workspace_id: str | None = None) -> int:
+    def settle_moves(self, force: bool = False, workspace_id: WorkspaceId | None = None) -> int:
         """An upcoming move whose date has come becomes where the contact lives: "Lives in
         X", on the move's own evidence, superseding the old home (once; a home stated since
         the move was said wins, and so does a move made again). Returns how many settled."""
@@ -668,14 +668,14 @@ class Memory:
                 settled += 1
         return settled
 
-    def _get(self, conn: Connection, workspace_id: str, item_id: str) -> Item:
+    def _get(self, conn: Connection, workspace_id: WorkspaceId, item_id: str) -> Item:
         return store.item_from_row(self._row(conn, workspace_id, item_id))
 
     @staticmethod
-    def _row(conn: Connection, workspace_id: str, item_id: str) -> Any:
+    def _row(conn: Connection, workspace_id: WorkspaceId, item_id: str) -> Any:
         return rows.require(conn, "memory_item", workspace_id, item_id)
 
-    def get(self, workspace_id: str, item_id: str) -> Served:
+    def get(self, workspace_id: WorkspaceId, item_id: str) -> Served:
         with self.rt.db.read() as conn:
             item = self._get(conn, workspace_id, item_id)
             zone = self.zone(conn, workspace_id)
@@ -688,7 +688,7 @@ class Memory:
 
     def items(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         contact_id: str,
         *,
         include: Iterable[str] = (),
@@ -709,12 +709,12 @@ class Memory:
         served = [self.serve(i, zone) for i in found]
         return [s for s in served if trust_filter is None or s.trust == trust_filter]
 
-    def summaries(self, workspace_id: str, contact_id: str) -> list[Served]:
+    def summaries(self, workspace_id: WorkspaceId, contact_id: str) -> list[Served]:
         """The contact's session summaries, newest conversation first."""
         found = self.items(workspace_id, contact_id, kind=Kind.summary.value)
         return sorted(found, key=lambda s: s.item.last_mentioned_at, reverse=True)
 
-    def summary_of(self, workspace_id: str, conversation_id: str) -> Served | None:
+    def summary_of(self, workspace_id: WorkspaceId, conversation_id: str) -> Served | None:
         """One conversation's session summary, if it has one."""
         with self.rt.db.read() as conn:
             row = store.by_key_in_conversation(
@@ -727,7 +727,7 @@ class Memory:
     # -- operator operations -------------------------------------------------------------
     def edit(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         item_id: str,
         *,
         text: str | None = None,
@@ -800,7 +800,9 @@ class Memory:
             before=before,
         )
 
-    def archive(self, workspace_id: str, item_id: str, *, actor: str = "operator") -> Served:
+    def archive(
+        self, workspace_id: WorkspaceId, item_id: str, *, actor: str = "operator"
+    ) -> Served:
         """Archive (the item stays, marked; ``delete`` erases). Idempotent."""
         with self.rt.db.write() as conn:
             row = self._row(conn, workspace_id, item_id)
@@ -819,7 +821,7 @@ class Memory:
 
     def listing(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         *,
         contact_id: str | None = None,
         kind: str | None = None,
@@ -861,7 +863,7 @@ class Memory:
         next_cursor = str(found[-1].seq) if len(found) == limit else None
         return [s for s in served if trust is None or s.trust == trust], next_cursor
 
-    def history(self, workspace_id: str, item_id: str) -> MemoryLife:
+    def history(self, workspace_id: WorkspaceId, item_id: str) -> MemoryLife:
         """One memory's life: the versions of what it holds, from the first mention through
         every correction (the items it replaced and the ones that replaced it), and every
         change to each — created, superseded (by what, when, why), conflicted, edited (the
@@ -901,7 +903,7 @@ class Memory:
         versions = [self.serve(store.item_from_row(r), zone) for r in chain]
         return MemoryLife(item_id, versions, found)
 
-    def _chain(self, conn: Connection, workspace_id: str, item_id: str) -> list[Any]:
+    def _chain(self, conn: Connection, workspace_id: WorkspaceId, item_id: str) -> list[Any]:
         """The item with those it replaced and those that replaced it, oldest first (at most
         ``MAX_VERSIONS``)."""
         seen: dict[str, Any] = {}
@@ -919,7 +921,7 @@ class Memory:
                 todo.append(row.superseded_by)
         return sorted(seen.values(), key=lambda r: (r.recorded_at, r.seq))
 
-    def delete(self, workspace_id: str, item_id: str, *, actor: str) -> None:
+    def delete(self, workspace_id: WorkspaceId, item_id: str, *, actor: str) -> None:
         """Erase one item and its quotes and changes (a data request for one memory). The
         audit log keeps that it was deleted, by whom and when — never its text; an item it
         had replaced keeps its mark, saying its replacement was deleted."""
@@ -948,7 +950,7 @@ class Memory:
                 self.rt.clock.now(),
             )
 
-    def relations(self, workspace_id: str, contact_id: str) -> dict[str, Any]:
+    def relations(self, workspace_id: WorkspaceId, contact_id: str) -> dict[str, Any]:
         """A graph: items and entities as nodes; supersedes, same key, mentions as edges."""
         served = self.items(workspace_id, contact_id, include=("superseded", "archived"))
         nodes: list[dict[str, Any]] = []

@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection
 from memwise import errors
 from memwise.domain.record import client_time
 from memwise.domain.tenancy import Plan
+from memwise.ids import WorkspaceId
 from memwise.policies.notebook import normalize
 from memwise.safety import secrets
 from memwise.services.memory.extraction import record_event_in
@@ -60,7 +61,7 @@ class Patterns:
 
     def record_event(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         contact_id: str,
         type_: str,
         labels: dict[str, str],
@@ -97,7 +98,7 @@ class Patterns:
                 now,
             )
 
-    def view(self, workspace_id: str, contact_id: str) -> tuple[list[Pattern], str | None]:
+    def view(self, workspace_id: WorkspaceId, contact_id: str) -> tuple[list[Pattern], str | None]:
         """Every label value seen at least 3 times, with counts; or empty and why."""
         limits = self.rt.limits.patterns
         with self.rt.db.read() as conn:
@@ -128,15 +129,15 @@ class Patterns:
             for r in found
         ], None
 
-    def eligible(self, conn: Connection) -> list[str]:
+    def eligible(self, conn: Connection) -> list[WorkspaceId]:
         """Workspaces whose plan includes memory, with an agent that has memory and BI on."""
         return [
-            ws
+            WorkspaceId(ws)
             for ws, plan in store.workspaces_analysed(conn)
             if Plan(plan).includes_memory or not self.rt.metering
         ]
 
-    def _promote(self, conn: Connection, workspace_id: str) -> dict[str, int]:
+    def _promote(self, conn: Connection, workspace_id: WorkspaceId) -> dict[str, int]:
         """Promote what qualifies in one workspace, inside the caller's transaction."""
         limits = self.rt.limits.patterns
         counts = {"promoted": 0, "updated": 0, "kept_wording": 0, "skipped": 0, "refused": 0}
@@ -157,12 +158,12 @@ class Patterns:
             counts[self._promote_one(conn, workspace_id, contact_id, p, mine)] += 1
         return counts
 
-    def promote(self, workspace_id: str) -> dict[str, int]:
+    def promote(self, workspace_id: WorkspaceId) -> dict[str, int]:
         """Promote the workspace's patterns; joins an open unit of work."""
         with self.rt.db.write() as conn:
             return self._promote(conn, workspace_id)
 
-    def schedule(self, force: bool = False, workspace_id: str | None = None) -> int:
+    def schedule(self, force: bool = False, workspace_id: WorkspaceId | None = None) -> int:
         """Queue the promotion for every eligible workspace.
 
         Normally the most recent nightly slot (02:00 UTC), once per night, so any worker run
@@ -190,7 +191,7 @@ class Patterns:
         return queued
 
     def _promote_one(
-        self, conn: Connection, ws: str, contact_id: str, p: Pattern, mine: list[Any]
+        self, conn: Connection, ws: WorkspaceId, contact_id: str, p: Pattern, mine: list[Any]
     ) -> str:
         key = f"preference.{p.label}"
         if any(r.lifecycle == "archived" for r in mine):

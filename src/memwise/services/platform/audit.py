@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from memwise import errors
-from memwise.ids import new_id
+from memwise.ids import WorkspaceId, new_id
 from memwise.safety import secrets
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import audit as store
@@ -44,7 +44,7 @@ class Entry:
 def log(
     conn: Connection,
     *,
-    workspace_id: str,
+    workspace_id: WorkspaceId,
     at: datetime,
     actor: str,
     tool: str,
@@ -93,14 +93,14 @@ class Audit:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
 
-    def record(self, workspace_id: str, **entry: Any) -> str:
+    def record(self, workspace_id: WorkspaceId, **entry: Any) -> str:
         """Log one tool call in its own transaction (for callers outside one)."""
         with self.rt.db.write() as conn:
             return log(conn, workspace_id=workspace_id, at=self.rt.clock.now(), **entry)
 
     def entries(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         *,
         tool: str | None = None,
         status: str | None = None,

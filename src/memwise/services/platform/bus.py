@@ -17,12 +17,14 @@ from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection
 
+from memwise.ids import WorkspaceId
+
 
 @dataclass(frozen=True)
 class ConversationClosed:
     """An open conversation ended (``ended``) or timed out (``expired``)."""
 
-    workspace_id: str
+    workspace_id: WorkspaceId
     conversation_id: str
     contact_id: str | None  # None: nobody's record (a visitor never identified)
     status: str

@@ -35,7 +35,7 @@ from memwise.accounts.policy import AccountPolicy, PolicyRefused, pinned
 from memwise.domain.access import Principal, require_staff
 from memwise.domain.jobs import Job, JobStatus
 from memwise.domain.tenancy import Role
-from memwise.ids import new_id
+from memwise.ids import WorkspaceId, new_id
 from memwise.providers import http
 from memwise.services.platform.jobs import Jobs
 from memwise.services.platform.runtime import Runtime
@@ -92,7 +92,7 @@ class Delivery:
 
 
 def emit_in(
-    conn: Connection, workspace_id: str, type_: str, data: dict[str, Any], now: datetime
+    conn: Connection, workspace_id: WorkspaceId, type_: str, data: dict[str, Any], now: datetime
 ) -> int:
     """Queue ``type_`` for every active endpoint of the workspace that takes it; how many."""
     queued = 0
@@ -159,7 +159,7 @@ class Events:
     # -- endpoints -------------------------------------------------------------------------
     def add_endpoint(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         url: str,
         events: list[str] | None = None,
         *,
@@ -193,18 +193,18 @@ class Events:
             )
         return self.endpoint(workspace_id, endpoint_id), secret
 
-    def endpoint(self, workspace_id: str, endpoint_id: str) -> Endpoint:
+    def endpoint(self, workspace_id: WorkspaceId, endpoint_id: str) -> Endpoint:
         with self.rt.db.read() as conn:
             r = store.endpoint(conn, workspace_id, endpoint_id)
         return Endpoint(r.id, r.url, list(r.events or []), r.active, r.created_at)
 
-    def endpoints(self, workspace_id: str) -> list[Endpoint]:
+    def endpoints(self, workspace_id: WorkspaceId) -> list[Endpoint]:
         with self.rt.db.read() as conn:
             found = store.of(conn, workspace_id)
         return [Endpoint(r.id, r.url, list(r.events or []), r.active, r.created_at) for r in found]
 
     def remove_endpoint(
-        self, workspace_id: str, endpoint_id: str, *, by: Principal | None = None
+        self, workspace_id: WorkspaceId, endpoint_id: str, *, by: Principal | None = None
     ) -> None:
         """Stop delivering to it (deliveries already queued fail as 'endpoint removed')."""
         require_staff(by, Role.admin)  # the rule holds for every door
@@ -212,7 +212,7 @@ class Events:
             store.endpoint(conn, workspace_id, endpoint_id)
             store.deactivate(conn, endpoint_id)
 
-    def deliveries(self, workspace_id: str, limit: int = 100) -> list[Delivery]:
+    def deliveries(self, workspace_id: WorkspaceId, limit: int = 100) -> list[Delivery]:
         """The delivery log, newest first."""
         with self.rt.db.read() as conn:
             found = job_store.newest_of_kind(conn, workspace_id, DELIVER, max(1, min(limit, 500)))

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Connection
 
 from memwise import errors
 from memwise.domain.jobs import Job, JobStatus
+from memwise.ids import WorkspaceId
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import jobs as store
 
@@ -44,7 +45,7 @@ class Jobs:
 
     def enqueue(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         kind: str,
         key: str,
         payload: dict[str, Any],
@@ -70,7 +71,7 @@ class Jobs:
         worker: str,
         kinds: list[str] | None = None,
         as_of: datetime | None = None,
-        workspace_id: str | None = None,
+        workspace_id: WorkspaceId | None = None,
         job_id: str | None = None,
     ) -> Job | None:
         """Take the next due job (or one whose lease ran out) and hold it for ``lease``.
@@ -81,7 +82,7 @@ class Jobs:
         """
         now = self.rt.clock.now()
 
-        def pick(conn: Connection, ws: str | None, wanted: list[str] | None) -> Any:
+        def pick(conn: Connection, ws: WorkspaceId | None, wanted: list[str] | None) -> Any:
             return store.next_due(
                 conn, now, as_of=as_of, kinds=wanted, workspace_id=ws, job_id=job_id
             )
@@ -108,7 +109,9 @@ class Jobs:
                     return store.take(conn, row, now + self.lease, worker)
             return None
 
-    def _in_turn(self, queues: list[tuple[str, str, datetime]]) -> list[tuple[str, str | None]]:
+    def _in_turn(
+        self, queues: list[tuple[WorkspaceId, str, datetime]]
+    ) -> list[tuple[WorkspaceId | None, str | None]]:
         """The due queues, the one served longest ago first (oldest job first among equals):
         the worker takes turns between workspaces, and between a workspace's kinds of job, so
         one tenant's thousand deliveries never keep another's extraction waiting behind
@@ -117,7 +120,7 @@ class Jobs:
             ordered = sorted(queues, key=lambda q: (self._served.get((q[0], q[1]), -1), q[2]))
         return [(ws, kind) for ws, kind, _ in ordered]
 
-    def _ran(self, workspace_id: str, kind: str) -> None:
+    def _ran(self, workspace_id: WorkspaceId, kind: str) -> None:
         with self._turns:
             self._turn += 1
             self._served[(workspace_id, kind)] = self._turn
@@ -125,7 +128,7 @@ class Jobs:
                 keep = sorted(self._served.items(), key=lambda kv: kv[1])[5_000:]
                 self._served = dict(keep)
 
-    def by_key(self, workspace_id: str, key: str) -> Job | None:
+    def by_key(self, workspace_id: WorkspaceId, key: str) -> Job | None:
         with self.rt.db.read() as conn:
             return store.by_key(conn, workspace_id, key)
 
@@ -171,7 +174,7 @@ class Jobs:
 
     def find(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         *,
         kind: str | None = None,
         status: str | None = None,
@@ -180,7 +183,7 @@ class Jobs:
         with self.rt.db.read() as conn:
             return store.find(conn, workspace_id, kind=kind, status=status, limit=limit)
 
-    def running(self, workspace_id: str | None = None) -> int:
+    def running(self, workspace_id: WorkspaceId | None = None) -> int:
         """How many jobs another worker is running now (claimed, lease not over)."""
         with self.rt.db.read() as conn:
             return store.running_leased(conn, workspace_id, self.rt.clock.now())
@@ -190,6 +193,6 @@ class Jobs:
         with self.rt.db.read() as conn:
             return [(str(k), str(s), int(n)) for k, s, n in store.counts_by_kind(conn)]
 
-    def counts(self, workspace_id: str | None = None) -> dict[str, int]:
+    def counts(self, workspace_id: WorkspaceId | None = None) -> dict[str, int]:
         with self.rt.db.read() as conn:
             return store.counts(conn, workspace_id)

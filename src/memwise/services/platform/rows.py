@@ -7,10 +7,11 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from memwise import errors
+from memwise.ids import WorkspaceId
 from memwise.storage.stores.tenancy import require_named
 
 
-def require(conn: Connection, what: str, workspace_id: str, obj_id: str) -> Any:
+def require(conn: Connection, what: str, workspace_id: WorkspaceId, obj_id: str) -> Any:
     """The row of the ``what`` (agent, contact, conversation, …) with this id in this
     workspace, or NotFound (never another workspace's)."""
     return require_named(conn, what, workspace_id, obj_id)

@@ -28,7 +28,7 @@ from memwise.domain.tenancy import (
     check_timezone,
 )
 from memwise.extraction import pack
-from memwise.ids import new_id, new_secret
+from memwise.ids import WorkspaceId, new_id, new_secret
 from memwise.policies import window
 from memwise.services.platform import identity, rows
 from memwise.services.platform.runtime import Runtime
@@ -113,7 +113,7 @@ class Tenancy:
     def _insert_key(
         self,
         conn: Connection,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         role: Role,
         label: str | None,
         user_id: str | None = None,
@@ -135,7 +135,7 @@ class Tenancy:
 
     def create_api_key(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         role: str,
         label: str | None = None,
         *,
@@ -164,13 +164,15 @@ class Tenancy:
                 code="forbidden",
             )
 
-    def api_keys(self, workspace_id: str, *, by: Principal | None = None) -> list[ApiKey]:
+    def api_keys(self, workspace_id: WorkspaceId, *, by: Principal | None = None) -> list[ApiKey]:
         """The workspace's keys, newest first (never their secrets)."""
         require_staff(by, Role.admin)  # the rule holds for every door
         with self.rt.db.read() as conn:
             return store.keys_of(conn, workspace_id)
 
-    def revoke_key(self, workspace_id: str, key_id: str, *, by: Principal | None = None) -> ApiKey:
+    def revoke_key(
+        self, workspace_id: WorkspaceId, key_id: str, *, by: Principal | None = None
+    ) -> ApiKey:
         """Stop a key at once (and every console session opened with it). The last active
         owner key cannot be revoked: the workspace would have no owner left."""
         with self.rt.db.write() as conn:
@@ -187,7 +189,7 @@ class Tenancy:
             return store.key(conn, key_id)
 
     def rotate_key(
-        self, workspace_id: str, key_id: str, *, by: Principal | None = None
+        self, workspace_id: WorkspaceId, key_id: str, *, by: Principal | None = None
     ) -> tuple[ApiKey, str]:
         """Replace a key: a new secret with the same role and label; the old one stops now."""
         with self.rt.db.write() as conn:
@@ -244,11 +246,11 @@ class Tenancy:
         with self.rt.db.write() as conn:
             store.revoke_session(conn, hash_secret(token), self.rt.clock.now())
 
-    def authenticate_key(self, secret: str) -> tuple[str, Role] | None:
+    def authenticate_key(self, secret: str) -> tuple[WorkspaceId, Role] | None:
         """The (workspace id, role) a key grants, or None."""
         with self.rt.db.read() as conn:
             row = store.active_key_by_hash(conn, hash_secret(secret))
-        return (row.workspace_id, Role(row.role)) if row else None
+        return (WorkspaceId(row.workspace_id), Role(row.role)) if row else None
 
     def key_holder(self, secret: str) -> tuple[str, Role, str] | None:
         """The (workspace id, role, key id) a key grants, or None: the key id names the
@@ -269,19 +271,20 @@ class Tenancy:
             Kind.key, row.workspace_id, Role(row.role), token_id=str(row.id), user_id=row.user_id
         )
 
-    def workspace_named(self, name: str) -> str | None:
+    def workspace_named(self, name: str) -> WorkspaceId | None:
         """The id of the oldest workspace with this exact name (the demo reuses its own)."""
         with self.rt.db.read() as conn:
-            return store.workspace_named(conn, name)
+            found = store.workspace_named(conn, name)
+        return WorkspaceId(found) if found is not None else None
 
-    def get_workspace(self, workspace_id: str) -> Workspace:
+    def get_workspace(self, workspace_id: WorkspaceId) -> Workspace:
         with self.rt.db.read() as conn:
             return store.workspace(conn, workspace_id)
 
     # -- agents --------------------------------------------------------------------------
     def create_agent(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         name: str,
         *,
         memory_enabled: bool = False,
@@ -311,7 +314,9 @@ class Tenancy:
             store.insert_agent(conn, **values)
         return self.get_agent(workspace_id, values["id"])
 
-    def update_agent(self, workspace_id: str, agent_id: str, changes: Mapping[str, Any]) -> Agent:
+    def update_agent(
+        self, workspace_id: WorkspaceId, agent_id: str, changes: Mapping[str, Any]
+    ) -> Agent:
         unknown = set(changes) - {
             "name",
             "memory_enabled",
@@ -359,7 +364,7 @@ class Tenancy:
 
     def set_door(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         agent_id: str,
         door: str,
         on: bool,
@@ -383,13 +388,13 @@ class Tenancy:
             store.update_agent(conn, workspace_id, agent_id, doors=check_doors(doors))
         return self.get_agent(workspace_id, agent_id)
 
-    def require_door(self, workspace_id: str, agent_id: str, channel: str) -> None:
+    def require_door(self, workspace_id: WorkspaceId, agent_id: str, channel: str) -> None:
         """Conflict when customers may not reach this agent through ``channel`` now."""
         self.get_agent(workspace_id, agent_id).require_door(channel)
 
     def update_workspace(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         *,
         name: str | None = None,
         timezone: str | None = None,
@@ -408,11 +413,11 @@ class Tenancy:
                 store.update_workspace(conn, workspace_id, **values)
         return self.get_workspace(workspace_id)
 
-    def get_agent(self, workspace_id: str, agent_id: str) -> Agent:
+    def get_agent(self, workspace_id: WorkspaceId, agent_id: str) -> Agent:
         with self.rt.db.read() as conn:
             return store.agent(conn, workspace_id, agent_id)
 
-    def default_agent(self, workspace_id: str) -> str:
+    def default_agent(self, workspace_id: WorkspaceId) -> str:
         """The workspace's first agent: the one a message or an import goes to when none is
         named. Conflict when the workspace has none yet."""
         found = self.agents(workspace_id)
@@ -420,7 +425,7 @@ class Tenancy:
             raise errors.Conflict("create an agent first", code="no_agent")
         return found[0].id
 
-    def agent_for(self, workspace_id: str, agent_id: str | None = None) -> str:
+    def agent_for(self, workspace_id: WorkspaceId, agent_id: str | None = None) -> str:
         """``agent_id``, or the workspace's default agent, made on first need ("Assistant":
         memory on, the general domain) so a first conversation needs no set-up call."""
         if agent_id is not None:
@@ -430,14 +435,18 @@ class Tenancy:
                 self.create_agent(workspace_id, "Assistant", memory_enabled=True, domain="general")
             return self.default_agent(workspace_id)
 
-    def agents(self, workspace_id: str) -> list[Agent]:
+    def agents(self, workspace_id: WorkspaceId) -> list[Agent]:
         """The workspace's agents, oldest first."""
         with self.rt.db.read() as conn:
             return store.agents_of(conn, workspace_id)
 
     # -- users ---------------------------------------------------------------------------
     def create_user(
-        self, workspace_id: str, name: str, role: str = "member", telegram_id: str | None = None
+        self,
+        workspace_id: WorkspaceId,
+        name: str,
+        role: str = "member",
+        telegram_id: str | None = None,
     ) -> User:
         values = {
             "id": new_id("usr"),
@@ -456,21 +465,23 @@ class Tenancy:
             store.insert_user(conn, **values)
         return self.get_user(workspace_id, values["id"])
 
-    def get_user(self, workspace_id: str, user_id: str) -> User:
+    def get_user(self, workspace_id: WorkspaceId, user_id: str) -> User:
         with self.rt.db.read() as conn:
             return store.user(conn, workspace_id, user_id)
 
-    def users(self, workspace_id: str) -> list[User]:
+    def users(self, workspace_id: WorkspaceId) -> list[User]:
         """The workspace's staff users, by name."""
         with self.rt.db.read() as conn:
             return store.users_of(conn, workspace_id)
 
-    def user_by_telegram(self, workspace_id: str, telegram_id: str) -> User | None:
+    def user_by_telegram(self, workspace_id: WorkspaceId, telegram_id: str) -> User | None:
         with self.rt.db.read() as conn:
             return store.user_by_telegram(conn, workspace_id, telegram_id)
 
     # -- the contact store ---------------------------------------------------------------
-    def create_contact(self, workspace_id: str, name: str, **identities: Iterable[str]) -> Contact:
+    def create_contact(
+        self, workspace_id: WorkspaceId, name: str, **identities: Iterable[str]
+    ) -> Contact:
         unknown = set(identities) - set(_IDENTITY_FIELDS)
         if unknown:
             raise errors.Invalid(f"unknown contact fields: {sorted(unknown)}", code="invalid_field")
@@ -504,7 +515,7 @@ class Tenancy:
             )
         return self.get_contact(workspace_id, contact_id)
 
-    def get_contact(self, workspace_id: str, contact_id: str) -> Contact:
+    def get_contact(self, workspace_id: WorkspaceId, contact_id: str) -> Contact:
         with self.rt.db.read() as conn:
             row = store.contact_row(conn, workspace_id, contact_id)
             ids = store.identities_of(conn, contact_id)
@@ -520,7 +531,9 @@ class Tenancy:
             **grouped,
         )
 
-    def contacts(self, workspace_id: str, query: str = "", limit: int = 100) -> list[Contact]:
+    def contacts(
+        self, workspace_id: WorkspaceId, query: str = "", limit: int = 100
+    ) -> list[Contact]:
         """Contacts by name (those whose name contains ``query``), newest first."""
         with self.rt.db.read() as conn:
             ids = store.contact_ids(
@@ -528,7 +541,7 @@ class Tenancy:
             )
         return [self.get_contact(workspace_id, i) for i in ids]
 
-    def contact_names(self, workspace_id: str, ids: Iterable[str]) -> dict[str, str]:
+    def contact_names(self, workspace_id: WorkspaceId, ids: Iterable[str]) -> dict[str, str]:
         """id → name for the given contacts of this workspace, in one query."""
         wanted = list(ids)
         if not wanted:
@@ -538,7 +551,7 @@ class Tenancy:
 
     def resolve_contact(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         kind: str | None,
         value: str,
         *,
@@ -585,14 +598,14 @@ class Tenancy:
         made = self.create_contact(workspace_id, (name or value)[:200], **identities)
         return Resolution("created", made.id, found)
 
-    def _identityless(self, workspace_id: str, name: str) -> list[str]:
+    def _identityless(self, workspace_id: WorkspaceId, name: str) -> list[str]:
         """Contacts of exactly this name that hold no identity at all."""
         with self.rt.db.read() as conn:
             return store.identityless(conn, workspace_id, name)
 
     def contact_for(
         self,
-        workspace_id: str,
+        workspace_id: WorkspaceId,
         *,
         user_id: str | None = None,
         email: str | None = None,
@@ -635,7 +648,7 @@ class Tenancy:
             )
             return contact_id
 
-    def find_contacts(self, workspace_id: str, kind: str, value: str) -> list[str]:
+    def find_contacts(self, workspace_id: WorkspaceId, kind: str, value: str) -> list[str]:
         """Contact ids whose verified identity of ``kind`` equals ``value`` (normalised)."""
         norm = identity.normalize(kind, value)
         with self.rt.db.read() as conn:

@@ -14,6 +14,7 @@ from typing import Any
 
 from memwise import observability
 from memwise.domain.jobs import Job
+from memwise.ids import WorkspaceId
 from memwise.services.platform.jobs import Jobs
 
 Handler = Callable[[Job], Any]
@@ -26,7 +27,7 @@ class Worker:
         self,
         jobs: Jobs,
         handlers: dict[str, Handler],
-        sweeps: list[Callable[[bool, str | None], Any]] | None = None,
+        sweeps: list[Callable[[bool, WorkspaceId | None], Any]] | None = None,
         name: str | None = None,
         sweep_every: float = 60.0,
     ) -> None:
@@ -45,7 +46,7 @@ class Worker:
         max_jobs: int | None = None,
         progress: Callable[[Job, Any], None] | None = None,
         force: bool = False,
-        workspace_id: str | None = None,
+        workspace_id: WorkspaceId | None = None,
     ) -> Counter[str]:
         """Run the sweeps, then every due job until none is left; returns counts by outcome.
 

@@ -8,11 +8,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from memwise.ids import WorkspaceId
 from memwise.storage.schema import account_sources
 
 
 def replace(
-    conn: Connection, workspace_id: str, type_: str, config: dict[str, Any], at: datetime
+    conn: Connection, workspace_id: WorkspaceId, type_: str, config: dict[str, Any], at: datetime
 ) -> None:
     conn.execute(account_sources.delete().where(account_sources.c.workspace_id == workspace_id))
     conn.execute(
@@ -22,7 +23,7 @@ def replace(
     )
 
 
-def of(conn: Connection, workspace_id: str) -> Any | None:
+def of(conn: Connection, workspace_id: WorkspaceId) -> Any | None:
     """The workspace's source row (type, config), or None."""
     return conn.execute(
         sa.select(account_sources).where(account_sources.c.workspace_id == workspace_id)

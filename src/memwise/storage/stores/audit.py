@@ -7,6 +7,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from memwise.ids import WorkspaceId
 from memwise.storage.schema import audit_log
 
 
@@ -16,7 +17,7 @@ def insert(conn: Connection, **values: Any) -> None:
 
 def entries(
     conn: Connection,
-    workspace_id: str,
+    workspace_id: WorkspaceId,
     *,
     tool: str | None,
     status: str | None,

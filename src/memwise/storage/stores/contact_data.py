@@ -8,6 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from memwise.ids import WorkspaceId
 from memwise.storage.schema import (
     audit_log,
     contact_identities,
@@ -89,7 +90,7 @@ KEPT = {
 }
 
 
-def _conversation_ids(conn: Connection, ws: str, contact_id: str) -> list[str]:
+def _conversation_ids(conn: Connection, ws: WorkspaceId, contact_id: str) -> list[str]:
     return list(
         conn.execute(
             sa.select(conversations.c.id).where(
@@ -99,7 +100,7 @@ def _conversation_ids(conn: Connection, ws: str, contact_id: str) -> list[str]:
     )
 
 
-def export_rows(conn: Connection, ws: str, contact_id: str) -> dict[str, Any]:
+def export_rows(conn: Connection, ws: WorkspaceId, contact_id: str) -> dict[str, Any]:
     """The contact's memory, conversations with their turns, audit entries and the rows of
     every further contact table, JSON-ready."""
     convs = conn.execute(
@@ -156,7 +157,7 @@ def export_rows(conn: Connection, ws: str, contact_id: str) -> dict[str, Any]:
     return doc
 
 
-def held(conn: Connection, ws: str, contact_id: str) -> dict[str, int]:
+def held(conn: Connection, ws: WorkspaceId, contact_id: str) -> dict[str, int]:
     """How many conversations, turns and memory items the contact has."""
     mine = sa.select(conversations.c.id).where(
         conversations.c.workspace_id == ws, conversations.c.contact_id == contact_id
@@ -175,7 +176,9 @@ def held(conn: Connection, ws: str, contact_id: str) -> dict[str, int]:
     }
 
 
-def _forget_learning_refs(conn: Connection, ws: str, contact_id: str, conv_ids: list[str]) -> int:
+def _forget_learning_refs(
+    conn: Connection, ws: WorkspaceId, contact_id: str, conv_ids: list[str]
+) -> int:
     """Drop the question book's references to this contact's tickets, questions and turns
     (the book's redacted text stays only while other sources still ask the same)."""
     refs = {
@@ -226,7 +229,7 @@ def _forget_learning_refs(conn: Connection, ws: str, contact_id: str, conv_ids: 
     return len(mine)
 
 
-def delete_all(conn: Connection, ws: str, contact_id: str) -> dict[str, int]:
+def delete_all(conn: Connection, ws: WorkspaceId, contact_id: str) -> dict[str, int]:
     """Delete the contact and every row about them; how many rows of each kind went."""
     conv_ids = _conversation_ids(conn, ws, contact_id)
     counts: dict[str, int] = {}

@@ -10,13 +10,14 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from memwise.ids import WorkspaceId
 from memwise.storage.schema import agents, event_labels, events, memory_items, workspaces
 
 
 def insert(
     conn: Connection,
     event_id: str,
-    ws_id: str,
+    ws_id: WorkspaceId,
     contact_id: str,
     conv_id: str | None,
     type_: str,
@@ -57,7 +58,7 @@ def insert(
 
 
 def label_counts(
-    conn: Connection, workspace_id: str, contact_id: str | None, shown_at: int
+    conn: Connection, workspace_id: WorkspaceId, contact_id: str | None, shown_at: int
 ) -> list[Any]:
     """Per contact, label and value seen at least ``shown_at`` times (of one contact, or of
     the whole workspace): occurrences, distinct conversations, and the denominator."""
@@ -107,7 +108,7 @@ def label_counts(
     )
 
 
-def analysed(conn: Connection, workspace_id: str) -> bool:
+def analysed(conn: Connection, workspace_id: WorkspaceId) -> bool:
     """Whether any agent of the workspace has business intelligence on."""
     found = conn.execute(
         sa.select(agents.c.id).where(
@@ -133,7 +134,9 @@ def workspaces_analysed(conn: Connection) -> list[tuple[str, str]]:
     ]
 
 
-def pattern_items(conn: Connection, workspace_id: str, contact_id: str | None = None) -> list[Any]:
+def pattern_items(
+    conn: Connection, workspace_id: WorkspaceId, contact_id: str | None = None
+) -> list[Any]:
     """Every pattern item of the workspace (or of one contact), any lifecycle."""
     q = sa.select(memory_items).where(
         memory_items.c.workspace_id == workspace_id, memory_items.c.kind == "pattern"

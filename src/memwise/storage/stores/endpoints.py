@@ -7,11 +7,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from memwise.ids import WorkspaceId
 from memwise.storage.schema import event_endpoints
 from memwise.storage.stores.tenancy import require
 
 
-def active(conn: Connection, workspace_id: str) -> list[Any]:
+def active(conn: Connection, workspace_id: WorkspaceId) -> list[Any]:
     """(id, events) of the workspace's active endpoints."""
     return list(
         conn.execute(
@@ -22,7 +23,7 @@ def active(conn: Connection, workspace_id: str) -> list[Any]:
     )
 
 
-def count(conn: Connection, workspace_id: str) -> int:
+def count(conn: Connection, workspace_id: WorkspaceId) -> int:
     return int(
         conn.execute(
             sa.select(sa.func.count())
@@ -36,12 +37,12 @@ def insert(conn: Connection, **values: Any) -> None:
     conn.execute(event_endpoints.insert().values(**values))
 
 
-def endpoint(conn: Connection, workspace_id: str, endpoint_id: str) -> Any:
+def endpoint(conn: Connection, workspace_id: WorkspaceId, endpoint_id: str) -> Any:
     """The endpoint row in this workspace, or NotFound."""
     return require(conn, event_endpoints, workspace_id, endpoint_id, "endpoint")
 
 
-def find(conn: Connection, workspace_id: str, endpoint_id: str) -> Any | None:
+def find(conn: Connection, workspace_id: WorkspaceId, endpoint_id: str) -> Any | None:
     """The endpoint row in this workspace, or None."""
     return conn.execute(
         sa.select(event_endpoints).where(
@@ -50,7 +51,7 @@ def find(conn: Connection, workspace_id: str, endpoint_id: str) -> Any | None:
     ).first()
 
 
-def of(conn: Connection, workspace_id: str) -> list[Any]:
+def of(conn: Connection, workspace_id: WorkspaceId) -> list[Any]:
     return list(
         conn.execute(
             sa.select(event_endpoints)

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise.domain.jobs import Job, JobStatus
-from memwise.ids import new_id
+from memwise.ids import WorkspaceId, new_id
 from memwise.storage.schema import jobs
 
 
@@ -40,7 +40,7 @@ def job_from_row(r: Any) -> Job:
 
 def insert_once(
     conn: Connection,
-    workspace_id: str,
+    workspace_id: WorkspaceId,
     kind: str,
     key: str,
     payload: dict[str, Any],
@@ -89,8 +89,8 @@ def due_queues(
     *,
     as_of: datetime | None = None,
     kinds: list[str] | None = None,
-    workspace_id: str | None = None,
-) -> list[tuple[str, str, datetime]]:
+    workspace_id: WorkspaceId | None = None,
+) -> list[tuple[WorkspaceId, str, datetime]]:
     """Each (workspace, kind) with a due job, and its oldest due time: the queues the
     worker takes turns between."""
     q = (
@@ -102,7 +102,7 @@ def due_queues(
         q = q.where(jobs.c.kind.in_(kinds))
     if workspace_id:
         q = q.where(jobs.c.workspace_id == workspace_id)
-    return [(str(w), str(k), t) for w, k, t in conn.execute(q)]
+    return [(WorkspaceId(str(w)), str(k), t) for w, k, t in conn.execute(q)]
 
 
 def next_due(
@@ -111,7 +111,7 @@ def next_due(
     *,
     as_of: datetime | None = None,
     kinds: list[str] | None = None,
-    workspace_id: str | None = None,
+    workspace_id: WorkspaceId | None = None,
     job_id: str | None = None,
 ) -> Any | None:
     """The next due row, locked (see ``_due``)."""
@@ -212,7 +212,7 @@ def by_id(conn: Connection, job_id: str) -> Job | None:
     return job_from_row(row) if row else None
 
 
-def by_key(conn: Connection, workspace_id: str, key: str) -> Job | None:
+def by_key(conn: Connection, workspace_id: WorkspaceId, key: str) -> Job | None:
     row = conn.execute(
         sa.select(jobs).where(jobs.c.workspace_id == workspace_id, jobs.c.idempotency_key == key)
     ).first()
@@ -221,7 +221,7 @@ def by_key(conn: Connection, workspace_id: str, key: str) -> Job | None:
 
 def find(
     conn: Connection,
-    workspace_id: str,
+    workspace_id: WorkspaceId,
     *,
     kind: str | None = None,
     status: str | None = None,
@@ -235,14 +235,14 @@ def find(
     return [job_from_row(r) for r in conn.execute(q.order_by(jobs.c.created_at).limit(limit))]
 
 
-def counts(conn: Connection, workspace_id: str | None = None) -> dict[str, int]:
+def counts(conn: Connection, workspace_id: WorkspaceId | None = None) -> dict[str, int]:
     q = sa.select(jobs.c.status, sa.func.count()).group_by(jobs.c.status)
     if workspace_id:
         q = q.where(jobs.c.workspace_id == workspace_id)
     return {status: n for status, n in conn.execute(q)}
 
 
-def running_leased(conn: Connection, workspace_id: str | None, now: datetime) -> int:
+def running_leased(conn: Connection, workspace_id: WorkspaceId | None, now: datetime) -> int:
     """Jobs a worker is running now: claimed, their lease not yet over."""
     q = sa.select(sa.func.count()).where(
         jobs.c.status == JobStatus.running.value, jobs.c.lease_until > now
@@ -263,7 +263,7 @@ def due_now(conn: Connection, now: datetime) -> tuple[int, datetime | None]:
     return int(n or 0), oldest
 
 
-def newest_of_kind(conn: Connection, workspace_id: str, kind: str, limit: int) -> list[Job]:
+def newest_of_kind(conn: Connection, workspace_id: WorkspaceId, kind: str, limit: int) -> list[Job]:
     """The workspace's jobs of one kind, newest first."""
     q = (
         sa.select(jobs)
@@ -274,7 +274,7 @@ def newest_of_kind(conn: Connection, workspace_id: str, kind: str, limit: int) -
     return [job_from_row(r) for r in conn.execute(q)]
 
 
-def keys_like(conn: Connection, workspace_id: str, pattern: str) -> list[Any]:
+def keys_like(conn: Connection, workspace_id: WorkspaceId, pattern: str) -> list[Any]:
     """(idempotency_key, status) of the workspace's jobs whose key is LIKE ``pattern``,
     newest first."""
     return list(
@@ -292,7 +292,7 @@ def counts_by_kind(conn: Connection) -> list[tuple[str, str, int]]:
     return [(str(k), str(s), int(n)) for k, s, n in conn.execute(q)]
 
 
-def forget_naming(conn: Connection, workspace_id: str, kind: str, object_id: str) -> int:
+def forget_naming(conn: Connection, workspace_id: WorkspaceId, kind: str, object_id: str) -> int:
     """Delete the workspace's jobs of ``kind`` whose payload names ``object_id`` (an event
     delivery carrying a memory item that was erased): how many. Ids are unique random
     strings, so a text match on the payload finds exactly the jobs that carry it."""

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise.domain.knowledge import Document, DocumentReceipt, DocumentStatus
+from memwise.ids import WorkspaceId
 from memwise.storage.schema import (
     document_receipts,
     knowledge_chunks,
@@ -39,7 +40,9 @@ def insert_document(conn: Connection, **values: Any) -> None:
     conn.execute(knowledge_documents.insert().values(**values))
 
 
-def version_taken(conn: Connection, workspace_id: str, doc_key: str, version: str) -> str | None:
+def version_taken(
+    conn: Connection, workspace_id: WorkspaceId, doc_key: str, version: str
+) -> str | None:
     """The status of this version if it is current or waiting for approval."""
     taken: str | None = conn.execute(
         sa.select(knowledge_documents.c.status).where(
@@ -52,7 +55,7 @@ def version_taken(conn: Connection, workspace_id: str, doc_key: str, version: st
     return taken
 
 
-def current_version(conn: Connection, workspace_id: str, doc_key: str) -> Any | None:
+def current_version(conn: Connection, workspace_id: WorkspaceId, doc_key: str) -> Any | None:
     return conn.execute(
         sa.select(knowledge_documents).where(
             knowledge_documents.c.workspace_id == workspace_id,
@@ -90,12 +93,12 @@ def add_chunks(conn: Connection, rows: Sequence[dict[str, Any]]) -> None:
         conn.execute(knowledge_chunks.insert(), keyed)
 
 
-def add_receipt(conn: Connection, workspace_id: str, receipt: DocumentReceipt) -> None:
+def add_receipt(conn: Connection, workspace_id: WorkspaceId, receipt: DocumentReceipt) -> None:
     conn.execute(document_receipts.insert().values(workspace_id=workspace_id, **vars(receipt)))
 
 
 def receipts(
-    conn: Connection, workspace_id: str, document_id: str | None = None
+    conn: Connection, workspace_id: WorkspaceId, document_id: str | None = None
 ) -> list[DocumentReceipt]:
     q = sa.select(document_receipts).where(document_receipts.c.workspace_id == workspace_id)
     if document_id:
@@ -109,7 +112,7 @@ def receipts(
 
 
 def documents(
-    conn: Connection, workspace_id: str, *, status: str | None, include_superseded: bool
+    conn: Connection, workspace_id: WorkspaceId, *, status: str | None, include_superseded: bool
 ) -> list[Document]:
     q = sa.select(knowledge_documents).where(knowledge_documents.c.workspace_id == workspace_id)
     if status is not None:
@@ -121,7 +124,7 @@ def documents(
     ]
 
 
-def by_identifier(conn: Connection, workspace_id: str, key: str) -> list[Document]:
+def by_identifier(conn: Connection, workspace_id: WorkspaceId, key: str) -> list[Document]:
     found = conn.execute(
         sa.select(knowledge_documents)
         .join(
@@ -145,7 +148,7 @@ def chunks(conn: Connection, seqs: Sequence[int]) -> dict[int, Any]:
     return {r.seq: r for r in conn.execute(_CHUNKS, {"seqs": list(seqs)})}
 
 
-def vectors_mark(conn: Connection, workspace_id: str, embedder: str) -> tuple[Any, ...]:
+def vectors_mark(conn: Connection, workspace_id: WorkspaceId, embedder: str) -> tuple[Any, ...]:
     """(newest seq, count) of the current vectors of one embedder: changes when they do."""
     return tuple(
         conn.execute(
@@ -158,7 +161,7 @@ def vectors_mark(conn: Connection, workspace_id: str, embedder: str) -> tuple[An
     )
 
 
-def vectors(conn: Connection, workspace_id: str, embedder: str) -> list[Any]:
+def vectors(conn: Connection, workspace_id: WorkspaceId, embedder: str) -> list[Any]:
     return list(
         conn.execute(
             sa.select(knowledge_chunks.c.seq, knowledge_chunks.c.embedding).where(
@@ -171,7 +174,7 @@ def vectors(conn: Connection, workspace_id: str, embedder: str) -> list[Any]:
 
 
 def unembedded_chunks(
-    conn: Connection, embedder: str, limit: int, workspace_id: str | None = None
+    conn: Connection, embedder: str, limit: int, workspace_id: WorkspaceId | None = None
 ) -> list[Any]:
     """Current chunks without a vector of ``embedder`` (none yet, or another embedder's),
     oldest first, at most ``limit``."""

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise.domain.knowledge import EvalRun, TestSet
+from memwise.ids import WorkspaceId
 from memwise.storage.schema import (
     conversations,
     eval_runs,
@@ -28,7 +29,7 @@ from memwise.storage.stores.tenancy import require
 CALL_CHANNELS = ("voice", "phone")
 
 
-def questions_from(conn: Connection, ws: str, source: str) -> list[tuple[str, str]]:
+def questions_from(conn: Connection, ws: WorkspaceId, source: str) -> list[tuple[str, str]]:
     """(ref, question) pairs a source offers; refs make folding idempotent."""
     if source == "tickets":
         return [
@@ -64,7 +65,7 @@ def questions_from(conn: Connection, ws: str, source: str) -> list[tuple[str, st
     ]
 
 
-def has_rows(conn: Connection, ws: str, source: str) -> bool:
+def has_rows(conn: Connection, ws: WorkspaceId, source: str) -> bool:
     """Whether a source has anything to fold."""
     if source == "tickets":
         q = sa.select(tickets.c.id).where(tickets.c.workspace_id == ws)
@@ -77,23 +78,23 @@ def has_rows(conn: Connection, ws: str, source: str) -> bool:
     return conn.execute(q.limit(1)).first() is not None
 
 
-def workspace_ids(conn: Connection, only: str | None = None) -> list[str]:
+def workspace_ids(conn: Connection, only: str | None = None) -> list[WorkspaceId]:
     q = sa.select(workspaces.c.id)
     if only:
         q = q.where(workspaces.c.id == only)
-    return [str(w) for w in conn.execute(q).scalars()]
+    return [WorkspaceId(str(w)) for w in conn.execute(q).scalars()]
 
 
 # -- the question book ----------------------------------------------------------------------
-def folded_refs(conn: Connection, ws: str) -> set[str]:
+def folded_refs(conn: Connection, ws: WorkspaceId) -> set[str]:
     return set(conn.execute(sa.select(folded.c.ref).where(folded.c.workspace_id == ws)).scalars())
 
 
-def mark_folded(conn: Connection, ws: str, ref: str) -> None:
+def mark_folded(conn: Connection, ws: WorkspaceId, ref: str) -> None:
     conn.execute(folded.insert().values(workspace_id=ws, ref=ref))
 
 
-def book(conn: Connection, ws: str, *, most_asked_first: bool = True) -> list[Any]:
+def book(conn: Connection, ws: WorkspaceId, *, most_asked_first: bool = True) -> list[Any]:
     """The book's entries, most asked first (or as stored: folding matches a question to
     the first entry it finds, in the order entries were added)."""
     q = sa.select(question_book).where(question_book.c.workspace_id == ws)
@@ -119,7 +120,7 @@ def update_entry(conn: Connection, entry_id: str, **values: Any) -> Any:
 # -- frozen test sets and runs --------------------------------------------------------------
 def insert_test_set(
     conn: Connection,
-    ws: str,
+    ws: WorkspaceId,
     set_id: str,
     name: str,
     actor: str,
@@ -143,7 +144,7 @@ def insert_test_set(
     conn.execute(test_set_items.insert(), [{"set_id": set_id, **i} for i in items])
 
 
-def test_set(conn: Connection, ws: str, set_id: str) -> TestSet:
+def test_set(conn: Connection, ws: WorkspaceId, set_id: str) -> TestSet:
     s = require(conn, test_sets, ws, set_id, "test_set")
     items = [
         dict(r._mapping)
@@ -161,7 +162,7 @@ def test_set(conn: Connection, ws: str, set_id: str) -> TestSet:
     return TestSet(s.id, s.name, s.version, items, s.created_at)
 
 
-def test_sets_of(conn: Connection, ws: str) -> list[TestSet]:
+def test_sets_of(conn: Connection, ws: WorkspaceId) -> list[TestSet]:
     """Every set (without its questions), by name, newest version first."""
     found = conn.execute(
         sa.select(test_sets)
@@ -175,7 +176,7 @@ def insert_run(conn: Connection, **values: Any) -> None:
     conn.execute(eval_runs.insert().values(**values))
 
 
-def runs_of(conn: Connection, ws: str, set_id: str | None) -> list[EvalRun]:
+def runs_of(conn: Connection, ws: WorkspaceId, set_id: str | None) -> list[EvalRun]:
     """Runs, oldest first, without their per-question results."""
     q = sa.select(
         eval_runs.c.id, eval_runs.c.set_id, eval_runs.c.created_at, eval_runs.c.summary
@@ -186,6 +187,6 @@ def runs_of(conn: Connection, ws: str, set_id: str | None) -> list[EvalRun]:
     return [EvalRun(r.id, r.set_id, r.created_at, r.summary, []) for r in found]
 
 
-def run(conn: Connection, ws: str, run_id: str) -> EvalRun:
+def run(conn: Connection, ws: WorkspaceId, run_id: str) -> EvalRun:
     r = require(conn, eval_runs, ws, run_id, "eval_run")
     return EvalRun(r.id, r.set_id, r.created_at, r.summary, r.results)

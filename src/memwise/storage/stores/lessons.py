@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise.domain.knowledge import Lesson, LessonStatus, Receipt, Unanswered, UnansweredStatus
+from memwise.ids import WorkspaceId
 from memwise.storage.schema import lessons, receipts, unanswered
 
 
@@ -86,7 +87,7 @@ def set_lesson(conn: Connection, lesson_id: str, **values: Any) -> None:
     conn.execute(lessons.update().where(lessons.c.id == lesson_id).values(**values))
 
 
-def lessons_of(conn: Connection, workspace_id: str, status: str | None) -> list[Lesson]:
+def lessons_of(conn: Connection, workspace_id: WorkspaceId, status: str | None) -> list[Lesson]:
     q = sa.select(lessons).where(lessons.c.workspace_id == workspace_id)
     if status:
         q = q.where(lessons.c.status == status)
@@ -94,11 +95,13 @@ def lessons_of(conn: Connection, workspace_id: str, status: str | None) -> list[
 
 
 # -- receipts ------------------------------------------------------------------------------
-def add_receipt(conn: Connection, workspace_id: str, receipt: Receipt) -> None:
+def add_receipt(conn: Connection, workspace_id: WorkspaceId, receipt: Receipt) -> None:
     conn.execute(receipts.insert().values(workspace_id=workspace_id, **vars(receipt)))
 
 
-def receipts_of(conn: Connection, workspace_id: str, lesson_id: str | None) -> list[Receipt]:
+def receipts_of(
+    conn: Connection, workspace_id: WorkspaceId, lesson_id: str | None
+) -> list[Receipt]:
     q = sa.select(receipts).where(receipts.c.workspace_id == workspace_id)
     if lesson_id:
         q = q.where(receipts.c.lesson_id == lesson_id)
@@ -106,7 +109,7 @@ def receipts_of(conn: Connection, workspace_id: str, lesson_id: str | None) -> l
 
 
 # -- unanswered items ----------------------------------------------------------------------
-def open_items(conn: Connection, workspace_id: str) -> list[Any]:
+def open_items(conn: Connection, workspace_id: WorkspaceId) -> list[Any]:
     return list(
         conn.execute(
             sa.select(unanswered).where(
@@ -142,7 +145,7 @@ def close_item(conn: Connection, item_id: str, lesson_id: str) -> None:
     )
 
 
-def items_of(conn: Connection, workspace_id: str, status: str | None) -> list[Unanswered]:
+def items_of(conn: Connection, workspace_id: WorkspaceId, status: str | None) -> list[Unanswered]:
     q = sa.select(unanswered).where(unanswered.c.workspace_id == workspace_id)
     if status:
         q = q.where(unanswered.c.status == status)

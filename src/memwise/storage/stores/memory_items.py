@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise.domain.memory import Evidence, Item, Kind, Lifecycle, Scope, Source
+from memwise.ids import WorkspaceId
 from memwise.storage.schema import (
     contacts,
     conversations,
@@ -90,7 +91,7 @@ _ZONE_VERSION = (
 
 
 def zone_and_version(
-    conn: Connection, workspace_id: str, contact_id: str
+    conn: Connection, workspace_id: WorkspaceId, contact_id: str
 ) -> tuple[str, tuple[int, int, int]] | None:
     """The contact's timezone (its workspace's) and its items' version — what changes
     whenever any item of the contact is written, changed or deleted, read from the version
@@ -112,7 +113,10 @@ def _owner(contact_id: str | None) -> Any:
 
 
 def contact_rows(
-    conn: Connection, workspace_id: str, contact_id: str, lifecycles: Iterable[str] | None = None
+    conn: Connection,
+    workspace_id: WorkspaceId,
+    contact_id: str,
+    lifecycles: Iterable[str] | None = None,
 ) -> list[Any]:
     """Every item row of one contact (of these lifecycles), oldest first: read by the contact
     index, sorted here (asking the database to ORDER BY seq lets SQLite's planner walk the
@@ -125,7 +129,9 @@ def contact_rows(
     return sorted(conn.execute(q), key=lambda r: r.seq)
 
 
-def texts_by_turn(conn: Connection, workspace_id: str, contact_id: str) -> dict[str, list[str]]:
+def texts_by_turn(
+    conn: Connection, workspace_id: WorkspaceId, contact_id: str
+) -> dict[str, list[str]]:
     """For each turn an item of this contact quotes, the texts of those items (any state: a
     superseded item still says what that turn was about)."""
     out: dict[str, list[str]] = {}
@@ -142,7 +148,7 @@ def texts_by_turn(conn: Connection, workspace_id: str, contact_id: str) -> dict[
 
 
 def active_matching(
-    conn: Connection, workspace_id: str, contact_id: str | None, key: str | None, norm: str
+    conn: Connection, workspace_id: WorkspaceId, contact_id: str | None, key: str | None, norm: str
 ) -> list[Any]:
     """The active rows a new value meets: the same words, or the same key."""
     match = memory_items.c.normalized == norm
@@ -160,7 +166,9 @@ def active_matching(
     )
 
 
-def due(conn: Connection, key: str, before: datetime, workspace_id: str | None = None) -> list[Any]:
+def due(
+    conn: Connection, key: str, before: datetime, workspace_id: WorkspaceId | None = None
+) -> list[Any]:
     """Active items of ``key`` whose date has come (every workspace, or one)."""
     q = sa.select(memory_items).where(
         memory_items.c.key == key,
@@ -173,7 +181,7 @@ def due(conn: Connection, key: str, before: datetime, workspace_id: str | None =
 
 
 def stated_since(
-    conn: Connection, workspace_id: str, contact_id: str, key: str, since: datetime
+    conn: Connection, workspace_id: WorkspaceId, contact_id: str, key: str, since: datetime
 ) -> list[Any]:
     """Items of ``key`` for the contact recorded at or after ``since`` (any lifecycle)."""
     return list(
@@ -254,7 +262,7 @@ def supersede(conn: Connection, old_id: str, new_id: str, now: datetime, why: st
 
 
 def settle_conflicts(
-    conn: Connection, workspace_id: str, contact_id: str | None, key: str | None
+    conn: Connection, workspace_id: WorkspaceId, contact_id: str | None, key: str | None
 ) -> None:
     """Active items sharing a key are conflicted exactly when there is more than one."""
     if not key:
@@ -288,7 +296,7 @@ def archive(conn: Connection, item_id: str, now: datetime) -> None:
 
 
 def by_key_in_conversation(
-    conn: Connection, workspace_id: str, conversation_id: str, key: str
+    conn: Connection, workspace_id: WorkspaceId, conversation_id: str, key: str
 ) -> Any | None:
     """The active item of this key that a conversation wrote (its session summary)."""
     return conn.execute(
@@ -301,7 +309,7 @@ def by_key_in_conversation(
     ).first()
 
 
-def quoted_turn(conn: Connection, workspace_id: str, turn_id: str) -> Any | None:
+def quoted_turn(conn: Connection, workspace_id: WorkspaceId, turn_id: str) -> Any | None:
     """The turn a quote cites, with its conversation and its contact (role, at, text,
     contact_id, conversation_id)."""
     return conn.execute(
@@ -319,7 +327,7 @@ def quoted_turn(conn: Connection, workspace_id: str, turn_id: str) -> Any | None
 
 
 def turns_before(
-    conn: Connection, workspace_id: str, conversation_id: str, seq: int, n: int = 2
+    conn: Connection, workspace_id: WorkspaceId, conversation_id: str, seq: int, n: int = 2
 ) -> list[str]:
     """The texts of the ``n`` turns of the customer or the assistant (never a tool's output
     or an operator's note) just before turn ``seq`` of a conversation: what it answers."""
@@ -337,7 +345,9 @@ def turns_before(
     return [r.text or "" for r in reversed(rows)]
 
 
-def archive_extracted(conn: Connection, workspace_id: str, contact_id: str, now: datetime) -> None:
+def archive_extracted(
+    conn: Connection, workspace_id: WorkspaceId, contact_id: str, now: datetime
+) -> None:
     """Archive the contact's active items that extraction wrote (an operator's notes stay)."""
     conn.execute(
         memory_items.update()
@@ -354,7 +364,7 @@ def archive_extracted(conn: Connection, workspace_id: str, contact_id: str, now:
 
 
 # -- one memory's life ----------------------------------------------------------------------
-def row(conn: Connection, workspace_id: str, item_id: str) -> Any | None:
+def row(conn: Connection, workspace_id: WorkspaceId, item_id: str) -> Any | None:
     return conn.execute(
         sa.select(memory_items).where(
             memory_items.c.workspace_id == workspace_id, memory_items.c.id == item_id
@@ -370,7 +380,7 @@ def insert_change(conn: Connection, **values: Any) -> None:
     conn.execute(memory_changes.insert().values(**values))
 
 
-def changes(conn: Connection, workspace_id: str, item_ids: Iterable[str]) -> list[Any]:
+def changes(conn: Connection, workspace_id: WorkspaceId, item_ids: Iterable[str]) -> list[Any]:
     """The changes to these items, oldest first."""
     ids = list(item_ids)
     if not ids:
@@ -384,7 +394,7 @@ def changes(conn: Connection, workspace_id: str, item_ids: Iterable[str]) -> lis
     )
 
 
-def superseded_by(conn: Connection, workspace_id: str, item_id: str) -> list[Any]:
+def superseded_by(conn: Connection, workspace_id: WorkspaceId, item_id: str) -> list[Any]:
     """The items this one replaced (their supersession marks point at it)."""
     return list(
         conn.execute(
@@ -396,7 +406,7 @@ def superseded_by(conn: Connection, workspace_id: str, item_id: str) -> list[Any
     )
 
 
-def delete_item(conn: Connection, workspace_id: str, item_id: str) -> None:
+def delete_item(conn: Connection, workspace_id: WorkspaceId, item_id: str) -> None:
     """Delete the item, its quotes and its changes; the items it replaced keep their mark,
     saying their replacement was deleted."""
     conn.execute(
@@ -422,7 +432,7 @@ def delete_item(conn: Connection, workspace_id: str, item_id: str) -> None:
 
 def listing(
     conn: Connection,
-    workspace_id: str,
+    workspace_id: WorkspaceId,
     *,
     contact_id: str | None,
     lifecycles: set[str],

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise.domain.notebook import Entry
+from memwise.ids import WorkspaceId
 from memwise.storage.schema import notebook_entries
 
 
@@ -16,7 +17,7 @@ def entry_from_row(row: Any) -> Entry:
     return Entry(id=row.id, text=row.text, created_at=row.created_at)
 
 
-def owned(conn: Connection, workspace_id: str, user_id: str) -> list[Any]:
+def owned(conn: Connection, workspace_id: WorkspaceId, user_id: str) -> list[Any]:
     """The user's entry rows, oldest first."""
     return list(
         conn.execute(
@@ -30,7 +31,9 @@ def owned(conn: Connection, workspace_id: str, user_id: str) -> list[Any]:
     )
 
 
-def same_words(conn: Connection, workspace_id: str, user_id: str, normalized: str) -> Any | None:
+def same_words(
+    conn: Connection, workspace_id: WorkspaceId, user_id: str, normalized: str
+) -> Any | None:
     return conn.execute(
         sa.select(notebook_entries).where(
             notebook_entries.c.workspace_id == workspace_id,
@@ -44,7 +47,7 @@ def insert(conn: Connection, **values: Any) -> None:
     conn.execute(notebook_entries.insert().values(**values))
 
 
-def delete(conn: Connection, workspace_id: str, user_id: str, ids: Sequence[str]) -> int:
+def delete(conn: Connection, workspace_id: WorkspaceId, user_id: str, ids: Sequence[str]) -> int:
     """Delete these entries of this user; how many went."""
     if not ids:
         return 0

@@ -21,6 +21,7 @@ from memwise.domain.tenancy import (
     ConversationStatus,
     RecordPolicy,
 )
+from memwise.ids import WorkspaceId
 from memwise.storage.backend import Backend
 from memwise.storage.schema import (
     agents,
@@ -86,7 +87,7 @@ def by_token_hash(conn: Connection, token_hash: str) -> Conversation | None:
 
 def listing(
     conn: Connection,
-    workspace_id: str,
+    workspace_id: WorkspaceId,
     *,
     contact_id: str | None = None,
     before: str | None = None,
@@ -101,7 +102,9 @@ def listing(
     return [conversation_from_row(r) for r in conn.execute(q)]
 
 
-def holds_account(conn: Connection, workspace_id: str, contact_id: str, normalized: str) -> bool:
+def holds_account(
+    conn: Connection, workspace_id: WorkspaceId, contact_id: str, normalized: str
+) -> bool:
     """Whether the account reference is one of the contact's."""
     return (
         conn.execute(
@@ -116,7 +119,7 @@ def holds_account(conn: Connection, workspace_id: str, contact_id: str, normaliz
     )
 
 
-def record_policy(conn: Connection, workspace_id: str, agent_id: str) -> RecordPolicy:
+def record_policy(conn: Connection, workspace_id: WorkspaceId, agent_id: str) -> RecordPolicy:
     value = conn.execute(
         sa.select(agents.c.record_policy).where(
             agents.c.id == agent_id, agents.c.workspace_id == workspace_id
@@ -152,7 +155,7 @@ def append_turns(
 
 
 def turns_page(
-    conn: Connection, workspace_id: str, conversation_id: str, after: int | None, limit: int
+    conn: Connection, workspace_id: WorkspaceId, conversation_id: str, after: int | None, limit: int
 ) -> list[Turn]:
     q = sa.select(turns).where(
         turns.c.workspace_id == workspace_id, turns.c.conversation_id == conversation_id
@@ -163,7 +166,7 @@ def turns_page(
 
 
 def close(
-    conn: Connection, workspace_id: str, conversation_id: str, status: str, at: datetime
+    conn: Connection, workspace_id: WorkspaceId, conversation_id: str, status: str, at: datetime
 ) -> tuple[bool, str | None]:
     """Mark an open conversation closed: (whether it was open, its contact)."""
     done = conn.execute(
@@ -266,7 +269,7 @@ def set_pending(conn: Connection, conversation_id: str, pending: dict[str, Any] 
     )
 
 
-def open_with_overrides(conn: Connection, workspace_id: str | None) -> list[Any]:
+def open_with_overrides(conn: Connection, workspace_id: WorkspaceId | None) -> list[Any]:
     """Every open conversation (of one workspace, or all) with its agent's window overrides."""
     return list(
         conn.execute(
@@ -287,7 +290,11 @@ def open_with_overrides(conn: Connection, workspace_id: str | None) -> list[Any]
 
 
 def open_thread(
-    conn: Connection, workspace_id: str, channel: str, thread: str, contact_ids: Sequence[str]
+    conn: Connection,
+    workspace_id: WorkspaceId,
+    channel: str,
+    thread: str,
+    contact_ids: Sequence[str],
 ) -> str | None:
     """The newest open conversation of this thread held by one of these contacts."""
     found = conn.execute(
@@ -334,7 +341,7 @@ _HEADER = (
 )
 
 
-def header(conn: Connection, workspace_id: str, conversation_id: str) -> Header:
+def header(conn: Connection, workspace_id: WorkspaceId, conversation_id: str) -> Header:
     """The conversation with its workspace, agent and person, or NotFound."""
     row = conn.execute(_HEADER, {"id": conversation_id, "ws": workspace_id}).first()
     if row is None:
@@ -344,19 +351,21 @@ def header(conn: Connection, workspace_id: str, conversation_id: str) -> Header:
     return Header(row, m["h_firm"], m["h_timezone"], agent_from_row(agent), m["h_person"])
 
 
-def conversation_row(conn: Connection, workspace_id: str, conversation_id: str) -> Any:
+def conversation_row(conn: Connection, workspace_id: WorkspaceId, conversation_id: str) -> Any:
     """The conversation's row in this workspace (window state included), or NotFound."""
     return require(conn, conversations, workspace_id, conversation_id, "conversation")
 
 
 # -- a contact's history across conversations -----------------------------------------------
-def _contact_conversations(workspace_id: str, contact_id: str) -> Any:
+def _contact_conversations(workspace_id: WorkspaceId, contact_id: str) -> Any:
     return sa.select(conversations.c.id).where(
         conversations.c.workspace_id == workspace_id, conversations.c.contact_id == contact_id
     )
 
 
-def history_version(conn: Connection, workspace_id: str, contact_id: str) -> tuple[int, int]:
+def history_version(
+    conn: Connection, workspace_id: WorkspaceId, contact_id: str
+) -> tuple[int, int]:
     """(how many turns with text, the newest of them) of the contact's conversations: read
     from the conversations' own counts, never the turns."""
     count, newest = conn.execute(
@@ -367,7 +376,7 @@ def history_version(conn: Connection, workspace_id: str, contact_id: str) -> tup
     return int(count or 0), int(newest or 0)
 
 
-def _said(workspace_id: str, *columns: Any) -> Any:
+def _said(workspace_id: WorkspaceId, *columns: Any) -> Any:
     """A select of turns with text, joined to their conversation, within the workspace."""
     return (
         sa.select(*columns)
@@ -399,7 +408,9 @@ def _usable(embedder: str | None, fmt: int) -> Any:
     return found if embedder is None else sa.and_(found, kept_turns.c.embedder == embedder)
 
 
-def contact_conversations(conn: Connection, workspace_id: str, contact_id: str) -> list[Any]:
+def contact_conversations(
+    conn: Connection, workspace_id: WorkspaceId, contact_id: str
+) -> list[Any]:
     """The contact's conversations with turns that have text: id, start, agent, staff user,
     status, how many such turns and the newest of them."""
     return list(
@@ -445,7 +456,11 @@ def kept_values(
 
 
 def turn_pieces(
-    conn: Connection, backend: Backend, workspace_id: str, turn_ids: Sequence[str], embedder: str
+    conn: Connection,
+    backend: Backend,
+    workspace_id: WorkspaceId,
+    turn_ids: Sequence[str],
+    embedder: str,
 ) -> dict[str, bytes]:
     """The word pieces' vectors ``embedder`` made of these turns, by turn id (turns without
     them left out). Read by the turns' ids alone, the workspace and embedder checked after:
@@ -464,7 +479,7 @@ def turn_pieces(
 
 
 def turns_of(
-    conn: Connection, workspace_id: str, conversation_ids: Sequence[str], limit: int
+    conn: Connection, workspace_id: WorkspaceId, conversation_ids: Sequence[str], limit: int
 ) -> list[Any]:
     """The newest ``limit`` turns with text of these conversations, each with its
     conversation's start, agent, staff user and status, its vector and word pieces; ordered
@@ -483,7 +498,9 @@ def turns_of(
     return found
 
 
-def conversation_turns(conn: Connection, workspace_id: str, conversation_id: str) -> list[Any]:
+def conversation_turns(
+    conn: Connection, workspace_id: WorkspaceId, conversation_id: str
+) -> list[Any]:
     """A conversation's turns with text, as :func:`turns_of` gives them, in order."""
     return list(
         conn.execute(
@@ -494,7 +511,9 @@ def conversation_turns(conn: Connection, workspace_id: str, conversation_id: str
     )
 
 
-def conversation_state(conn: Connection, workspace_id: str, conversation_id: str) -> Any | None:
+def conversation_state(
+    conn: Connection, workspace_id: WorkspaceId, conversation_id: str
+) -> Any | None:
     """A conversation's contact and status, or None."""
     return conn.execute(
         sa.select(conversations.c.contact_id, conversations.c.status).where(
@@ -505,7 +524,7 @@ def conversation_state(conn: Connection, workspace_id: str, conversation_id: str
 
 def keep_turns(
     conn: Connection,
-    workspace_id: str,
+    workspace_id: WorkspaceId,
     kept: Sequence[tuple[str, int, int, bytes]],
     embedder: str | None,
     fmt: int,
@@ -540,7 +559,7 @@ def keep_turns(
 
 def set_turn_vectors(
     conn: Connection,
-    workspace_id: str,
+    workspace_id: WorkspaceId,
     embedder: str,
     vectors: dict[str, bytes],
     tokens: dict[str, bytes] | None = None,
@@ -561,7 +580,7 @@ def set_turn_vectors(
     )
 
 
-def ended_conversations(conn: Connection, workspace_id: str, contact_id: str) -> list[str]:
+def ended_conversations(conn: Connection, workspace_id: WorkspaceId, contact_id: str) -> list[str]:
     """The contact's conversations that are no longer open, oldest first."""
     return [
         str(c)
@@ -577,7 +596,7 @@ def ended_conversations(conn: Connection, workspace_id: str, contact_id: str) ->
     ]
 
 
-def memory_gate(conn: Connection, workspace_id: str, conversation_id: str) -> Any | None:
+def memory_gate(conn: Connection, workspace_id: WorkspaceId, conversation_id: str) -> Any | None:
     """What decides whether a conversation may become memory: the workspace's plan, the
     agent's memory switch, the conversation's exclusion and its contact."""
     return conn.execute(

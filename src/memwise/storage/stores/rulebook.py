@@ -10,6 +10,7 @@ from sqlalchemy.engine import Connection
 
 from memwise import errors
 from memwise.domain.tenancy import RuleVersion
+from memwise.ids import WorkspaceId
 from memwise.storage.schema import rule_versions
 
 WORKSPACE = "workspace"
@@ -33,7 +34,7 @@ def from_row(row: Any) -> RuleVersion:
     )
 
 
-def versions(conn: Connection, workspace_id: str, scope: str) -> list[RuleVersion]:
+def versions(conn: Connection, workspace_id: WorkspaceId, scope: str) -> list[RuleVersion]:
     found = conn.execute(
         sa.select(rule_versions)
         .where(rule_versions.c.workspace_id == workspace_id, rule_versions.c.scope == scope)
@@ -42,7 +43,7 @@ def versions(conn: Connection, workspace_id: str, scope: str) -> list[RuleVersio
     return [from_row(r) for r in found]
 
 
-def version(conn: Connection, workspace_id: str, version_id: str) -> RuleVersion:
+def version(conn: Connection, workspace_id: WorkspaceId, version_id: str) -> RuleVersion:
     row = conn.execute(
         sa.select(rule_versions).where(
             rule_versions.c.workspace_id == workspace_id, rule_versions.c.id == version_id
@@ -53,7 +54,7 @@ def version(conn: Connection, workspace_id: str, version_id: str) -> RuleVersion
     return from_row(row)
 
 
-def numbered(conn: Connection, workspace_id: str, scope: str, number: int) -> RuleVersion:
+def numbered(conn: Connection, workspace_id: WorkspaceId, scope: str, number: int) -> RuleVersion:
     row = conn.execute(
         sa.select(rule_versions).where(
             rule_versions.c.workspace_id == workspace_id,
@@ -73,13 +74,15 @@ _SERVED = sa.select(rule_versions).where(
 )
 
 
-def served(conn: Connection, workspace_id: str, scopes: Sequence[str]) -> dict[str, RuleVersion]:
+def served(
+    conn: Connection, workspace_id: WorkspaceId, scopes: Sequence[str]
+) -> dict[str, RuleVersion]:
     """The served version of each scope that has one, in one round trip."""
     found = conn.execute(_SERVED, {"ws": workspace_id, "scopes": list(scopes)})
     return {r.scope: from_row(r) for r in found}
 
 
-def next_number(conn: Connection, workspace_id: str, scope: str) -> int:
+def next_number(conn: Connection, workspace_id: WorkspaceId, scope: str) -> int:
     top = conn.execute(
         sa.select(sa.func.max(rule_versions.c.version)).where(
             rule_versions.c.workspace_id == workspace_id, rule_versions.c.scope == scope
@@ -93,7 +96,7 @@ def insert(conn: Connection, **values: Any) -> None:
 
 
 def decide(
-    conn: Connection, workspace_id: str, version_id: str, status: str, by: str, at: Any
+    conn: Connection, workspace_id: WorkspaceId, version_id: str, status: str, by: str, at: Any
 ) -> None:
     conn.execute(
         rule_versions.update()
@@ -102,7 +105,7 @@ def decide(
     )
 
 
-def retire_served(conn: Connection, workspace_id: str, scope: str) -> None:
+def retire_served(conn: Connection, workspace_id: WorkspaceId, scope: str) -> None:
     """The served version of a scope becomes superseded (a newer one is about to serve)."""
     conn.execute(
         rule_versions.update()

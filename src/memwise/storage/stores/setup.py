@@ -7,14 +7,15 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from memwise.ids import WorkspaceId
 from memwise.storage.schema import knowledge_documents, lessons, setups, turns, unanswered
 
 
-def get(conn: Connection, workspace_id: str) -> Any | None:
+def get(conn: Connection, workspace_id: WorkspaceId) -> Any | None:
     return conn.execute(sa.select(setups).where(setups.c.workspace_id == workspace_id)).first()
 
 
-def put(conn: Connection, workspace_id: str, **values: Any) -> None:
+def put(conn: Connection, workspace_id: WorkspaceId, **values: Any) -> None:
     """Create the workspace's row or change the named columns of it."""
     if get(conn, workspace_id) is None:
         values.setdefault("channels", [])
@@ -23,7 +24,7 @@ def put(conn: Connection, workspace_id: str, **values: Any) -> None:
         conn.execute(setups.update().where(setups.c.workspace_id == workspace_id).values(**values))
 
 
-def knowledge_counts(conn: Connection, workspace_id: str) -> dict[str, int]:
+def knowledge_counts(conn: Connection, workspace_id: WorkspaceId) -> dict[str, int]:
     """Published and draft documents and lessons: what step 2 has."""
     docs: dict[str, int] = dict(
         conn.execute(
@@ -48,7 +49,7 @@ def knowledge_counts(conn: Connection, workspace_id: str) -> dict[str, int]:
 
 
 def preview_counts(
-    conn: Connection, workspace_id: str, conversation_id: str | None
+    conn: Connection, workspace_id: WorkspaceId, conversation_id: str | None
 ) -> dict[str, int]:
     """How many questions the preview was asked, how many it handed off, and how many of
     those a published lesson answers now."""
@@ -79,7 +80,7 @@ def preview_counts(
     return {"asked": int(asked or 0), "handed_off": int(handed or 0), "taught": int(taught or 0)}
 
 
-def handed_off(conn: Connection, workspace_id: str, conversation_id: str) -> list[Any]:
+def handed_off(conn: Connection, workspace_id: WorkspaceId, conversation_id: str) -> list[Any]:
     """The preview's unanswered questions, first asked first, each with the published lesson
     that answers it now (None when none does, or it was withdrawn)."""
     served = lessons.c.status == "published"

@@ -21,6 +21,7 @@ from memwise.domain.tenancy import (
     User,
     Workspace,
 )
+from memwise.ids import WorkspaceId
 from memwise.storage.schema import (
     agents,
     api_keys,
@@ -64,7 +65,9 @@ def _by_id(table: sa.Table) -> sa.Select[Any]:
     )
 
 
-def require(conn: Connection, table: sa.Table, workspace_id: str, obj_id: str, what: str) -> Any:
+def require(
+    conn: Connection, table: sa.Table, workspace_id: WorkspaceId, obj_id: str, what: str
+) -> Any:
     """The row of ``table`` with this id in this workspace, or NotFound (never another's)."""
     row = conn.execute(_by_id(table), {"id": obj_id, "ws": workspace_id}).first()
     if row is None:
@@ -72,7 +75,7 @@ def require(conn: Connection, table: sa.Table, workspace_id: str, obj_id: str, w
     return row
 
 
-def require_named(conn: Connection, what: str, workspace_id: str, obj_id: str) -> Any:
+def require_named(conn: Connection, what: str, workspace_id: WorkspaceId, obj_id: str) -> Any:
     """The row of the thing called ``what`` (agent, contact, conversation, document, …) with
     this id in this workspace, or NotFound."""
     return require(conn, _NAMED[what], workspace_id, obj_id, what)
@@ -136,7 +139,7 @@ def insert_workspace(conn: Connection, **values: Any) -> None:
 _WORKSPACE = sa.select(workspaces).where(workspaces.c.id == sa.bindparam("id"))
 
 
-def workspace(conn: Connection, workspace_id: str) -> Workspace:
+def workspace(conn: Connection, workspace_id: WorkspaceId) -> Workspace:
     """The workspace, or NotFound."""
     row = conn.execute(_WORKSPACE, {"id": workspace_id}).first()
     if row is None:
@@ -163,11 +166,11 @@ def key(conn: Connection, key_id: str) -> ApiKey:
     return key_from_row(conn.execute(sa.select(api_keys).where(api_keys.c.id == key_id)).one())
 
 
-def key_in(conn: Connection, workspace_id: str, key_id: str) -> Any:
+def key_in(conn: Connection, workspace_id: WorkspaceId, key_id: str) -> Any:
     return require(conn, api_keys, workspace_id, key_id, "api_key")
 
 
-def keys_of(conn: Connection, workspace_id: str) -> list[ApiKey]:
+def keys_of(conn: Connection, workspace_id: WorkspaceId) -> list[ApiKey]:
     found = conn.execute(
         sa.select(api_keys)
         .where(api_keys.c.workspace_id == workspace_id)
@@ -198,7 +201,7 @@ def revoke_key(conn: Connection, key_id: str, at: datetime) -> None:
     )
 
 
-def active_owner_keys(conn: Connection, workspace_id: str) -> int:
+def active_owner_keys(conn: Connection, workspace_id: WorkspaceId) -> int:
     return int(
         conn.execute(
             sa.select(sa.func.count())
@@ -245,7 +248,7 @@ def revoke_session(conn: Connection, token_hash: str, at: datetime) -> None:
 
 
 # -- agents ---------------------------------------------------------------------------------
-def update_workspace(conn: Connection, workspace_id: str, **values: Any) -> None:
+def update_workspace(conn: Connection, workspace_id: WorkspaceId, **values: Any) -> None:
     conn.execute(workspaces.update().where(workspaces.c.id == workspace_id).values(**values))
 
 
@@ -253,11 +256,11 @@ def insert_agent(conn: Connection, **values: Any) -> None:
     conn.execute(agents.insert().values(**values))
 
 
-def agent(conn: Connection, workspace_id: str, agent_id: str) -> Agent:
+def agent(conn: Connection, workspace_id: WorkspaceId, agent_id: str) -> Agent:
     return agent_from_row(require(conn, agents, workspace_id, agent_id, "agent"))
 
 
-def update_agent(conn: Connection, workspace_id: str, agent_id: str, **values: Any) -> None:
+def update_agent(conn: Connection, workspace_id: WorkspaceId, agent_id: str, **values: Any) -> None:
     conn.execute(
         agents.update()
         .where(agents.c.id == agent_id, agents.c.workspace_id == workspace_id)
@@ -265,7 +268,7 @@ def update_agent(conn: Connection, workspace_id: str, agent_id: str, **values: A
     )
 
 
-def agents_of(conn: Connection, workspace_id: str) -> list[Agent]:
+def agents_of(conn: Connection, workspace_id: WorkspaceId) -> list[Agent]:
     """The workspace's agents, oldest first."""
     found = conn.execute(
         sa.select(agents)
@@ -280,18 +283,18 @@ def insert_user(conn: Connection, **values: Any) -> None:
     conn.execute(users.insert().values(**values))
 
 
-def user(conn: Connection, workspace_id: str, user_id: str) -> User:
+def user(conn: Connection, workspace_id: WorkspaceId, user_id: str) -> User:
     return user_from_row(require(conn, users, workspace_id, user_id, "user"))
 
 
-def users_of(conn: Connection, workspace_id: str) -> list[User]:
+def users_of(conn: Connection, workspace_id: WorkspaceId) -> list[User]:
     found = conn.execute(
         sa.select(users).where(users.c.workspace_id == workspace_id).order_by(users.c.name)
     )
     return [user_from_row(r) for r in found]
 
 
-def user_by_telegram(conn: Connection, workspace_id: str, telegram_id: str) -> User | None:
+def user_by_telegram(conn: Connection, workspace_id: WorkspaceId, telegram_id: str) -> User | None:
     row = conn.execute(
         sa.select(users).where(
             users.c.workspace_id == workspace_id, users.c.telegram_id == str(telegram_id)
@@ -303,7 +306,7 @@ def user_by_telegram(conn: Connection, workspace_id: str, telegram_id: str) -> U
 # -- the contact store ----------------------------------------------------------------------
 def insert_contact(
     conn: Connection,
-    workspace_id: str,
+    workspace_id: WorkspaceId,
     contact_id: str,
     name: str,
     at: datetime,
@@ -320,7 +323,7 @@ def insert_contact(
         )
 
 
-def contact_row(conn: Connection, workspace_id: str, contact_id: str) -> Any:
+def contact_row(conn: Connection, workspace_id: WorkspaceId, contact_id: str) -> Any:
     return require(conn, contacts, workspace_id, contact_id, "contact")
 
 
@@ -336,7 +339,7 @@ def identities_of(conn: Connection, contact_id: str) -> list[tuple[str, str]]:
     ]
 
 
-def contact_ids(conn: Connection, workspace_id: str, query: str, limit: int) -> list[str]:
+def contact_ids(conn: Connection, workspace_id: WorkspaceId, query: str, limit: int) -> list[str]:
     """Contacts whose name contains ``query``, newest first."""
     q = sa.select(contacts.c.id).where(contacts.c.workspace_id == workspace_id)
     if query:
@@ -345,7 +348,9 @@ def contact_ids(conn: Connection, workspace_id: str, query: str, limit: int) -> 
     return [str(i) for i in conn.execute(q).scalars()]
 
 
-def contact_names(conn: Connection, workspace_id: str, ids: Iterable[str]) -> dict[str, str]:
+def contact_names(
+    conn: Connection, workspace_id: WorkspaceId, ids: Iterable[str]
+) -> dict[str, str]:
     found = conn.execute(
         sa.select(contacts.c.id, contacts.c.name).where(
             contacts.c.workspace_id == workspace_id, contacts.c.id.in_(list(ids))
@@ -354,7 +359,7 @@ def contact_names(conn: Connection, workspace_id: str, ids: Iterable[str]) -> di
     return {r.id: r.name for r in found}
 
 
-def identityless(conn: Connection, workspace_id: str, name: str) -> list[str]:
+def identityless(conn: Connection, workspace_id: WorkspaceId, name: str) -> list[str]:
     """Contacts of exactly this name that hold no identity at all."""
     return [
         str(c)
@@ -369,7 +374,7 @@ def identityless(conn: Connection, workspace_id: str, name: str) -> list[str]:
 
 
 def contacts_by_identity(
-    conn: Connection, workspace_id: str, kind: str, normalized: str
+    conn: Connection, workspace_id: WorkspaceId, kind: str, normalized: str
 ) -> list[str]:
     return [
         str(c)
@@ -394,7 +399,7 @@ def person_name(conn: Connection, user_id: str | None, contact_id: str | None) -
     return str(conn.execute(_NAME[table.name], {"id": user_id or contact_id}).scalar_one())
 
 
-def speaker_names(conn: Connection, workspace_id: str) -> dict[str, str]:
+def speaker_names(conn: Connection, workspace_id: WorkspaceId) -> dict[str, str]:
     """id → name of the workspace's agents and staff users."""
     found = conn.execute(
         sa.union_all(
@@ -405,7 +410,9 @@ def speaker_names(conn: Connection, workspace_id: str) -> dict[str, str]:
     return {str(i): str(n) for i, n in found}
 
 
-def contact_details(conn: Connection, workspace_id: str) -> tuple[list[str], list[tuple[str, str]]]:
+def contact_details(
+    conn: Connection, workspace_id: WorkspaceId
+) -> tuple[list[str], list[tuple[str, str]]]:
     """What names a customer in text: every contact's name, and (kind, normalized) of every
     email, phone and address identity of the workspace."""
     names = [
@@ -427,7 +434,7 @@ def contact_details(conn: Connection, workspace_id: str) -> tuple[list[str], lis
 
 
 def account_refs(
-    conn: Connection, workspace_id: str, contact_ids: Sequence[str] | None = None
+    conn: Connection, workspace_id: WorkspaceId, contact_ids: Sequence[str] | None = None
 ) -> list[tuple[str, str]]:
     """(contact id, account reference) of the workspace's contacts, or of these ones."""
     q = sa.select(contact_identities.c.contact_id, contact_identities.c.value).where(

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise.domain.knowledge import Ticket, TicketStatus
+from memwise.ids import WorkspaceId
 from memwise.storage.schema import ticket_adapters, tickets
 
 
@@ -32,7 +33,7 @@ def ticket(conn: Connection, ticket_id: str) -> Ticket:
     return ticket_from_row(conn.execute(sa.select(tickets).where(tickets.c.id == ticket_id)).one())
 
 
-def open_of(conn: Connection, workspace_id: str, contact_id: str) -> list[Any]:
+def open_of(conn: Connection, workspace_id: WorkspaceId, contact_id: str) -> list[Any]:
     """The contact's tickets still pending or accepted."""
     return list(
         conn.execute(
@@ -65,21 +66,21 @@ def answered(
     )
 
 
-def of(conn: Connection, workspace_id: str, contact_id: str | None) -> list[Ticket]:
+def of(conn: Connection, workspace_id: WorkspaceId, contact_id: str | None) -> list[Ticket]:
     q = sa.select(tickets).where(tickets.c.workspace_id == workspace_id)
     if contact_id:
         q = q.where(tickets.c.contact_id == contact_id)
     return [ticket_from_row(r) for r in conn.execute(q.order_by(tickets.c.created_at))]
 
 
-def adapter(conn: Connection, workspace_id: str) -> Any | None:
+def adapter(conn: Connection, workspace_id: WorkspaceId) -> Any | None:
     return conn.execute(
         sa.select(ticket_adapters).where(ticket_adapters.c.workspace_id == workspace_id)
     ).first()
 
 
 def set_adapter(
-    conn: Connection, workspace_id: str, url: str, headers: dict[str, str], at: datetime
+    conn: Connection, workspace_id: WorkspaceId, url: str, headers: dict[str, str], at: datetime
 ) -> None:
     drop_adapter(conn, workspace_id)
     conn.execute(
@@ -89,5 +90,5 @@ def set_adapter(
     )
 
 
-def drop_adapter(conn: Connection, workspace_id: str) -> None:
+def drop_adapter(conn: Connection, workspace_id: WorkspaceId) -> None:
     conn.execute(ticket_adapters.delete().where(ticket_adapters.c.workspace_id == workspace_id))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from memwise.ids import WorkspaceId
 from memwise.storage.schema import usage
 
 _ADD = sa.text(
@@ -14,7 +15,7 @@ _ADD = sa.text(
 )
 
 
-def used(conn: Connection, workspace_id: str, month: str) -> int:
+def used(conn: Connection, workspace_id: WorkspaceId, month: str) -> int:
     value = conn.execute(
         sa.select(usage.c.interactions).where(
             usage.c.workspace_id == workspace_id, usage.c.month == month
@@ -23,7 +24,7 @@ def used(conn: Connection, workspace_id: str, month: str) -> int:
     return int(value or 0)
 
 
-def add(conn: Connection, workspace_id: str, month: str, n: int) -> int:
+def add(conn: Connection, workspace_id: WorkspaceId, month: str, n: int) -> int:
     """Count ``n`` interactions atomically (the same SQL on both backends; the row stays
     locked until the transaction ends); the month's new total."""
     return int(conn.execute(_ADD, {"ws": workspace_id, "month": month, "n": n}).scalar_one())

@@ -7,17 +7,18 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from memwise.ids import WorkspaceId
 from memwise.storage.schema import webhook_deliveries, webhook_secrets
 
 
-def replace_secret(conn: Connection, workspace_id: str, secret: str, at: datetime) -> None:
+def replace_secret(conn: Connection, workspace_id: WorkspaceId, secret: str, at: datetime) -> None:
     conn.execute(webhook_secrets.delete().where(webhook_secrets.c.workspace_id == workspace_id))
     conn.execute(
         webhook_secrets.insert().values(workspace_id=workspace_id, secret=secret, created_at=at)
     )
 
 
-def secret(conn: Connection, workspace_id: str) -> str | None:
+def secret(conn: Connection, workspace_id: WorkspaceId) -> str | None:
     found = conn.execute(
         sa.select(webhook_secrets.c.secret).where(webhook_secrets.c.workspace_id == workspace_id)
     ).scalar()
@@ -25,7 +26,7 @@ def secret(conn: Connection, workspace_id: str) -> str | None:
 
 
 def first_delivery(
-    conn: Connection, workspace_id: str, key: str, now: datetime, keep_from: datetime
+    conn: Connection, workspace_id: WorkspaceId, key: str, now: datetime, keep_from: datetime
 ) -> bool:
     """Remember a delivery key (forgetting those received before ``keep_from``); False when
     it was already seen — also when a copy arrives at the same moment."""
