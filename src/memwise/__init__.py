@@ -5,8 +5,10 @@ The public surface: ``Memwise`` (the library), the values it takes (``NewTurn``,
 it returns (``Workspace``, ``Agent``, ``Contact``, ``User``, ``Conversation``, ``Turn``,
 ``Item``, ``Written``, ``Served``, ``Reply``, ``Remembered``, ``HistoryHit``,
 ``KnowledgeHit``, ``RecordHit``), their enumerations, the typed ids results carry
-(``WorkspaceId``, ``ContactId``, ``ConversationId`` …) and ``errors``. Every other module is
-an implementation detail that may move between releases.
+(``WorkspaceId``, ``ContactId``, ``ConversationId`` …) and ``errors``. Every method takes a
+workspace as a ``WorkspaceId`` (``Workspace.id`` is one; an id read from elsewhere becomes
+one by ``WorkspaceId("ws_…")``, nothing at run time). Every other module is an
+implementation detail that may move between releases.
 
 The names below load on first use, so ``import memwise.client`` (the HTTP client) does not
 pull in the database layer, numpy or the services.
