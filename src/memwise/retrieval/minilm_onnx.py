@@ -105,6 +105,31 @@ def model_dir(given: str | os.PathLike[str] | None = None) -> Path:
     return path
 
 
+def model_type(path: Path) -> str:
+    """The architecture a model folder's config.json names ("bert", "mpnet" …)."""
+    try:
+        return str(json.loads((path / "config.json").read_text()).get("model_type") or "bert")
+    except (OSError, ValueError) as exc:
+        raise errors.Invalid(
+            f"the embedder's config.json in {path} cannot be read", code="model_files_missing"
+        ) from exc
+
+
+def fingerprint(path: Path) -> str:
+    """Which weights a model folder holds, cheaply: the sha256 of the weights file's size and
+    its first and last MiB (two fine-tunes of one architecture differ in every tensor), 12
+    hex digits. Vectors are stored under an id naming it, so another model's are never
+    compared with them."""
+    weights = path / "model.safetensors"
+    size = weights.stat().st_size
+    digest = hashlib.sha256(str(size).encode())
+    with weights.open("rb") as f:
+        digest.update(f.read(1 << 20))
+        f.seek(max(0, size - (1 << 20)))
+        digest.update(f.read(1 << 20))
+    return digest.hexdigest()[:12]
+
+
 class _Graph:
     """Builds the encoder's ONNX graph node by node; weights become initializers."""
 
