@@ -1,10 +1,11 @@
 """memwise: the memory layer of a business's AI assistant.
 
-The public surface: ``Memwise`` (the library), the values it takes (``NewTurn``,
-``NewItem``, ``Evidence``, ``Limits``, clocks, ``Principal``, ``AccountPolicy``), the results
-it returns (``Workspace``, ``Agent``, ``Contact``, ``User``, ``Conversation``, ``Turn``,
-``Item``, ``Written``, ``Served``, ``Reply``, ``Remembered``, ``HistoryHit``,
-``KnowledgeHit``, ``RecordHit``), their enumerations, the typed ids results carry
+The public surface: ``connect`` (memwise as the environment configures it, the local
+embedder on: recall by meaning), ``Memwise`` (the library, each part given), the values
+it takes (``NewTurn``, ``NewItem``, ``Evidence``, ``Limits``, clocks, ``Principal``,
+``AccountPolicy``), the results it returns (``Workspace``, ``Agent``, ``Contact``,
+``User``, ``Conversation``, ``Turn``, ``Item``, ``Written``, ``Served``, ``Reply``,
+``Remembered``, ``HistoryHit``, ``KnowledgeHit``, ``RecordHit``), their enumerations, the typed ids results carry
 (``WorkspaceId``, ``ContactId``, ``ConversationId`` …) and ``errors``. Every method takes a
 workspace as a ``WorkspaceId`` (``Workspace.id`` is one; an id read from elsewhere becomes
 one by ``WorkspaceId("ws_…")``, nothing at run time). Every other module is an
@@ -32,6 +33,7 @@ _LAZY = {  # name → the module it is defined in (KnowledgeHit is knowledge's H
     "Conversation": "memwise.domain.tenancy",
     "ConversationId": "memwise.ids",
     "ConversationStatus": "memwise.domain.tenancy",
+    "connect": "memwise.bootstrap",
     "errors": "memwise.errors",
     "Evidence": "memwise.domain.memory",
     "FixedClock": "memwise.clock",
@@ -103,12 +105,14 @@ __all__ = [
     "WorkspaceId",
     "Written",
     "__version__",
+    "connect",
     "errors",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from memwise import errors
     from memwise.accounts.policy import AccountPolicy
+    from memwise.bootstrap import connect
     from memwise.clock import Clock, FixedClock, SystemClock
     from memwise.domain.access import Principal
     from memwise.domain.memory import Evidence, Item, Kind, Served, Trust, Written

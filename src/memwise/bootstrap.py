@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import gc
 
+from pydantic import ValidationError
+
 from memwise import errors
 from memwise.clock import WorkspaceClocks
 from memwise.config import Settings
@@ -19,7 +21,8 @@ from memwise.extraction.rules import RuleExtractor
 from memwise.extraction.types import Extractor
 from memwise.extraction.verify import ItemVerifier
 from memwise.policies.compaction import ExtractiveSummariser, ModelSummariser, Summariser
-from memwise.providers.chat import ChatModel, connect
+from memwise.providers import chat
+from memwise.providers.chat import ChatModel
 from memwise.retrieval import embedders
 from memwise.retrieval.embedders import Embedder, MiniLMEmbedder, OpenAIEmbedder
 from memwise.services.facade import Memwise
@@ -59,7 +62,7 @@ class Parts:
                 f"MEMWISE_MODEL is needed for the {s.extractor} extractor", code="model_required"
             )
         if self._model is None:
-            self._model = connect(
+            self._model = chat.connect(
                 s.extractor,
                 s.model,
                 base_url=s.model_base_url,
@@ -90,6 +93,34 @@ class Parts:
         item the harness kept: supported by the customer's words, and not forbidden."""
         chat = self.chat_model()
         return ItemVerifier(chat) if chat is not None and self.settings.verify_items else None
+
+
+def environment(database_url: str | None = None) -> Settings:
+    """The settings the environment gives (``MEMWISE_*``, docs/deploy.md), with
+    ``database_url`` in place of ``MEMWISE_DATABASE_URL`` when given; a mistyped value is one
+    clear ``Invalid`` (``bad_setting``) naming the variable."""
+    try:
+        s = Settings()
+    except ValidationError as exc:  # a typo in a MEMWISE_ variable: one line, no traceback
+        first = exc.errors()[0]
+        name = "MEMWISE_" + "__".join(str(p) for p in first.get("loc", ())).upper()
+        raise errors.Invalid(f"{name}: {first.get('msg', 'invalid')}", code="bad_setting") from exc
+    if database_url:
+        s.database_url = database_url
+    if s.packs_dir:
+        from memwise.extraction import pack
+
+        pack.use_dir(s.packs_dir)
+    return s
+
+
+def connect(database_url: str | None = None, *, migrate: bool = True) -> Memwise:
+    """memwise for a program, as a deployment runs it: the settings the environment gives
+    (``environment``), so the local embedder is on unless ``MEMWISE_EMBEDDER`` says
+    otherwise and recall and search go by meaning; ``database_url`` in place of
+    ``MEMWISE_DATABASE_URL`` when given. ``Memwise.open`` instead takes each part as an
+    argument (no embedder, the offline extractor, unless given)."""
+    return open_memwise(environment(database_url), migrate=migrate)
 
 
 def open_memwise(settings: Settings, *, migrate: bool = True) -> Memwise:

@@ -279,3 +279,36 @@ def test_a_model_that_is_not_bert_runs_on_torch_only(tmp_path: Path) -> None:
         with pytest.raises(errors.Unavailable) as missing:
             MiniLMEmbedder("auto", model_dir=str(folder))
         assert missing.value.code == "extra_not_installed"
+
+
+def test_connect_opens_memwise_as_the_environment_configures_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``memwise.connect``: a program gets what a deployment runs — the packaged embedder
+    by default, so recall goes by meaning — and the environment can turn it off; a mistyped
+    setting is one clear error naming its variable."""
+    import memwise
+    from memwise.retrieval.embedders import MiniLMEmbedder
+
+    for name in ("MEMWISE_EMBEDDER", "MEMWISE_EMBEDDER_WEIGHTS", "MEMWISE_EMBEDDER_MODEL_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    url = f"sqlite:///{tmp_path / 'connect.db'}"
+    with memwise.connect(url) as mw:
+        assert mw.rt.embedder_id == MiniLMEmbedder.PACKAGED_ID
+        ws, _ = mw.tenancy.create_workspace("Acme", "Europe/Berlin", "startup")
+        agent = mw.tenancy.create_agent(ws.id, "Eve", memory_enabled=True, domain="retail")
+        ann = mw.tenancy.create_contact(ws.id, "Ann Lee")
+        conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+        mw.record.append(ws.id, conv.id, "customer", "We flew to Tampa with the kids in May.")
+        mw.record.append(ws.id, conv.id, "customer", "The tent we bought leaks at the seams.")
+        mw.record.end(ws.id, conv.id)
+        mw.worker().run_once()
+        hits = mw.history.recall(ws.id, ann.id, "Did they ever visit Florida?")
+        assert hits and "Tampa" in hits[0].text  # no word in common: found by meaning
+    monkeypatch.setenv("MEMWISE_EMBEDDER", "none")
+    with memwise.connect(url) as mw:
+        assert mw.rt.embedder_id is None
+    monkeypatch.setenv("MEMWISE_EMBEDDER", "locale")
+    with pytest.raises(errors.Invalid) as caught:
+        memwise.connect(url)
+    assert caught.value.code == "bad_setting" and "MEMWISE_EMBEDDER" in caught.value.message

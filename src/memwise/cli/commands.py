@@ -78,7 +78,7 @@ def demo(
                 f"{url.database} holds other workspaces: the demo is added to it, not made anew",
                 markup=False,
             )
-    with Memwise.open(database_url) as mw:
+    with open_memwise(settings(database_url)) as mw:  # as deployed: recall by meaning
         loaded = demo_service.load(mw)
         ws = mw.tenancy.get_workspace(loaded.workspace_id)
         console.print(f"[bold]{ws.name}[/] — workspace {ws.id} ({ws.timezone}, plan {ws.plan})")

@@ -107,8 +107,11 @@ def tell(mw: Memwise, demo: DemoWorkspace) -> list[Step]:
                 refused += n
                 reasons[code] = reasons.get(code, 0) + n
     jobs = sum(ran.values())
+    extracted = sum(1 for job in mw.jobs.find(ws) if job.kind == "extract")
+    others = f", {jobs - extracted} keeping turns' vectors for recall" if jobs > extracted else ""
     lines = [
-        f"{len(demo.conversation_ids)} conversations ended; the worker ran {jobs} extraction jobs",
+        f"{len(demo.conversation_ids)} conversations ended; the worker ran {jobs} jobs "
+        f"({extracted} extractions{others})",
         f"kept {kept} items with the customer's quotes; {discarded} proposals had no quote of "
         f"the customer's own; {refused} refused at the write boundary",
     ]

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 
@@ -60,19 +59,9 @@ DatabaseOption = typer.Option(
 
 
 def settings(database_url: str | None = None) -> Settings:
-    try:
-        s = Settings()
-    except ValidationError as exc:  # a typo in a MEMWISE_ variable: one line, no traceback
-        first = exc.errors()[0]
-        name = "MEMWISE_" + "__".join(str(p) for p in first.get("loc", ())).upper()
-        raise errors.Invalid(f"{name}: {first.get('msg', 'invalid')}", code="bad_setting") from exc
-    if database_url:
-        s.database_url = database_url
-    if s.packs_dir:
-        from memwise.extraction import pack
+    from memwise.bootstrap import environment
 
-        pack.use_dir(s.packs_dir)
-    return s
+    return environment(database_url)
 
 
 from memwise.cli import commands, doors, evals, importer, keys, packs  # noqa: E402,F401
