@@ -5,8 +5,9 @@ embedder on: recall by meaning), ``Memwise`` (the library, each part given), the
 it takes (``NewTurn``, ``NewItem``, ``Evidence``, ``Limits``, clocks, ``Principal``,
 ``AccountPolicy``), the results it returns (``Workspace``, ``Agent``, ``Contact``,
 ``User``, ``Conversation``, ``Turn``, ``Item``, ``Written``, ``Served``, ``Reply``,
-``Remembered``, ``HistoryHit``, ``KnowledgeHit``, ``RecordHit``), their enumerations, the typed ids results carry
-(``WorkspaceId``, ``ContactId``, ``ConversationId`` …) and ``errors``. Every method takes a
+``Remembered``, ``HistoryHit``, ``KnowledgeHit``, ``RecordHit``), their enumerations, the
+typed ids results carry (``WorkspaceId``, ``ContactId``, ``ConversationId`` …) and
+``errors``. Every method takes a
 workspace as a ``WorkspaceId`` (``Workspace.id`` is one; an id read from elsewhere becomes
 one by ``WorkspaceId("ws_…")``, nothing at run time). Every other module is an
 implementation detail that may move between releases.
