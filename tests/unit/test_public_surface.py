@@ -10,8 +10,8 @@ import sys
 import memwise
 
 EXPECTED = {
-    # the library and the values it takes
-    "Memwise", "NewTurn", "NewItem", "Evidence", "Limits", "Message", "Clock", "FixedClock",
+    # the library (as the environment configures it, or each part given), the values it takes
+    "connect", "Memwise", "NewTurn", "NewItem", "Evidence", "Limits", "Message", "Clock", "FixedClock",
     "SystemClock", "Principal", "AccountPolicy", "errors", "__version__",
     # the results it returns
     "Workspace", "Agent", "Contact", "User", "Conversation", "Turn", "Item", "Written",
@@ -32,7 +32,8 @@ def test_the_namespace_exports_exactly_the_curated_names() -> None:
 def test_every_exported_name_resolves_to_a_class_or_module_of_that_name() -> None:
     for name in IDS:  # NewTypes of str: the same value at run time, told apart when checked
         assert getattr(memwise, name).__supertype__ is str and getattr(memwise, name)("x") == "x"
-    for name in EXPECTED - IDS - {"errors", "__version__"}:
+    assert callable(memwise.connect) and memwise.connect.__name__ == "connect"
+    for name in EXPECTED - IDS - {"errors", "__version__", "connect"}:
         value = getattr(memwise, name)
         assert isinstance(value, type), name
         assert value.__name__ == ("Hit" if name == "KnowledgeHit" else name)
