@@ -11,8 +11,8 @@ import memwise
 
 EXPECTED = {
     # the library (as the environment configures it, or each part given), the values it takes
-    "connect", "Memwise", "NewTurn", "NewItem", "Evidence", "Limits", "Message", "Clock", "FixedClock",
-    "SystemClock", "Principal", "AccountPolicy", "errors", "__version__",
+    "connect", "Memwise", "NewTurn", "NewItem", "Evidence", "Limits", "Message", "Clock",
+    "FixedClock", "SystemClock", "Principal", "AccountPolicy", "errors", "__version__",
     # the results it returns
     "Workspace", "Agent", "Contact", "User", "Conversation", "Turn", "Item", "Written",
     "Served", "Reply", "Remembered", "HistoryHit", "KnowledgeHit", "RecordHit",
