@@ -1,6 +1,7 @@
 """Knowledge search as installed, against the plain baselines, on real public documents.
 
     python bench/knowledge_default.py tools/datasets/knowledge_blind_1.json
+    python bench/knowledge_default.py --fit tools/datasets/knowledge_blind_1.json
 
 The knowledge base is the long descriptions (READMEs) of the 40 Python packages listed in
 tools/datasets/knowledge_docs_1.json, read from the packages installed here (memwise's own
@@ -16,7 +17,13 @@ Readings over the same chunks:
   word tokens, no stemming;
 - **MiniLM cosine**: the packaged embedder's vectors of the chunks (as stored), nothing else;
 - **memwise, lexical**: ``recipe="lexical"`` (what ``MEMWISE_EMBEDDER=none`` gives);
-- **memwise, default**: ``recipe="hybrid"`` with the packaged embedder (the default install).
+- **memwise, default**: ``recipe="hybrid"`` with the packaged embedder (the default install);
+- **memwise, hybrid, plain RRF**: the same with the fusion before it was fit (equal weights,
+  k 60), when the shipped fusion differs.
+
+``--fit``: the fusion's settings (RRF's k, the weight of the meaning ranking against the
+words') chosen on the given set by grid, the objective the mean of passage r@1 and r@5;
+every variant's figures are printed, nothing is written. Fit on one set, report on another.
 
 Metrics per question: passage r@1 / r@5 (a chunk holding the quote's start or end is in the
 first k), document r@1 / r@5, and MRR of the passage over the first 10; paired differences
@@ -44,8 +51,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import console, table
 from memwise import Memwise
-from memwise.retrieval import embedders
+from memwise.retrieval import embedders, fusion
 from memwise.safety import pii
+from memwise.services.knowledge import knowledge
 from memwise.storage.schema import knowledge_chunks
 
 DOCS = Path(__file__).parents[1] / "tools" / "datasets" / "knowledge_docs_1.json"
@@ -88,9 +96,60 @@ def bm25_ranker(chunks: list[Chunk]) -> Callable[[str], list[int]]:
     return rank
 
 
+Got = dict[str, dict[str, list[float]]]
+GRID_K = (10, 20, 30, 60)
+GRID_MEANING = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
+
+
+def measure(
+    readings: dict[str, Callable[[str], list[int]]],
+    questions: list[dict[str, str]],
+    chunks: list[Chunk],
+) -> Got:
+    by_seq = {c.seq: c for c in chunks}
+    got: Got = {r: {m: [] for m in METRICS} for r in readings}
+    for q in questions:
+        quote = squash(q["quote"])
+        head, tail = quote[:40], quote[-40:]
+        wanted = {
+            c.seq
+            for c in chunks
+            if c.doc == q["doc"] and (head in squash(c.text) or tail in squash(c.text))
+        }
+        if not wanted:
+            console.print(f"no chunk holds a quote of {q['doc']}: counted as missed")
+        for name, rank in readings.items():
+            top = rank(q["q"])
+            docs = [by_seq[s].doc for s in top]
+            first = next((i for i, s in enumerate(top) if s in wanted), None)
+            got[name]["passage r@1"].append(float(first is not None and first < 1))
+            got[name]["passage r@5"].append(float(first is not None and first < 5))
+            got[name]["doc r@1"].append(float(q["doc"] in docs[:1]))
+            got[name]["doc r@5"].append(float(q["doc"] in docs[:5]))
+            got[name]["passage MRR@10"].append(0.0 if first is None else 1 / (first + 1))
+    return got
+
+
+def fused_with(
+    setting: fusion.Fusion, rank: Callable[[str], list[int]]
+) -> Callable[[str], list[int]]:
+    """``rank`` with the knowledge search's fusion set to ``setting`` for the call."""
+
+    def ranked(q: str) -> list[int]:
+        shipped = knowledge.FUSION
+        knowledge.FUSION = setting
+        try:
+            return rank(q)
+        finally:
+            knowledge.FUSION = shipped
+
+    return ranked
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("questions", type=Path)
+    ap.add_argument("--fit", action="store_true", help="choose the fusion's settings on this set")
     args = ap.parse_args(argv)
     listed = json.loads(DOCS.read_text())
     questions = json.loads(args.questions.read_text())["questions"]
@@ -127,7 +186,6 @@ def main(argv: list[str] | None = None) -> int:
             for r in rows
         ]
         pii.check = check  # type: ignore[assignment]
-        by_seq = {c.seq: c for c in chunks}
         console.print(
             f"the teaching step would refuse {len(refused)} of {len(listed)} documents: "
             + ", ".join(f"{k} ({'/'.join(v)})" for k, v in sorted(refused.items()))
@@ -155,33 +213,39 @@ def main(argv: list[str] | None = None) -> int:
 
             return rank
 
+        if args.fit:
+            variants = {
+                f"k {k}, meaning ×{w}": fused_with(fusion.Fusion(k, (1.0, w)), memwise("hybrid"))
+                for k in GRID_K
+                for w in GRID_MEANING
+            }
+            fit = measure(variants, questions, chunks)
+            mw.close()
+            score = {
+                v: float(np.mean(g["passage r@1"]) + np.mean(g["passage r@5"])) / 2
+                for v, g in fit.items()
+            }
+            rows_out = [
+                [v, *(f"{np.mean(fit[v][m]):.3f}" for m in METRICS), f"{score[v]:.4f}"]
+                for v in sorted(fit, key=lambda v: -score[v])
+            ]
+            table(
+                f"Fusion variants: {len(questions)} questions",
+                ["variant", *METRICS, "objective"],
+                rows_out,
+            )
+            console.print(f"best: {max(score, key=score.__getitem__)}")
+            return 0
         readings = {
             "BM25": bm25,
             "MiniLM cosine (int8)": cosine,
             "memwise, lexical": memwise("lexical"),
             "memwise, default (hybrid)": memwise("hybrid"),
         }
-        got: dict[str, dict[str, list[float]]] = {r: {m: [] for m in METRICS} for r in readings}
+        if fusion.Fusion() != knowledge.FUSION:
+            readings["memwise, hybrid, plain RRF"] = fused_with(fusion.Fusion(), memwise("hybrid"))
+        got = measure(readings, questions, chunks)
         kinds = [q.get("kind", "?") for q in questions]
-        for q in questions:
-            quote = squash(q["quote"])
-            head, tail = quote[:40], quote[-40:]
-            wanted = {
-                c.seq
-                for c in chunks
-                if c.doc == q["doc"] and (head in squash(c.text) or tail in squash(c.text))
-            }
-            if not wanted:
-                console.print(f"no chunk holds a quote of {q['doc']}: counted as missed")
-            for name, rank in readings.items():
-                top = rank(q["q"])
-                docs = [by_seq[s].doc for s in top]
-                first = next((i for i, s in enumerate(top) if s in wanted), None)
-                got[name]["passage r@1"].append(float(first is not None and first < 1))
-                got[name]["passage r@5"].append(float(first is not None and first < 5))
-                got[name]["doc r@1"].append(float(q["doc"] in docs[:1]))
-                got[name]["doc r@5"].append(float(q["doc"] in docs[:5]))
-                got[name]["passage MRR@10"].append(0.0 if first is None else 1 / (first + 1))
         mw.close()
     rows_out = [[r, *(f"{np.mean(got[r][m]):.3f}" for m in METRICS)] for r in readings]
     table(f"Knowledge search: {len(questions)} questions", ["reading", *METRICS], rows_out)

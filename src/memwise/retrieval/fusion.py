@@ -3,6 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """How rankings are fused: ``k`` damps the top ranks' lead, ``weights`` one per ranking."""
+
+    k: int = 60
+    weights: tuple[float, ...] = (1.0, 1.0)
+
+    def __call__(self, rankings: Sequence[Sequence[Hashable]]) -> dict[Hashable, float]:
+        return rrf(rankings, self.k, self.weights[: len(rankings)])
 
 
 def rrf(

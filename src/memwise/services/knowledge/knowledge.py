@@ -40,6 +40,12 @@ from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import knowledge as store
 from memwise.text import lexical
 
+# The passages by words (coverage, then rank) and by meaning, fused by their ranks: meaning
+# at three times the words' weight, k 30 — chosen by grid (k 10–60, meaning ×0.5–6) on
+# knowledge_blind_1 and reported on knowledge_blind_2, written after (bench/README.md,
+# "Knowledge search: the fusion fit"); equal weights at k 60 lost first place to plain cosine
+# on paraphrased questions.
+FUSION = fusion.Fusion(k=30, weights=(1.0, 3.0))
 ANSWER_FROM = 5  # knowledge answers when one of its best five passages covers the question
 POOL = 8  # lexical candidates scored per result wanted
 
@@ -390,7 +396,7 @@ class Knowledge:
         rankings: list[list[Any]] = [by_coverage]
         if sims:
             rankings.append(sorted(sims, key=lambda s: -sims[s]))
-        fused = fusion.rrf(rankings)
+        fused = FUSION(rankings)
         order = sorted(found, key=lambda s: -fused.get(s, 0.0))
         return [self._hit(found[s], coverage[s], sims.get(s), query) for s in order[:limit]]
 
