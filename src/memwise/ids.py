@@ -8,9 +8,11 @@ from typing import NewType
 
 # Typed ids: each is a ``str`` at run time; a type checker keeps one kind from standing in for
 # another where a result names them (``Conversation.contact_id`` is a ContactId, not a
-# WorkspaceId). Every service and store takes a WorkspaceId: a door makes one from what it
-# authenticated (``api.auth.ws``), the command line from its ``--workspace`` option; the other
-# ids are still plain ``str`` where a service takes them.
+# WorkspaceId). Every service and store takes a WorkspaceId, a ContactId and a ConversationId
+# where it names one: a door makes them from what it authenticated (``api.auth.ws``) or was
+# sent (a path, a body: FastAPI reads them as strings), the command line from its options;
+# stores give them back typed. Agent, user, turn and item ids are still plain ``str`` where a
+# service takes them.
 WorkspaceId = NewType("WorkspaceId", str)
 AgentId = NewType("AgentId", str)
 UserId = NewType("UserId", str)

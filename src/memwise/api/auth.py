@@ -13,7 +13,7 @@ from memwise import errors
 from memwise.clock import current_workspace
 from memwise.domain.access import RANK, Kind, Principal
 from memwise.domain.tenancy import Role
-from memwise.ids import WorkspaceId
+from memwise.ids import ConversationId, WorkspaceId
 from memwise.services.facade import Memwise
 from memwise.web.address import client_address
 
@@ -104,7 +104,7 @@ Owner = Annotated[Principal, Depends(staff(Role.owner))]
 MW = Annotated[Memwise, Depends(get_mw)]
 
 
-def conversation_scope(p: Principal, conversation_id: str) -> WorkspaceId:
+def conversation_scope(p: Principal, conversation_id: ConversationId) -> WorkspaceId:
     """A visitor reaches only its own conversation; staff reach any in their workspace."""
     if p.kind == Kind.visitor and p.conversation_id != conversation_id:
         raise errors.NotFound("no such conversation", code="conversation_not_found")

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import AliasChoices, AwareDatetime, BaseModel, ConfigDict, Field
 
 from memwise.domain.shapes import out as out  # the JSON shape every route returns
+from memwise.ids import ContactId, ConversationId
 
 Name = Field(min_length=1, max_length=200)
 
@@ -72,7 +73,7 @@ class ConversationIn(Body):
         None, max_length=64, description="the workspace's default agent when not given"
     )
     channel: Literal["web", "telegram", "email", "sms", "voice", "phone", "api"]
-    contact_id: str | None = Field(None, max_length=64)
+    contact_id: ContactId | None = Field(None, max_length=64)
     external_id: str | None = Field(
         None, max_length=200, description="your own id for the customer: found or made"
     )
@@ -122,7 +123,7 @@ class RememberMessage(Body):
 
 
 class RememberIn(Body):
-    contact_id: str | None = Field(None, max_length=64)
+    contact_id: ContactId | None = Field(None, max_length=64)
     user_id: str | None = Field(
         None, max_length=200, description="your own id for the customer: found or made"
     )
@@ -144,8 +145,8 @@ class RebuildIn(Body):
 
 
 class EventIn(Body):
-    contact_id: str = Field(max_length=64)
-    conversation_id: str | None = Field(None, max_length=64)
+    contact_id: ContactId = Field(max_length=64)
+    conversation_id: ConversationId | None = Field(None, max_length=64)
     type: str = Field(min_length=1, max_length=60, pattern=r"^[a-z][a-z0-9_]*$")
     labels: dict[str, str] = Field(default_factory=dict, max_length=20)
     at: AwareDatetime | None = None
@@ -175,15 +176,15 @@ class LessonPatch(Body):
 
 class UnansweredIn(Body):
     question: str = Field(min_length=1, max_length=2000)
-    conversation_id: str | None = Field(None, max_length=64)
-    contact_id: str | None = Field(None, max_length=64)
+    conversation_id: ConversationId | None = Field(None, max_length=64)
+    contact_id: ContactId | None = Field(None, max_length=64)
 
 
 class TicketIn(Body):
     subject: str = Field(min_length=1, max_length=300)
     body: str = Field(min_length=1, max_length=20000)
-    contact_id: str | None = Field(None, max_length=64)
-    conversation_id: str | None = Field(None, max_length=64)
+    contact_id: ContactId | None = Field(None, max_length=64)
+    conversation_id: ConversationId | None = Field(None, max_length=64)
     unanswered_id: str | None = Field(None, max_length=64)
 
 
@@ -209,7 +210,7 @@ class TicketAdapterIn(Body):
 
 
 class LookupIn(Body):
-    conversation_id: str = Field(max_length=64)
+    conversation_id: ConversationId = Field(max_length=64)
     kind: Literal["order", "invoice", "shipment", "balance", "card"]
     id: str | None = Field(None, max_length=200)
     account: str | None = Field(None, max_length=200)
@@ -231,14 +232,14 @@ class MessageIn(Body):
 
 
 class ContextIn(Body):
-    conversation_id: str = Field(max_length=64)
+    conversation_id: ConversationId = Field(max_length=64)
     request: str = Field(min_length=1, max_length=32_000)
     page: PageIn | None = None
     messages: list[MessageIn] | None = Field(None, max_length=200)
 
 
 class ChatIn(Body):
-    conversation_id: str = Field(max_length=64)
+    conversation_id: ConversationId = Field(max_length=64)
     text: str = Field(min_length=1, max_length=32_000)
     page: PageIn | None = None
     messages: list[MessageIn] | None = Field(None, max_length=200)

@@ -14,7 +14,7 @@ from sqlalchemy import make_url as sa_url
 from memwise.bootstrap import open_memwise, settle
 from memwise.cli import demo as demo_service
 from memwise.cli.main import DatabaseOption, app, console, handles_errors, settings
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, WorkspaceId
 from memwise.observability import configure_logging
 from memwise.services.facade import Memwise
 
@@ -197,7 +197,7 @@ def rebuild(
 
     s = settings(database_url)
     with Memwise.open(s.database_url) as mw:
-        est = mw.rebuilds.estimate(WorkspaceId(workspace), contact)
+        est = mw.rebuilds.estimate(WorkspaceId(workspace), ContactId(contact))
         console.print(
             f"{est.conversations} conversations to re-read, cost {est.cost} "
             f"interactions, {est.remaining} remaining this month"
@@ -205,7 +205,7 @@ def rebuild(
         )
         if dry_run or not est.allowed:
             raise typer.Exit(0 if est.allowed or dry_run else 5)
-        started = mw.rebuilds.start(WorkspaceId(workspace), contact)
+        started = mw.rebuilds.start(WorkspaceId(workspace), ContactId(contact))
         w = mw.worker()
         with Progress(console=console) as bar:
             task = bar.add_task(
@@ -213,10 +213,11 @@ def rebuild(
             )
             w.run_once(
                 progress=lambda job, outcome: bar.update(
-                    task, completed=mw.rebuilds.progress(WorkspaceId(workspace), contact).done
+                    task,
+                    completed=mw.rebuilds.progress(WorkspaceId(workspace), ContactId(contact)).done,
                 )
             )
-        done = mw.rebuilds.progress(WorkspaceId(workspace), contact)
+        done = mw.rebuilds.progress(WorkspaceId(workspace), ContactId(contact))
         console.print(
             f"rebuilt: {done.done} of {done.total} conversations re-read"
             + (f", {done.failed} failed" if done.failed else "")

@@ -21,7 +21,7 @@ from datetime import datetime
 
 from memwise import samples
 from memwise.accounts.source import DemoCRM
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, ConversationId, WorkspaceId
 from memwise.services.conversation.record import NewTurn
 from memwise.services.facade import Memwise
 
@@ -33,8 +33,8 @@ class DemoWorkspace:
     workspace_id: WorkspaceId
     api_key: str | None
     agent_id: str
-    contact_ids: list[str] = field(default_factory=list)
-    conversation_ids: list[str] = field(default_factory=list)
+    contact_ids: list[ContactId] = field(default_factory=list)
+    conversation_ids: list[ConversationId] = field(default_factory=list)
     reused: bool = False
 
 

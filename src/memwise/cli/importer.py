@@ -12,13 +12,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from memwise import errors
 from memwise.bootstrap import open_memwise
 from memwise.cli.main import DatabaseOption, app, console, err, handles_errors, settings
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, WorkspaceId
 from memwise.services.facade import Memwise, _turn
 
 
 def _contact(mw: Memwise, ws: WorkspaceId, line: dict[str, Any]) -> str:
     if line.get("contact_id"):
-        return str(mw.tenancy.get_contact(ws, str(line["contact_id"])).id)
+        return str(mw.tenancy.get_contact(ws, ContactId(str(line["contact_id"]))).id)
     spec = line.get("contact")
     if not isinstance(spec, dict) or not spec.get("name"):
         raise errors.Invalid("each line needs contact_id or contact: {name, emails?, phones?}")
@@ -72,7 +72,7 @@ def import_conversations(
                             WorkspaceId(workspace),
                             agent_id,
                             str(line.get("channel") or "api"),
-                            contact_id=contact,
+                            contact_id=ContactId(contact),
                             at=turns[0].at,
                         )
                         kept = mw.record.append_many(WorkspaceId(workspace), conv.id, turns)

@@ -34,6 +34,7 @@ from memwise.console.session import (
     secure_request,
 )
 from memwise.domain.shapes import served
+from memwise.ids import ContactId, ConversationId
 from memwise.web.threads import waiting
 
 HERE = Path(__file__).parent
@@ -81,7 +82,7 @@ def render(
     rebuilding = request.cookies.get(REBUILD_COOKIE)
     if who is not None and rebuilding:
         try:
-            p = mw.rebuilds.progress(who.workspace_id, rebuilding)
+            p = mw.rebuilds.progress(who.workspace_id, ContactId(rebuilding))
             banner = {"contact_id": rebuilding, **vars(p)}
         except errors.NotFound:
             banner = None
@@ -260,7 +261,7 @@ def conversations(request: Request, who: Operator) -> Response:
 @get("/conversations/{conversation_id}")
 def conversation(request: Request, who: Operator) -> Response:
     mw, ws = mw_of(request), who.workspace_id
-    conv = mw.record.get(ws, arg(request, "conversation_id"))
+    conv = mw.record.get(ws, ConversationId(arg(request, "conversation_id")))
     contact = mw.tenancy.get_contact(ws, conv.contact_id) if conv.contact_id else None
     user = mw.tenancy.get_user(ws, conv.user_id) if conv.user_id else None
     return render(
@@ -297,7 +298,7 @@ def contacts(request: Request, who: Operator) -> Response:
 @get("/contacts/{contact_id}")
 def contact(request: Request, who: Operator) -> Response:
     mw, ws = mw_of(request), who.workspace_id
-    contact = mw.tenancy.get_contact(ws, arg(request, "contact_id"))
+    contact = mw.tenancy.get_contact(ws, ContactId(arg(request, "contact_id")))
     view = request.query_params.get("view", "items")
     include = [p for p in request.query_params.get("include", "").split(",") if p]
     include = [p for p in include if p in ("superseded", "archived")]
@@ -406,7 +407,9 @@ def archive(request: Request, who: Operator, data: dict[str, str]) -> Response:
 @post("/contacts/{contact_id}/rebuild")
 def rebuild(request: Request, who: Operator, data: dict[str, str]) -> Response:
     contact_id = arg(request, "contact_id")
-    progress = mw_of(request).rebuilds.start(who.workspace_id, contact_id, by=who.principal)
+    progress = mw_of(request).rebuilds.start(
+        who.workspace_id, ContactId(contact_id), by=who.principal
+    )
     response = back(
         f"/console/contacts/{contact_id}",
         note=f"Rebuild started: {progress.total} conversations to re-read.",
@@ -416,7 +419,7 @@ def rebuild(request: Request, who: Operator, data: dict[str, str]) -> Response:
 
 
 @router.get("/contacts/{contact_id}/rebuild/progress")
-def rebuild_progress(request: Request, contact_id: str) -> Response:
+def rebuild_progress(request: Request, contact_id: ContactId) -> Response:
     """The banner's live figures (JSON for the script); the cookie goes once it is done."""
     try:
         who = operator(request)
@@ -435,7 +438,9 @@ def rebuild_progress(request: Request, contact_id: str) -> Response:
 @get("/contacts/{contact_id}/export")
 def export(request: Request, who: Operator) -> Response:
     contact_id = arg(request, "contact_id")
-    data = mw_of(request).data_requests.export(who.workspace_id, contact_id, by=who.principal)
+    data = mw_of(request).data_requests.export(
+        who.workspace_id, ContactId(contact_id), by=who.principal
+    )
     disposition = f'attachment; filename="contact-{contact_id}.json"'
     return Response(
         json.dumps(data, indent=2, default=str),
@@ -447,18 +452,20 @@ def export(request: Request, who: Operator) -> Response:
 @get("/contacts/{contact_id}/delete")
 def delete_confirm(request: Request, who: Operator) -> Response:
     mw, contact_id = mw_of(request), arg(request, "contact_id")
-    held = mw.data_requests.held(who.workspace_id, contact_id, by=who.principal)
-    contact = mw.tenancy.get_contact(who.workspace_id, contact_id)
+    held = mw.data_requests.held(who.workspace_id, ContactId(contact_id), by=who.principal)
+    contact = mw.tenancy.get_contact(who.workspace_id, ContactId(contact_id))
     return render(request, who, "delete.html", contact=contact, held=held)
 
 
 @post("/contacts/{contact_id}/delete")
 def delete(request: Request, who: Operator, data: dict[str, str]) -> Response:
     mw, contact_id = mw_of(request), arg(request, "contact_id")
-    contact = mw.tenancy.get_contact(who.workspace_id, contact_id)
+    contact = mw.tenancy.get_contact(who.workspace_id, ContactId(contact_id))
     if data.get("confirm_name", "").strip() != contact.name:
         raise errors.Invalid("type the contact's name exactly to confirm", code="not_confirmed")
-    mw.data_requests.delete(who.workspace_id, contact_id, actor=who.actor, by=who.principal)
+    mw.data_requests.delete(
+        who.workspace_id, ContactId(contact_id), actor=who.actor, by=who.principal
+    )
     return back("/console/contacts", note=f"{contact.name} and everything about them deleted.")
 
 
@@ -700,12 +707,14 @@ def forget_rule(request: Request, who: Operator, data: dict[str, str]) -> Respon
 @get("/audit")
 def audit(request: Request, who: Operator) -> Response:
     q = request.query_params
-    filters = {k: q.get(k) or None for k in ("tool", "status", "contact_id")}
+    filters = {k: q.get(k) or None for k in ("tool", "status")}
+    contact = q.get("contact_id") or None
     cursor = q.get("cursor")
     entries = mw_of(request).audit.entries(
         who.workspace_id,
         before=int(cursor) if cursor and cursor.isdigit() and len(cursor) < 19 else None,
         limit=100,
+        contact_id=ContactId(contact) if contact else None,
         **filters,
     )
     return render(
@@ -778,7 +787,7 @@ def widget_try(request: Request, who: Operator) -> Response:
         raise errors.NotFound("create an agent first", code="no_agent")
     contact_id = request.query_params.get("contact_id")
     if contact_id:
-        contact = mw.tenancy.get_contact(ws, contact_id)
+        contact = mw.tenancy.get_contact(ws, ContactId(contact_id))
     else:
         made = mw.tenancy.resolve_contact(ws, None, "Widget visitor", create=True)
         assert made.contact_id is not None

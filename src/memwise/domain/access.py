@@ -20,7 +20,7 @@ from enum import StrEnum
 
 from memwise import errors
 from memwise.domain.tenancy import Role
-from memwise.ids import WorkspaceId
+from memwise.ids import ConversationId, WorkspaceId
 
 
 class Kind(StrEnum):
@@ -38,7 +38,7 @@ class Principal:
     kind: Kind | str
     workspace_id: WorkspaceId | None = None
     role: Role | None = None
-    conversation_id: str | None = None
+    conversation_id: ConversationId | None = None
     token_id: str = ""
     user_id: str | None = None  # the staff user a key acts for, if it was made for one
 

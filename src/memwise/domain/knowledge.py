@@ -10,6 +10,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from memwise import errors
+from memwise.ids import ContactId, ConversationId
 
 
 class DocumentStatus(StrEnum):
@@ -110,8 +111,8 @@ class Unanswered:
     question: str
     count: int
     status: UnansweredStatus
-    conversation_id: str | None
-    contact_id: str | None
+    conversation_id: ConversationId | None
+    contact_id: ContactId | None
     first_asked_at: datetime
     last_asked_at: datetime
     lesson_id: str | None
@@ -120,8 +121,8 @@ class Unanswered:
 @dataclass(frozen=True)
 class Ticket:
     id: str
-    contact_id: str | None
-    conversation_id: str | None
+    contact_id: ContactId | None
+    conversation_id: ConversationId | None
     unanswered_id: str | None
     subject: str
     body: str

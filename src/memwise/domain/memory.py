@@ -297,10 +297,10 @@ RememberStatus = Literal[
 
 @dataclass(frozen=True)
 class Remembered:
-    conversation_id: str
+    conversation_id: ConversationId
     status: RememberStatus
     reason: str | None
     items: list[Any]  # Served: the items this conversation wrote, with their trust
     refused: dict[str, int]
     discarded: int
-    contact_id: str | None = None  # whom it was remembered for (found or made by user_id …)
+    contact_id: ContactId | None = None  # whom it was remembered for (found or made by user_id …)

@@ -77,7 +77,7 @@ class Turn:
 @dataclass(frozen=True)
 class RecordHit:
     turn_id: str
-    conversation_id: str
+    conversation_id: ConversationId
     role: Author
     at: datetime
     highlight: str
@@ -142,7 +142,7 @@ class NewTurn:
 @dataclass(frozen=True)
 class HistoryHit:
     turn_id: str
-    conversation_id: str
+    conversation_id: ConversationId
     role: str
     speaker: str
     text: str

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from memwise import errors
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, ConversationId, WorkspaceId
 from memwise.policies.telegram import TelegramWindows
 from memwise.services.facade import Memwise
 
@@ -103,7 +103,7 @@ class TelegramDoor:
         try:
             reply = self.mw.chat(
                 self.workspace_id,
-                conversation_id,
+                ConversationId(conversation_id),
                 msg.text,
                 messages=earlier,
                 actor=f"telegram:{msg.sender_id}",
@@ -123,7 +123,7 @@ class TelegramDoor:
             self.agent_id,
             "telegram",
             user_id=who.id if who.staff else None,
-            contact_id=None if who.staff else who.id,
+            contact_id=None if who.staff else ContactId(who.id),
             excluded_from_memory=clean,
             thread=f"telegram:{key[1] if isinstance(key, tuple) else key}",
             live=True,
@@ -133,7 +133,7 @@ class TelegramDoor:
 
     def _expired(self, key: Hashable, conversation_id: str | None) -> None:
         if conversation_id:
-            self.mw.record.end(self.workspace_id, conversation_id)
+            self.mw.record.end(self.workspace_id, ConversationId(conversation_id))
 
     # -- commands --------------------------------------------------------------------------
     def reset(self, chat_id: int) -> str:
@@ -141,8 +141,8 @@ class TelegramDoor:
         key = self.key(chat_id)
         conversation_id = self.windows.reset(key)
         if conversation_id:
-            self.mw.windows.reset(self.workspace_id, conversation_id)
-            self.mw.record.end(self.workspace_id, conversation_id)
+            self.mw.windows.reset(self.workspace_id, ConversationId(conversation_id))
+            self.mw.record.end(self.workspace_id, ConversationId(conversation_id))
         self._clean_next.add(key)
         return "Done — we start again from a clean page. What we say next is not remembered."
 
@@ -171,7 +171,7 @@ class TelegramDoor:
         # context, never quoted to the customer
         items = [
             s
-            for s in self.mw.memory.items(self.workspace_id, who.id)
+            for s in self.mw.memory.items(self.workspace_id, ContactId(who.id))
             if s.item.source.value != "operator"
         ]
         if not items:
@@ -201,7 +201,7 @@ class TelegramDoor:
             self.workspace_id,
             subject="Customer asked us to forget something",
             body=f"Via Telegram, the customer asked to forget: {phrase[:500]}",
-            contact_id=who.id,
+            contact_id=ContactId(who.id),
             actor=f"telegram:{msg.sender_id}",
         )
         return "I've asked the team to remove that; they will confirm once it is done."

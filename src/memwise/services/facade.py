@@ -15,7 +15,7 @@ from memwise.domain.memory import Remembered as Remembered
 from memwise.domain.memory import RememberStatus as RememberStatus
 from memwise.extraction.types import Extractor
 from memwise.extraction.verify import ItemVerifier
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, ConversationId, WorkspaceId
 from memwise.policies.compaction import Summariser
 from memwise.policies.limits import Limits
 from memwise.retrieval.embedders import Embedder, remembering
@@ -157,7 +157,9 @@ class Memwise:
             ModelAssistant(self, self.assistant, self.windows, chat_model) if chat_model else None
         )
 
-    def chat(self, workspace_id: WorkspaceId, conversation_id: str, text: str, **kw: Any) -> Reply:
+    def chat(
+        self, workspace_id: WorkspaceId, conversation_id: ConversationId, text: str, **kw: Any
+    ) -> Reply:
         """Answer a turn: with the model when one is configured, else in preview mode."""
         if self.model_assistant is not None:
             return self.model_assistant.chat(workspace_id, conversation_id, text, **kw)
@@ -166,7 +168,7 @@ class Memwise:
     def remember(
         self,
         workspace_id: WorkspaceId,
-        contact_id: str | None,
+        contact_id: ContactId | None,
         messages: Sequence[NewTurn | dict[str, Any]],
         *,
         agent_id: str | None = None,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from sqlalchemy.engine import Connection
 
 from memwise.domain.record import Author, RecordHit
-from memwise.ids import WorkspaceId
+from memwise.ids import ConversationId, WorkspaceId
 from memwise.storage.backend import Backend
 from memwise.storage.highlight import to_html
 
@@ -30,7 +30,7 @@ def search(
     ws: WorkspaceId,
     *,
     limit: int,
-    conversation_id: str | None = None,
+    conversation_id: ConversationId | None = None,
 ) -> list[RecordHit]:
     q = steps.prepare(query)
     if not q:

@@ -12,6 +12,7 @@ from memwise.api.auth import MW, Admin, Operator, ws
 from memwise.api.schemas import TestClockIn, out, page
 from memwise.client import models as m
 from memwise.clock import WorkspaceClocks
+from memwise.ids import ContactId
 
 router = routes.router("/v1")
 
@@ -22,7 +23,7 @@ def audit(
     mw: MW,
     tool: str | None = Query(None, max_length=100),
     status: str | None = Query(None, max_length=20),
-    contact_id: str | None = Query(None, max_length=64),
+    contact_id: ContactId | None = Query(None, max_length=64),
     cursor: int | None = Query(None, ge=0, le=2**62),
     limit: int = Query(50, ge=1, le=500),
 ) -> dict[str, Any]:

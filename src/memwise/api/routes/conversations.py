@@ -11,6 +11,7 @@ from memwise.api import routes
 from memwise.api.auth import MW, Caller, Operator, conversation_scope, ws
 from memwise.api.schemas import ConversationIn, TurnIn, TurnsIn, out, page
 from memwise.client import models as m
+from memwise.ids import ContactId, ConversationId
 from memwise.services.conversation.record import NewTurn
 
 router = routes.router("/v1")
@@ -37,7 +38,7 @@ def start(body: ConversationIn, caller: Operator, mw: MW) -> dict[str, Any]:
 def listing(
     caller: Operator,
     mw: MW,
-    contact_id: str | None = Query(None, max_length=64),
+    contact_id: ContactId | None = Query(None, max_length=64),
     cursor: str | None = Query(None, max_length=64),
     limit: int = Query(50, ge=1, le=500),
 ) -> dict[str, Any]:
@@ -46,13 +47,13 @@ def listing(
 
 
 @router.get("/conversations/{conversation_id}", response_model=m.Conversation)
-def get(conversation_id: str, caller: Caller, mw: MW) -> dict[str, Any]:
+def get(conversation_id: ConversationId, caller: Caller, mw: MW) -> dict[str, Any]:
     conv = mw.record.get(conversation_scope(caller, conversation_id), conversation_id)
     return out(conv)
 
 
 @router.post("/conversations/{conversation_id}/turns", status_code=201, response_model=m.Turn)
-def append(conversation_id: str, body: TurnIn, caller: Caller, mw: MW) -> dict[str, Any]:
+def append(conversation_id: ConversationId, body: TurnIn, caller: Caller, mw: MW) -> dict[str, Any]:
     workspace = conversation_scope(caller, conversation_id)
     turn = mw.record.append(workspace, conversation_id, body.role, body.text, body.at, by=caller)
     return out(turn)
@@ -63,7 +64,9 @@ def append(conversation_id: str, body: TurnIn, caller: Caller, mw: MW) -> dict[s
     status_code=201,
     response_model=m.Page[m.Turn],
 )
-def append_batch(conversation_id: str, body: TurnsIn, caller: Caller, mw: MW) -> dict[str, Any]:
+def append_batch(
+    conversation_id: ConversationId, body: TurnsIn, caller: Caller, mw: MW
+) -> dict[str, Any]:
     """Up to 500 turns in one transaction, in order (the same rules as one turn each)."""
     workspace = conversation_scope(caller, conversation_id)
     new = [NewTurn(t.role, t.text, t.at) for t in body.turns]
@@ -73,7 +76,7 @@ def append_batch(conversation_id: str, body: TurnsIn, caller: Caller, mw: MW) ->
 
 @router.get("/conversations/{conversation_id}/turns", response_model=m.Page[m.Turn])
 def turns(
-    conversation_id: str,
+    conversation_id: ConversationId,
     caller: Operator,
     mw: MW,
     cursor: int | None = Query(None, ge=0, le=2**62),
@@ -88,7 +91,7 @@ def search(
     caller: Operator,
     mw: MW,
     q: str = Query(..., min_length=1, max_length=500),
-    conversation_id: str | None = Query(None, max_length=64),
+    conversation_id: ConversationId | None = Query(None, max_length=64),
     limit: int = Query(20, ge=1, le=200),
 ) -> dict[str, Any]:
     hits = mw.record.search(ws(caller), q, limit=limit, conversation_id=conversation_id)
@@ -96,18 +99,18 @@ def search(
 
 
 @router.post("/conversations/{conversation_id}/end", response_model=m.Conversation)
-def end(conversation_id: str, caller: Caller, mw: MW) -> dict[str, Any]:
+def end(conversation_id: ConversationId, caller: Caller, mw: MW) -> dict[str, Any]:
     return out(mw.record.end(conversation_scope(caller, conversation_id), conversation_id))
 
 
 @router.post("/conversations/{conversation_id}/reset", response_model=m.Flag)
-def reset(conversation_id: str, caller: Caller, mw: MW) -> dict[str, Any]:
+def reset(conversation_id: ConversationId, caller: Caller, mw: MW) -> dict[str, Any]:
     mw.windows.reset(conversation_scope(caller, conversation_id), conversation_id)
     return {"reset": True}
 
 
 @router.get("/conversations/{conversation_id}/window", response_model=m.Window)
-def window_view(conversation_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+def window_view(conversation_id: ConversationId, caller: Operator, mw: MW) -> dict[str, Any]:
     view = mw.windows.view(ws(caller), conversation_id)
     return {
         "kind": view.kind,

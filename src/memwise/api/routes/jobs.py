@@ -13,6 +13,7 @@ from memwise.api.schemas import EventIn, RebuildIn, out
 from memwise.client import models as m
 from memwise.domain.access import require_staff
 from memwise.domain.tenancy import Role
+from memwise.ids import ContactId
 
 router = routes.router("/v1")
 
@@ -49,7 +50,7 @@ def list_jobs(caller: Operator, mw: MW) -> dict[str, Any]:
 
 @router.post("/contacts/{contact_id}/rebuild", response_model=m.Rebuild)
 def rebuild(
-    contact_id: str, body: RebuildIn, caller: Admin, mw: MW, response: Response
+    contact_id: ContactId, body: RebuildIn, caller: Admin, mw: MW, response: Response
 ) -> dict[str, Any]:
     est = mw.rebuilds.estimate(ws(caller), contact_id)
     summary = {
@@ -67,12 +68,12 @@ def rebuild(
 
 
 @router.get("/contacts/{contact_id}/rebuild", response_model=m.RebuildProgress)
-def rebuild_progress(contact_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+def rebuild_progress(contact_id: ContactId, caller: Operator, mw: MW) -> dict[str, Any]:
     return vars(mw.rebuilds.progress(ws(caller), contact_id))
 
 
 @router.get("/contacts/{contact_id}/patterns", response_model=m.Patterns)
-def patterns(contact_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+def patterns(contact_id: ContactId, caller: Operator, mw: MW) -> dict[str, Any]:
     found, reason = mw.patterns.view(ws(caller), contact_id)
     return {"items": [vars(p) for p in found], "next_cursor": None, "reason": reason}
 

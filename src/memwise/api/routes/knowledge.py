@@ -10,6 +10,7 @@ from memwise.api import routes
 from memwise.api.auth import MW, Admin, Operator, ws
 from memwise.api.schemas import DocumentIn, LessonIn, LessonPatch, TicketIn, UnansweredIn, out, page
 from memwise.client import models as m
+from memwise.ids import ContactId
 from memwise.services.knowledge.knowledge import Hit
 from memwise.web.threads import waiting
 
@@ -156,7 +157,7 @@ def list_receipts(caller: Operator, mw: MW, lesson_id: str | None = None) -> dic
 
 
 @router.get("/tickets", response_model=m.Page[m.Ticket])
-def list_tickets(caller: Operator, mw: MW, contact_id: str | None = None) -> dict[str, Any]:
+def list_tickets(caller: Operator, mw: MW, contact_id: ContactId | None = None) -> dict[str, Any]:
     return page([out(t) for t in mw.tickets.find(ws(caller), contact_id)], None)
 
 

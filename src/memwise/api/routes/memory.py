@@ -13,6 +13,7 @@ from memwise.api.auth import MW, Admin, Operator, ws
 from memwise.api.schemas import MemoryNoteIn, MemoryPatch, RecallIn, RememberIn, out, page
 from memwise.client import models as m
 from memwise.domain.shapes import served
+from memwise.ids import ContactId, ConversationId
 from memwise.services.memory.memory import NewItem
 from memwise.web.threads import waiting
 
@@ -21,7 +22,7 @@ router = routes.router("/v1")
 
 @router.get("/contacts/{contact_id}/memory", response_model=m.Page[m.MemoryItem])
 def items(
-    contact_id: str,
+    contact_id: ContactId,
     caller: Operator,
     mw: MW,
     include: str = Query("", max_length=100, description="superseded,archived"),
@@ -34,14 +35,16 @@ def items(
 
 
 @router.get("/contacts/{contact_id}/summaries", response_model=m.Page[m.MemoryItem])
-def summaries(contact_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+def summaries(contact_id: ContactId, caller: Operator, mw: MW) -> dict[str, Any]:
     """The contact's session summaries, newest conversation first: what each conversation
     wanted, decided and left open, every sentence with the turn it came from."""
     return page([served(s) for s in mw.memory.summaries(ws(caller), contact_id)], None)
 
 
 @router.get("/conversations/{conversation_id}/summary", response_model=m.MemoryItem)
-def conversation_summary(conversation_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+def conversation_summary(
+    conversation_id: ConversationId, caller: Operator, mw: MW
+) -> dict[str, Any]:
     """One conversation's session summary (404 ``no_summary`` until it is extracted, or
     when nothing in it could be grounded)."""
     workspace = ws(caller)
@@ -53,7 +56,7 @@ def conversation_summary(conversation_id: str, caller: Operator, mw: MW) -> dict
 
 
 @router.post("/contacts/{contact_id}/memory", status_code=201, response_model=m.Written)
-def add_note(contact_id: str, body: MemoryNoteIn, caller: Operator, mw: MW) -> dict[str, Any]:
+def add_note(contact_id: ContactId, body: MemoryNoteIn, caller: Operator, mw: MW) -> dict[str, Any]:
     """An operator's own note or fact about the contact (source: operator)."""
     written = mw.memory.write(
         ws(caller),
@@ -78,7 +81,7 @@ def add_note(contact_id: str, body: MemoryNoteIn, caller: Operator, mw: MW) -> d
 def list_memories(
     caller: Operator,
     mw: MW,
-    contact_id: str | None = Query(None, max_length=40),
+    contact_id: ContactId | None = Query(None, max_length=40),
     kind: str | None = Query(None, max_length=20),
     trust: str | None = Query(None, max_length=20),
     key: str | None = Query(None, max_length=200, description='a key, or a prefix ending in "."'),
@@ -156,12 +159,12 @@ def archive(item_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
 
 
 @router.get("/contacts/{contact_id}/memory/relations", response_model=m.Graph)
-def relations(contact_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+def relations(contact_id: ContactId, caller: Operator, mw: MW) -> dict[str, Any]:
     return mw.memory.relations(ws(caller), contact_id)
 
 
 @router.post("/contacts/{contact_id}/recall", response_model=m.Recall)
-def recall(contact_id: str, body: RecallIn, caller: Operator, mw: MW) -> dict[str, Any]:
+def recall(contact_id: ContactId, body: RecallIn, caller: Operator, mw: MW) -> dict[str, Any]:
     r = mw.recaller.recall(ws(caller), contact_id, body.request, limit=body.limit)
     return {
         "profile": [vars(line) for line in r.profile],
@@ -172,7 +175,7 @@ def recall(contact_id: str, body: RecallIn, caller: Operator, mw: MW) -> dict[st
 
 @router.get("/contacts/{contact_id}/history", response_model=m.Page[m.HistoryHit])
 def history(
-    contact_id: str,
+    contact_id: ContactId,
     caller: Operator,
     mw: MW,
     q: str = Query(..., min_length=1, max_length=2000),
@@ -187,12 +190,12 @@ def history(
 
 
 @router.get("/contacts/{contact_id}/export", response_model=m.Export)
-def export(contact_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
+def export(contact_id: ContactId, caller: Admin, mw: MW) -> dict[str, Any]:
     return mw.data_requests.export(ws(caller), contact_id, by=caller)
 
 
 @router.delete("/contacts/{contact_id}", response_model=m.Deleted)
-def delete(contact_id: str, caller: Admin, mw: MW) -> dict[str, Any]:
+def delete(contact_id: ContactId, caller: Admin, mw: MW) -> dict[str, Any]:
     return {
         "deleted": mw.data_requests.delete(ws(caller), contact_id, actor=caller.actor, by=caller)
     }

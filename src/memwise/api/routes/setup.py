@@ -20,6 +20,7 @@ from memwise.api.schemas import (
     page,
 )
 from memwise.client import models as m
+from memwise.ids import ContactId
 from memwise.safety import learned
 
 router = routes.router("/v1")
@@ -173,5 +174,5 @@ def find_contacts(
 
 
 @router.get("/contacts/{contact_id}", response_model=m.Contact)
-def get_contact(contact_id: str, caller: Operator, mw: MW) -> dict[str, Any]:
+def get_contact(contact_id: ContactId, caller: Operator, mw: MW) -> dict[str, Any]:
     return out(mw.tenancy.get_contact(ws(caller), contact_id))

@@ -27,7 +27,7 @@ from memwise.accounts.source import (
     Result,
     SQLAccountSource,
 )
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, ConversationId, WorkspaceId
 from memwise.services.platform import audit, identity, rows
 from memwise.services.platform.runtime import Runtime
 from memwise.services.platform.tenancy import Tenancy
@@ -50,7 +50,7 @@ Binding = Literal["bound", "ambiguous", "unbound"]
 @dataclass(frozen=True)
 class Identification:
     status: Binding
-    contact_id: str | None = None
+    contact_id: ContactId | None = None
     account_ref: str | None = None
     question: str | None = None
 
@@ -207,7 +207,7 @@ class Accounts:
     def lookup(
         self,
         workspace_id: WorkspaceId,
-        conversation_id: str,
+        conversation_id: ConversationId,
         kind: str,
         item_id: str | None = None,
         *,

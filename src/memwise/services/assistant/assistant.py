@@ -20,7 +20,7 @@ from memwise.context import router
 from memwise.context.assemble import Context, Inputs, assemble
 from memwise.domain.access import Principal, require_staff
 from memwise.domain.knowledge import shortened
-from memwise.ids import WorkspaceId
+from memwise.ids import ConversationId, WorkspaceId
 from memwise.policies.window import Message
 from memwise.safety import instructions
 from memwise.services.assistant import ports, tools
@@ -76,7 +76,7 @@ class Assistant:
     def context(
         self,
         workspace_id: WorkspaceId,
-        conversation_id: str,
+        conversation_id: ConversationId,
         request: str,
         *,
         messages: list[Message] | None = None,
@@ -96,7 +96,7 @@ class Assistant:
     def _context(
         self,
         workspace_id: WorkspaceId,
-        conversation_id: str,
+        conversation_id: ConversationId,
         request: str,
         messages: list[Message] | None,
         page: dict[str, str] | None,
@@ -139,7 +139,7 @@ class Assistant:
     def chat(
         self,
         workspace_id: WorkspaceId,
-        conversation_id: str,
+        conversation_id: ConversationId,
         text: str,
         *,
         messages: list[Message] | None = None,

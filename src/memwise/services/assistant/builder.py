@@ -23,7 +23,7 @@ from typing import Any
 from memwise import errors
 from memwise.domain.access import Principal, require_staff
 from memwise.domain.tenancy import Plan, Role
-from memwise.ids import WorkspaceId
+from memwise.ids import ConversationId, WorkspaceId
 from memwise.services.assistant import ports
 from memwise.services.assistant.assistant import Assistant
 from memwise.services.assistant.rulebook import Rulebook
@@ -329,7 +329,7 @@ class Builder:
         conversation_id = self._preview_conversation(workspace_id, agent_id)
         return self.assistant.chat(workspace_id, conversation_id, text, actor=actor)
 
-    def _preview_conversation(self, workspace_id: WorkspaceId, agent_id: str) -> str:
+    def _preview_conversation(self, workspace_id: WorkspaceId, agent_id: str) -> ConversationId:
         with self.rt.db.write() as conn:
             row = store.get(conn, workspace_id)
             assert row is not None  # step 1 made it
@@ -341,7 +341,7 @@ class Builder:
                 except errors.NotFound:  # deleted with its contact: the preview starts afresh
                     conv = None
                 if conv is not None and conv.status == "open" and conv.agent_id == agent_id:
-                    return str(conv.id)
+                    return ConversationId(str(conv.id))
             contact_id = row.preview_contact_id
             if contact_id is not None:
                 try:
@@ -360,7 +360,7 @@ class Builder:
                 preview_conversation_id=conv.id,
                 updated_at=self.rt.clock.now(),
             )
-            return str(conv.id)
+            return conv.id
 
     def teach(
         self,

@@ -17,7 +17,7 @@ from typing import Any
 
 from memwise import errors, observability
 from memwise.domain.access import Principal
-from memwise.ids import WorkspaceId
+from memwise.ids import ConversationId, WorkspaceId
 from memwise.policies.window import Message
 from memwise.services.assistant import ports, tools
 from memwise.services.assistant.assistant import Assistant, Reply
@@ -48,7 +48,7 @@ class ModelAssistant:
     def chat(
         self,
         ws: WorkspaceId,
-        conversation_id: str,
+        conversation_id: ConversationId,
         text: str,
         *,
         messages: list[Message] | None = None,

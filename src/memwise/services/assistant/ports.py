@@ -28,7 +28,7 @@ from memwise.domain.knowledge import (
 from memwise.domain.memory import Recall, Remembered
 from memwise.domain.record import HistoryHit, NewTurn, Turn
 from memwise.domain.tenancy import Agent, Conversation
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, ConversationId, WorkspaceId
 from memwise.policies.window import Message, WindowView
 from memwise.services.assistant.accounts import Accounts
 from memwise.services.assistant.notebook import Notebook
@@ -42,7 +42,7 @@ class RememberPort(Protocol):
     def __call__(
         self,
         workspace_id: WorkspaceId,
-        contact_id: str | None,
+        contact_id: ContactId | None,
         messages: Sequence[NewTurn | dict[str, Any]],
         *,
         agent_id: str | None = None,
@@ -60,7 +60,7 @@ class HistoryPort(Protocol):
     def recall(
         self,
         workspace_id: WorkspaceId,
-        contact_id: str,
+        contact_id: ContactId,
         question: str,
         *,
         k: int = 10,
@@ -107,7 +107,12 @@ class RecallerPort(Protocol):
     """What the assistant asks of recaller."""
 
     def recall(
-        self, workspace_id: WorkspaceId, contact_id: str, request: str, *, limit: int | None = None
+        self,
+        workspace_id: WorkspaceId,
+        contact_id: ContactId,
+        request: str,
+        *,
+        limit: int | None = None,
     ) -> Recall: ...
 
 
@@ -120,7 +125,7 @@ class RecordPort(Protocol):
         agent_id: str,
         channel: str,
         *,
-        contact_id: str | None = None,
+        contact_id: ContactId | None = None,
         user_id: str | None = None,
         account_ref: str | None = None,
         excluded_from_memory: bool = False,
@@ -128,18 +133,18 @@ class RecordPort(Protocol):
         at: datetime | None = None,
         live: bool = False,
     ) -> tuple[Conversation, str]: ...
-    def get(self, workspace_id: WorkspaceId, conversation_id: str) -> Conversation: ...
+    def get(self, workspace_id: WorkspaceId, conversation_id: ConversationId) -> Conversation: ...
     def append(
         self,
         workspace_id: WorkspaceId,
-        conversation_id: str,
+        conversation_id: ConversationId,
         role: str,
         text: str,
         at: datetime | None = None,
         *,
         by: Principal | None = None,
     ) -> Turn: ...
-    def end(self, workspace_id: WorkspaceId, conversation_id: str) -> Conversation: ...
+    def end(self, workspace_id: WorkspaceId, conversation_id: ConversationId) -> Conversation: ...
 
 
 class TeachingPort(Protocol):
@@ -169,8 +174,8 @@ class TeachingPort(Protocol):
         workspace_id: WorkspaceId,
         question: str,
         *,
-        conversation_id: str | None = None,
-        contact_id: str | None = None,
+        conversation_id: ConversationId | None = None,
+        contact_id: ContactId | None = None,
     ) -> tuple[Unanswered, bool]: ...
 
 
@@ -183,8 +188,8 @@ class TicketsPort(Protocol):
         *,
         subject: str,
         body: str,
-        contact_id: str | None = None,
-        conversation_id: str | None = None,
+        contact_id: ContactId | None = None,
+        conversation_id: ConversationId | None = None,
         unanswered_id: str | None = None,
         actor: str = "assistant",
     ) -> Ticket: ...
@@ -196,16 +201,21 @@ class WindowsPort(Protocol):
     def view(
         self,
         workspace_id: WorkspaceId,
-        conversation_id: str,
+        conversation_id: ConversationId,
         client_messages: Iterable[Message] | None = None,
         *,
         known: tuple[Any, Agent] | None = None,
     ) -> WindowView: ...
-    def reset(self, workspace_id: WorkspaceId, conversation_id: str) -> None: ...
+    def reset(self, workspace_id: WorkspaceId, conversation_id: ConversationId) -> None: ...
     def set_pending(
-        self, workspace_id: WorkspaceId, conversation_id: str, pending: dict[str, Any] | None
+        self,
+        workspace_id: WorkspaceId,
+        conversation_id: ConversationId,
+        pending: dict[str, Any] | None,
     ) -> None: ...
-    def pending(self, workspace_id: WorkspaceId, conversation_id: str) -> dict[str, Any] | None: ...
+    def pending(
+        self, workspace_id: WorkspaceId, conversation_id: ConversationId
+    ) -> dict[str, Any] | None: ...
 
 
 class ToolParts(Protocol):

@@ -25,7 +25,7 @@ from memwise.domain.access import Principal, require_staff
 from memwise.domain.record import check_text
 from memwise.domain.shapes import out
 from memwise.domain.tenancy import Role
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, ConversationId, WorkspaceId
 from memwise.services.assistant import ports
 from memwise.services.platform import audit
 from memwise.services.platform.audit import Status
@@ -53,9 +53,9 @@ class Args(BaseModel):
 
 
 # -- argument models ---------------------------------------------------------------------
-ContactId = Field(max_length=64, description="the contact, from find_contact or identify")
-ConversationId = Field(max_length=64, description="the conversation, from start_conversation")
-UserId = Field(max_length=64, description="the staff user, from whoami")
+CONTACT = Field(max_length=64, description="the contact, from find_contact or identify")
+CONVERSATION = Field(max_length=64, description="the conversation, from start_conversation")
+USER = Field(max_length=64, description="the staff user, from whoami")
 
 
 class NoArgs(Args):
@@ -63,7 +63,7 @@ class NoArgs(Args):
 
 
 class RecallArgs(Args):
-    contact_id: str = ContactId
+    contact_id: ContactId = CONTACT
     request: str = Field(
         min_length=1, max_length=4000, description="what the answer is about, in words"
     )
@@ -71,7 +71,7 @@ class RecallArgs(Args):
 
 
 class RecordArgs(Args):
-    contact_id: str = ContactId
+    contact_id: ContactId = CONTACT
     question: str = Field(
         min_length=1, max_length=2000, description="what to find in the contact's past turns"
     )
@@ -87,14 +87,14 @@ class SearchArgs(Args):
 
 
 class RuleArgs(Args):
-    user_id: str = UserId
+    user_id: str = USER
     text: str = Field(
         min_length=1, max_length=400, description="one short working rule, in the user's words"
     )
 
 
 class ForgetArgs(Args):
-    user_id: str = UserId
+    user_id: str = USER
     entry_id: str | None = Field(None, max_length=64, description="one rule's id")
     phrase: str | None = Field(
         None, max_length=400, description="or: every rule containing this phrase"
@@ -102,11 +102,11 @@ class ForgetArgs(Args):
 
 
 class UserArgs(Args):
-    user_id: str = UserId
+    user_id: str = USER
 
 
 class LookupArgs(Args):
-    conversation_id: str = ConversationId
+    conversation_id: ConversationId = CONVERSATION
     kind: Literal["order", "invoice", "shipment", "balance", "card"] = Field(
         description="what to read from the live account record"
     )
@@ -116,14 +116,14 @@ class LookupArgs(Args):
 class TicketArgs(Args):
     subject: str = Field(min_length=1, max_length=300, description="the case in a few words")
     body: str = Field(max_length=20_000, description="what the team needs to know")
-    contact_id: str | None = Field(None, max_length=64, description="the contact it concerns")
-    conversation_id: str | None = Field(
+    contact_id: ContactId | None = Field(None, max_length=64, description="the contact it concerns")
+    conversation_id: ConversationId | None = Field(
         None, max_length=64, description="the conversation it came from"
     )
 
 
 class TurnArgs(Args):
-    conversation_id: str = ConversationId
+    conversation_id: ConversationId = CONVERSATION
     role: Literal["customer", "user", "assistant", "operator"] = Field(
         description="who said it; customer turns may become the contact's memory"
     )
@@ -131,7 +131,7 @@ class TurnArgs(Args):
 
 
 class ConversationArgs(Args):
-    conversation_id: str = ConversationId
+    conversation_id: ConversationId = CONVERSATION
 
 
 class FindContactArgs(Args):
@@ -153,7 +153,7 @@ class StartArgs(Args):
     channel: Literal["web", "telegram", "email", "sms", "voice", "phone", "api"] = Field(
         description="where the conversation happens"
     )
-    contact_id: str | None = Field(None, max_length=64, description="a contact (or user_id)")
+    contact_id: ContactId | None = Field(None, max_length=64, description="a contact (or user_id)")
     user_id: str | None = Field(None, max_length=64, description="or: a staff user")
     agent_id: str | None = Field(
         None, max_length=64, description="the agent; the workspace's first when left out"
@@ -170,7 +170,7 @@ class Message(BaseModel):
 
 
 class RememberArgs(Args):
-    contact_id: str | None = Field(None, max_length=64, description="the contact's id, or:")
+    contact_id: ContactId | None = Field(None, max_length=64, description="the contact's id, or:")
     user_id: str | None = Field(
         None, max_length=200, description="your own id for the customer: found or made"
     )

@@ -32,7 +32,7 @@ from email.utils import parseaddr
 from typing import Any
 
 from memwise import errors
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, ConversationId, WorkspaceId
 from memwise.services.conversation.record import NewTurn, Record
 from memwise.services.platform.runtime import Runtime
 from memwise.services.platform.tenancy import Tenancy
@@ -51,8 +51,8 @@ ROLES = {
 
 @dataclass(frozen=True)
 class Received:
-    conversation_id: str
-    contact_id: str
+    conversation_id: ConversationId
+    contact_id: ContactId
     turn_ids: list[str]
     threaded: bool
 
@@ -179,7 +179,11 @@ class Inbound:
         return Received(conv.id, conv.contact_id, [t.id for t in turns], threaded)
 
     def _open_thread(
-        self, workspace_id: WorkspaceId, channel: str, thread: str | None, senders: list[str]
+        self,
+        workspace_id: WorkspaceId,
+        channel: str,
+        thread: str | None,
+        senders: list[ContactId],
     ) -> Any:
         """The open conversation of this thread, only if the sender is its contact: knowing
         a thread id never lets a stranger write into someone else's conversation."""
@@ -189,16 +193,15 @@ class Inbound:
             row = record_store.open_thread(conn, workspace_id, channel, thread, senders)
         return self.record.get(workspace_id, row) if row else None
 
-    def _senders(self, workspace_id: WorkspaceId, channel: str, sender: str) -> list[str]:
+    def _senders(self, workspace_id: WorkspaceId, channel: str, sender: str) -> list[ContactId]:
         """The contacts the sender may be (``Tenancy.resolve_contact``'s rule)."""
-        found = self.tenancy.resolve_contact(workspace_id, CHANNELS[channel], sender)
-        return [str(c) for c in found.matches]
+        return self.tenancy.resolve_contact(workspace_id, CHANNELS[channel], sender).matches
 
-    def _new_contact(self, workspace_id: WorkspaceId, channel: str, sender: str) -> str:
+    def _new_contact(self, workspace_id: WorkspaceId, channel: str, sender: str) -> ContactId:
         """None or several matched: a contact of its own, rather than guessing who it is."""
         made = self.tenancy.resolve_contact(workspace_id, CHANNELS[channel], sender, create=True)
         assert made.contact_id is not None
-        return str(made.contact_id)
+        return made.contact_id
 
 
 # a reply's quoted history: "> …" lines, and everything from "On … wrote:" or an

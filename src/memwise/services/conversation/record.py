@@ -21,7 +21,7 @@ from memwise.domain.record import (
 )
 from memwise.domain.record import NewTurn as NewTurn
 from memwise.domain.tenancy import Channel, Conversation, ConversationStatus, RecordPolicy
-from memwise.ids import WorkspaceId, new_id, new_secret
+from memwise.ids import ContactId, ConversationId, WorkspaceId, new_id, new_secret
 from memwise.services.platform import events, identity, rows
 from memwise.services.platform.bus import Bus, ConversationClosed
 from memwise.services.platform.runtime import Runtime
@@ -44,7 +44,7 @@ class Record:
         agent_id: str,
         channel: str,
         *,
-        contact_id: str | None = None,
+        contact_id: ContactId | None = None,
         user_id: str | None = None,
         account_ref: str | None = None,
         excluded_from_memory: bool = False,
@@ -73,7 +73,7 @@ class Record:
                     self._check_account(conn, workspace_id, contact_id, account_ref)
             else:
                 rows.require(conn, "user", workspace_id, user_id or "")
-            conv_id = new_id("cnv")
+            conv_id = ConversationId(new_id("cnv"))
             store.open_conversation(
                 conn,
                 id=conv_id,
@@ -93,7 +93,7 @@ class Record:
 
     @staticmethod
     def _check_account(
-        conn: Connection, workspace_id: WorkspaceId, contact_id: str, ref: str
+        conn: Connection, workspace_id: WorkspaceId, contact_id: ContactId, ref: str
     ) -> None:
         norm = identity.normalize("account_ref", ref)
         if not store.holds_account(conn, workspace_id, contact_id, norm):
@@ -106,7 +106,7 @@ class Record:
         trusted = by is None or not by.is_visitor
         return client_time(at, self.rt.clock.now(), skew, trusted=trusted)
 
-    def get(self, workspace_id: WorkspaceId, conversation_id: str) -> Conversation:
+    def get(self, workspace_id: WorkspaceId, conversation_id: ConversationId) -> Conversation:
         with self.rt.db.read() as conn:
             return store.conversation_from_row(
                 rows.require(conn, "conversation", workspace_id, conversation_id)
@@ -121,7 +121,7 @@ class Record:
         self,
         workspace_id: WorkspaceId,
         *,
-        contact_id: str | None = None,
+        contact_id: ContactId | None = None,
         before: str | None = None,
         limit: int = 50,
     ) -> list[Conversation]:
@@ -139,7 +139,7 @@ class Record:
     def _door(conn: Any, workspace_id: WorkspaceId, conv: Conversation) -> None:
         tenancy_store.agent(conn, workspace_id, conv.agent_id).require_door(conv.channel.value)
 
-    def require_open_door(self, workspace_id: WorkspaceId, conversation_id: str) -> None:
+    def require_open_door(self, workspace_id: WorkspaceId, conversation_id: ConversationId) -> None:
         """Conflict when the door this conversation came through is switched off now."""
         with self.rt.db.read() as conn:
             row = rows.require(conn, "conversation", workspace_id, conversation_id)
@@ -148,7 +148,7 @@ class Record:
     def append(
         self,
         workspace_id: WorkspaceId,
-        conversation_id: str,
+        conversation_id: ConversationId,
         role: str,
         text: str,
         at: datetime | None = None,
@@ -161,7 +161,7 @@ class Record:
     def append_many(
         self,
         workspace_id: WorkspaceId,
-        conversation_id: str,
+        conversation_id: ConversationId,
         new: Sequence[NewTurn],
         *,
         by: Principal | None = None,
@@ -219,7 +219,7 @@ class Record:
     def turns(
         self,
         workspace_id: WorkspaceId,
-        conversation_id: str,
+        conversation_id: ConversationId,
         *,
         after: int | None = None,
         limit: int = 500,
@@ -230,7 +230,7 @@ class Record:
                 conn, workspace_id, conversation_id, after, max(1, min(limit, 5000))
             )
 
-    def end(self, workspace_id: WorkspaceId, conversation_id: str) -> Conversation:
+    def end(self, workspace_id: WorkspaceId, conversation_id: ConversationId) -> Conversation:
         """End a conversation explicitly. Idempotent: ending an ended one changes nothing."""
         with self.rt.db.write() as conn:
             rows.require(conn, "conversation", workspace_id, conversation_id)
@@ -250,7 +250,7 @@ class Record:
         query: str,
         *,
         limit: int = 20,
-        conversation_id: str | None = None,
+        conversation_id: ConversationId | None = None,
     ) -> list[RecordHit]:
         """Operator full-text search over the record, best first, with <mark> highlights."""
         if not isinstance(query, str) or not query.strip():
@@ -272,7 +272,7 @@ def close(
     conn: Connection,
     bus: Bus,
     workspace_id: WorkspaceId,
-    conversation_id: str,
+    conversation_id: ConversationId,
     status: str,
     at: datetime,
 ) -> bool:

@@ -9,7 +9,7 @@ from typing import Any
 
 from memwise import errors
 from memwise.domain.tenancy import Agent, ConversationStatus, RecordPolicy
-from memwise.ids import WorkspaceId
+from memwise.ids import ConversationId, WorkspaceId
 from memwise.policies import window
 from memwise.policies.compaction import ExtractiveSummariser, Summariser
 from memwise.policies.limits import Limits
@@ -36,7 +36,7 @@ class Windows:
     def view(
         self,
         workspace_id: WorkspaceId,
-        conversation_id: str,
+        conversation_id: ConversationId,
         client_messages: Iterable[Message] | None = None,
         *,
         known: tuple[Any, Agent] | None = None,
@@ -64,7 +64,7 @@ class Windows:
         return self._generic(workspace_id, conversation_id, limits)
 
     def _generic(
-        self, workspace_id: WorkspaceId, conversation_id: str, limits: Limits
+        self, workspace_id: WorkspaceId, conversation_id: ConversationId, limits: Limits
     ) -> WindowView:
         """Read in a read transaction; summarise (perhaps with a model) outside any
         transaction; write only when turns scrolled out, and only if nobody else did first."""
@@ -91,14 +91,17 @@ class Windows:
                 )
         return WindowView("generic", summary, _messages(recent))
 
-    def reset(self, workspace_id: WorkspaceId, conversation_id: str) -> None:
+    def reset(self, workspace_id: WorkspaceId, conversation_id: ConversationId) -> None:
         """Clear the window and pending state. Touches no long-term memory and no record."""
         with self.rt.db.write() as conn:
             store.conversation_row(conn, workspace_id, conversation_id)
             store.reset_window(conn, conversation_id)
 
     def set_pending(
-        self, workspace_id: WorkspaceId, conversation_id: str, pending: dict[str, Any] | None
+        self,
+        workspace_id: WorkspaceId,
+        conversation_id: ConversationId,
+        pending: dict[str, Any] | None,
     ) -> None:
         """Hold one pending confirmation beside the window (never in the transcript)."""
         with self.rt.db.write() as conn:
@@ -107,7 +110,9 @@ class Windows:
                 raise errors.Conflict("the conversation is closed", code="conversation_closed")
             store.set_pending(conn, conversation_id, pending)
 
-    def pending(self, workspace_id: WorkspaceId, conversation_id: str) -> dict[str, Any] | None:
+    def pending(
+        self, workspace_id: WorkspaceId, conversation_id: ConversationId
+    ) -> dict[str, Any] | None:
         with self.rt.db.read() as conn:
             conv = store.conversation_row(conn, workspace_id, conversation_id)
         value: dict[str, Any] | None = conv.pending

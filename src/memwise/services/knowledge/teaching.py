@@ -29,7 +29,7 @@ from memwise.domain.knowledge import (
     Unanswered,
 )
 from memwise.domain.tenancy import Role
-from memwise.ids import WorkspaceId, new_id
+from memwise.ids import ContactId, ConversationId, WorkspaceId, new_id
 from memwise.policies.notebook import normalize
 from memwise.providers import http
 from memwise.safety import pii, secrets
@@ -46,8 +46,8 @@ def check_refs(
     conn: Connection,
     workspace_id: WorkspaceId,
     *,
-    contact_id: str | None = None,
-    conversation_id: str | None = None,
+    contact_id: ContactId | None = None,
+    conversation_id: ConversationId | None = None,
     unanswered_id: str | None = None,
 ) -> None:
     """Every id taken from input names a row of the caller's workspace (else NotFound)."""
@@ -279,8 +279,8 @@ class Teaching:
         workspace_id: WorkspaceId,
         question: str,
         *,
-        conversation_id: str | None = None,
-        contact_id: str | None = None,
+        conversation_id: ConversationId | None = None,
+        contact_id: ContactId | None = None,
     ) -> tuple[Unanswered, bool]:
         """A question knowledge could not answer: counted onto an open item asking the same,
         or a new item. Returns (item, created)."""
@@ -500,8 +500,8 @@ class Tickets:
         *,
         subject: str,
         body: str,
-        contact_id: str | None = None,
-        conversation_id: str | None = None,
+        contact_id: ContactId | None = None,
+        conversation_id: ConversationId | None = None,
         unanswered_id: str | None = None,
         actor: str = "assistant",
     ) -> Ticket:
@@ -574,6 +574,6 @@ class Tickets:
             )
             return tstore.ticket(conn, ticket_id)
 
-    def find(self, workspace_id: WorkspaceId, contact_id: str | None = None) -> list[Ticket]:
+    def find(self, workspace_id: WorkspaceId, contact_id: ContactId | None = None) -> list[Ticket]:
         with self.rt.db.read() as conn:
             return tstore.of(conn, workspace_id, contact_id)

@@ -9,7 +9,7 @@ from typing import Any
 
 from memwise.domain.access import Principal, require_staff
 from memwise.domain.tenancy import Role
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, WorkspaceId
 from memwise.services.platform import audit
 from memwise.services.platform.runtime import Runtime
 from memwise.services.platform.tenancy import Tenancy
@@ -22,10 +22,10 @@ class DataRequests:
         self.rt = rt
         self.tenancy = tenancy
         # called after a deletion commits, to drop what is held in memory about the contact
-        self.after_delete: list[Callable[[WorkspaceId, str], None]] = []
+        self.after_delete: list[Callable[[WorkspaceId, ContactId], None]] = []
 
     def export(
-        self, workspace_id: WorkspaceId, contact_id: str, *, by: Principal | None = None
+        self, workspace_id: WorkspaceId, contact_id: ContactId, *, by: Principal | None = None
     ) -> dict[str, Any]:
         """Everything held about one contact, as one JSON-ready document (admin+)."""
         require_staff(by, Role.admin)  # the rule holds for every door
@@ -38,7 +38,7 @@ class DataRequests:
         return {"contact": card, **rows}
 
     def held(
-        self, workspace_id: WorkspaceId, contact_id: str, *, by: Principal | None = None
+        self, workspace_id: WorkspaceId, contact_id: ContactId, *, by: Principal | None = None
     ) -> dict[str, int]:
         """What a deletion would remove: conversations, turns and memory items (admin+; the
         confirmation a person reads before deleting)."""
@@ -48,7 +48,12 @@ class DataRequests:
             return store.held(conn, workspace_id, contact_id)
 
     def delete(
-        self, workspace_id: WorkspaceId, contact_id: str, *, actor: str, by: Principal | None = None
+        self,
+        workspace_id: WorkspaceId,
+        contact_id: ContactId,
+        *,
+        actor: str,
+        by: Principal | None = None,
     ) -> dict[str, int]:
         """Hard-delete one contact and everything about them, in one transaction (admin+).
 

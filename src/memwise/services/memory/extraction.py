@@ -24,7 +24,7 @@ from memwise.extraction import pack as packs
 from memwise.extraction.rules import RuleExtractor
 from memwise.extraction.types import Existing, Extractor, Line, Proposal
 from memwise.extraction.verify import ItemVerifier
-from memwise.ids import WorkspaceId, new_id
+from memwise.ids import ContactId, ConversationId, WorkspaceId, new_id
 from memwise.retrieval import embedders
 from memwise.safety import instructions, secrets
 from memwise.services.memory import gates
@@ -263,7 +263,7 @@ class ExtractionRunner:
         job: Job,
         verified: harness.Verified,
         outcome: Outcome,
-        where: tuple[WorkspaceId, str, str, str],
+        where: tuple[WorkspaceId, ContactId, ConversationId, str],
         made: summary.Summary | None,
         zone: ZoneInfo,
         month: str,
@@ -300,8 +300,8 @@ class ExtractionRunner:
     def _apply_summary(
         self,
         ws_id: WorkspaceId,
-        contact_id: str,
-        conv_id: str,
+        contact_id: ContactId,
+        conv_id: ConversationId,
         channel: str,
         made: summary.Summary,
         outcome: Outcome,
@@ -328,7 +328,7 @@ class ExtractionRunner:
         self.jobs.finish(job, outcome.as_dict())
         return outcome
 
-    def _context(self, conn: Connection, ws_id: WorkspaceId, conv_id: str) -> Any:
+    def _context(self, conn: Connection, ws_id: WorkspaceId, conv_id: ConversationId) -> Any:
         conv = record_store.conversation(conn, conv_id)
         agent = tenancy_store.agent(conn, ws_id, conv.agent_id)
         ws = tenancy_store.workspace(conn, ws_id)
@@ -357,8 +357,8 @@ class ExtractionRunner:
         self,
         conn: Connection,
         ws_id: WorkspaceId,
-        contact_id: str,
-        conv_id: str,
+        contact_id: ContactId,
+        conv_id: ConversationId,
         p: Proposal,
         evidence: Sequence[Evidence],
         zone: ZoneInfo,
@@ -408,7 +408,12 @@ MAX_PROPOSALS = 60  # of one conversation (the busiest blind conversations give 
 
 
 def _same_time(
-    conn: Connection, ws_id: WorkspaceId, contact_id: str, key: str, found: Any, zone: ZoneInfo
+    conn: Connection,
+    ws_id: WorkspaceId,
+    contact_id: ContactId,
+    key: str,
+    found: Any,
+    zone: ZoneInfo,
 ) -> str:
     """A correction that moves only the day keeps the time ("moved to Wednesday, same
     time"): a day-only date for a key whose current item has a time takes that time; and
@@ -460,8 +465,8 @@ def said_labels(labels: dict[str, str]) -> dict[str, str]:
 def record_event_in(
     conn: Connection,
     ws_id: WorkspaceId,
-    contact_id: str,
-    conv_id: str | None,
+    contact_id: ContactId,
+    conv_id: ConversationId | None,
     type_: str,
     labels: dict[str, str],
     at: datetime,

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from memwise.domain.tenancy import Plan
-from memwise.ids import WorkspaceId
+from memwise.ids import ConversationId, WorkspaceId
 from memwise.services.platform.bus import ConversationClosed
 from memwise.storage.stores.jobs import insert_once
 from memwise.storage.stores.record import memory_gate
@@ -22,7 +22,11 @@ EXTRACT = "extract"
 
 
 def blocked(
-    conn: Connection, workspace_id: WorkspaceId, conversation_id: str, *, metered: bool = True
+    conn: Connection,
+    workspace_id: WorkspaceId,
+    conversation_id: ConversationId,
+    *,
+    metered: bool = True,
 ) -> str | None:
     """Why this conversation may not become memory, or None when it may. ``metered``: plans
     apply (a hosted operator's ``MEMWISE_METERING``); self-hosted, they do not."""
@@ -43,7 +47,7 @@ def blocked(
 def queue_extraction_in(
     conn: Connection,
     workspace_id: WorkspaceId,
-    conversation_id: str,
+    conversation_id: ConversationId,
     now: datetime,
     *,
     rebuild: str | None = None,

@@ -25,7 +25,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from memwise import errors
 from memwise.domain.record import HistoryHit as HistoryHit
 from memwise.domain.tenancy import ConversationStatus
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, ConversationId, WorkspaceId
 from memwise.retrieval import kept, late, postings
 from memwise.retrieval.embedders import Embedder, from_bytes, to_bytes, token_embedder
 from memwise.retrieval.late import Loader, TokenVectors
@@ -51,7 +51,7 @@ PIECES_RETRY = timedelta(minutes=10)  # after word pieces could not be made, try
 
 
 def queue_embedding_in(
-    conn: Connection, workspace_id: WorkspaceId, conversation_id: str, now: datetime
+    conn: Connection, workspace_id: WorkspaceId, conversation_id: ConversationId, now: datetime
 ) -> None:
     """Queue embedding this conversation's turns (once per conversation)."""
     insert_once(
@@ -100,7 +100,7 @@ class History:
     def recall(
         self,
         workspace_id: WorkspaceId,
-        contact_id: str,
+        contact_id: ContactId,
         question: str,
         *,
         k: int = 10,
@@ -129,7 +129,7 @@ class History:
         return [
             HistoryHit(
                 turn_id=built.index.docs[i].id,
-                conversation_id=built.index.docs[i].conversation_id,
+                conversation_id=ConversationId(built.index.docs[i].conversation_id),
                 role=built.roles[i],
                 speaker=built.index.docs[i].speaker,
                 text=built.index.docs[i].text,
@@ -151,11 +151,13 @@ class History:
             return None, None
         return vectors[0], pieces
 
-    def forget(self, workspace_id: WorkspaceId, contact_id: str) -> None:
+    def forget(self, workspace_id: WorkspaceId, contact_id: ContactId) -> None:
         """Drop the contact's index (after a data request deleted them)."""
         self._cache.pop((workspace_id, contact_id))
 
-    def prepare(self, workspace_id: WorkspaceId, contact_id: str, dim: int | None = None) -> _Built:
+    def prepare(
+        self, workspace_id: WorkspaceId, contact_id: ContactId, dim: int | None = None
+    ) -> _Built:
         """Build (or reuse) the contact's index — the one-off cost of the first recall. Each
         ended conversation comes as the worker kept it (terms counted, vectors and word
         pieces side by side: joined, not read again); turns no kept conversation holds (an
@@ -403,7 +405,7 @@ class History:
         stemmer, recall's default."""
         return self.config.stemmer == "snowball"
 
-    def embed_conversation(self, workspace_id: WorkspaceId, conversation_id: str) -> int:
+    def embed_conversation(self, workspace_id: WorkspaceId, conversation_id: ConversationId) -> int:
         """Embed and keep the vectors of a conversation's turns that have none of the
         configured embedder (or no word pieces, when they count), then keep how recall reads
         the conversation (the worker's step when a conversation ends): one read of the

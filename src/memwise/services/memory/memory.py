@@ -167,7 +167,7 @@ class NewItem:
     evidence: Sequence[Evidence] = ()
     occurs_on: str | date | datetime | None = None
     occurs_phrase: str | None = None
-    conversation_id: str | None = None
+    conversation_id: ConversationId | None = None
     entities: Sequence[str] = ()
     labels: dict[str, Any] = field(default_factory=dict)
     extractor: str | None = None
@@ -220,7 +220,9 @@ class Memory:
         return ZoneInfo(tenancy_store.workspace(conn, workspace_id).timezone)
 
     # -- writing -------------------------------------------------------------------------
-    def write(self, workspace_id: WorkspaceId, contact_id: str | None, new: NewItem) -> Written:
+    def write(
+        self, workspace_id: WorkspaceId, contact_id: ContactId | None, new: NewItem
+    ) -> Written:
         """Write one item. Inside a unit of work (``db.write()``, as the extraction apply step
         opens) it joins it under a savepoint: a refused item leaves nothing behind."""
         with self.rt.db.write() as conn:
@@ -229,8 +231,8 @@ class Memory:
     def write_summary(
         self,
         workspace_id: WorkspaceId,
-        contact_id: str,
-        conversation_id: str,
+        contact_id: ContactId,
+        conversation_id: ConversationId,
         made: summary.Summary,
         channel: str,
         *,
@@ -268,8 +270,8 @@ class Memory:
         self,
         conn: Connection,
         workspace_id: WorkspaceId,
-        contact_id: str,
-        conversation_id: str,
+        contact_id: ContactId,
+        conversation_id: ConversationId,
         made: summary.Summary,
     ) -> None:
         """Mark an earlier summary's open point closed when this conversation closes it (by
@@ -342,7 +344,11 @@ class Memory:
         return bool(float(vectors[1] @ vectors[0]) >= SAME_THING or close.min() >= SAME_THING)
 
     def _write(
-        self, conn: Connection, workspace_id: WorkspaceId, contact_id: str | None, new: NewItem
+        self,
+        conn: Connection,
+        workspace_id: WorkspaceId,
+        contact_id: ContactId | None,
+        new: NewItem,
     ) -> Written:
         kind = rows.enum_value(Kind, new.kind, "kind")
         scope = rows.enum_value(Scope, new.scope, "scope")
@@ -501,7 +507,11 @@ class Memory:
         return Written(stored, action, affected)
 
     def _check_summary(
-        self, conn: Connection, workspace_id: WorkspaceId, contact_id: str | None, new: NewItem
+        self,
+        conn: Connection,
+        workspace_id: WorkspaceId,
+        contact_id: ContactId | None,
+        new: NewItem,
     ) -> None:
         """A session summary is grounded sentence by sentence: each keeps the turn of its
         own conversation it came from and the words of that turn it retells, says who said
@@ -557,7 +567,7 @@ class Memory:
         self,
         conn: Connection,
         workspace_id: WorkspaceId,
-        contact_id: str | None,
+        contact_id: ContactId | None,
         source: Source,
         evidence: Sequence[Evidence],
         *,
@@ -689,7 +699,7 @@ class Memory:
     def items(
         self,
         workspace_id: WorkspaceId,
-        contact_id: str,
+        contact_id: ContactId,
         *,
         include: Iterable[str] = (),
         kind: str | None = None,
@@ -709,12 +719,14 @@ class Memory:
         served = [self.serve(i, zone) for i in found]
         return [s for s in served if trust_filter is None or s.trust == trust_filter]
 
-    def summaries(self, workspace_id: WorkspaceId, contact_id: str) -> list[Served]:
+    def summaries(self, workspace_id: WorkspaceId, contact_id: ContactId) -> list[Served]:
         """The contact's session summaries, newest conversation first."""
         found = self.items(workspace_id, contact_id, kind=Kind.summary.value)
         return sorted(found, key=lambda s: s.item.last_mentioned_at, reverse=True)
 
-    def summary_of(self, workspace_id: WorkspaceId, conversation_id: str) -> Served | None:
+    def summary_of(
+        self, workspace_id: WorkspaceId, conversation_id: ConversationId
+    ) -> Served | None:
         """One conversation's session summary, if it has one."""
         with self.rt.db.read() as conn:
             row = store.by_key_in_conversation(
@@ -823,7 +835,7 @@ class Memory:
         self,
         workspace_id: WorkspaceId,
         *,
-        contact_id: str | None = None,
+        contact_id: ContactId | None = None,
         kind: str | None = None,
         trust: str | None = None,
         key: str | None = None,
@@ -950,7 +962,7 @@ class Memory:
                 self.rt.clock.now(),
             )
 
-    def relations(self, workspace_id: WorkspaceId, contact_id: str) -> dict[str, Any]:
+    def relations(self, workspace_id: WorkspaceId, contact_id: ContactId) -> dict[str, Any]:
         """A graph: items and entities as nodes; supersedes, same key, mentions as edges."""
         served = self.items(workspace_id, contact_id, include=("superseded", "archived"))
         nodes: list[dict[str, Any]] = []

@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection
 from memwise import errors
 from memwise.domain.record import client_time
 from memwise.domain.tenancy import Plan
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, ConversationId, WorkspaceId
 from memwise.policies.notebook import normalize
 from memwise.safety import secrets
 from memwise.services.memory.extraction import record_event_in
@@ -62,12 +62,12 @@ class Patterns:
     def record_event(
         self,
         workspace_id: WorkspaceId,
-        contact_id: str,
+        contact_id: ContactId,
         type_: str,
         labels: dict[str, str],
         *,
         at: datetime | None = None,
-        conversation_id: str | None = None,
+        conversation_id: ConversationId | None = None,
         source: str = "api",
     ) -> str:
         """Record one structured event (a booking, an order …) for a contact."""
@@ -98,7 +98,9 @@ class Patterns:
                 now,
             )
 
-    def view(self, workspace_id: WorkspaceId, contact_id: str) -> tuple[list[Pattern], str | None]:
+    def view(
+        self, workspace_id: WorkspaceId, contact_id: ContactId
+    ) -> tuple[list[Pattern], str | None]:
         """Every label value seen at least 3 times, with counts; or empty and why."""
         limits = self.rt.limits.patterns
         with self.rt.db.read() as conn:
@@ -155,7 +157,7 @@ class Patterns:
         for (contact_id, label), r in best.items():
             p = Pattern(label, r.value, r.n, r.convs, True, r.event_type, r.total)
             mine = known.get((contact_id, label, r.value), [])
-            counts[self._promote_one(conn, workspace_id, contact_id, p, mine)] += 1
+            counts[self._promote_one(conn, workspace_id, ContactId(contact_id), p, mine)] += 1
         return counts
 
     def promote(self, workspace_id: WorkspaceId) -> dict[str, int]:
@@ -191,7 +193,7 @@ class Patterns:
         return queued
 
     def _promote_one(
-        self, conn: Connection, ws: WorkspaceId, contact_id: str, p: Pattern, mine: list[Any]
+        self, conn: Connection, ws: WorkspaceId, contact_id: ContactId, p: Pattern, mine: list[Any]
     ) -> str:
         key = f"preference.{p.label}"
         if any(r.lifecycle == "archived" for r in mine):

@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection
 from memwise import errors
 from memwise.domain.access import Principal, require_staff
 from memwise.domain.tenancy import Role
-from memwise.ids import WorkspaceId, new_id
+from memwise.ids import ContactId, ConversationId, WorkspaceId, new_id
 from memwise.services.memory import gates
 from memwise.services.memory.extraction import Metering, month_of
 from memwise.services.platform.runtime import Runtime
@@ -49,11 +49,13 @@ class Rebuilds:
         self.rt = rt
         self.metering = Metering(rt)
 
-    def _eligible(self, conn: Connection, ws: WorkspaceId, contact_id: str) -> list[str]:
+    def _eligible(
+        self, conn: Connection, ws: WorkspaceId, contact_id: ContactId
+    ) -> list[ConversationId]:
         ids = record_store.ended_conversations(conn, ws, contact_id)
         return [c for c in ids if gates.blocked(conn, ws, c, metered=self.rt.metering) is None]
 
-    def estimate(self, workspace_id: WorkspaceId, contact_id: str) -> Estimate:
+    def estimate(self, workspace_id: WorkspaceId, contact_id: ContactId) -> Estimate:
         with self.rt.db.read() as conn:
             tenancy_store.contact_row(conn, workspace_id, contact_id)
             eligible = self._eligible(conn, workspace_id, contact_id)
@@ -72,7 +74,7 @@ class Rebuilds:
         return Estimate(cost, cost, remaining, reason is None, reason)
 
     def start(
-        self, workspace_id: WorkspaceId, contact_id: str, *, by: Principal | None = None
+        self, workspace_id: WorkspaceId, contact_id: ContactId, *, by: Principal | None = None
     ) -> Progress:
         """Start a rebuild, or return the one already running (which costs nothing more)."""
         require_staff(by, Role.admin)  # the rule holds for every door
@@ -97,7 +99,7 @@ class Rebuilds:
                 )
         return self.progress(workspace_id, contact_id)
 
-    def progress(self, workspace_id: WorkspaceId, contact_id: str) -> Progress:
+    def progress(self, workspace_id: WorkspaceId, contact_id: ContactId) -> Progress:
         """The latest rebuild of this contact: how many conversations are re-read so far."""
         pattern = f"{gates.EXTRACT}:%:rebuild:{contact_id}:%"
         with self.rt.db.read() as conn:

@@ -29,7 +29,7 @@ from memwise.domain.memory import (
 from memwise.domain.memory import Line as Line
 from memwise.domain.memory import Recall as Recall
 from memwise.domain.memory import RecallPart as RecallPart
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, WorkspaceId
 from memwise.retrieval import embedders, fusion
 from memwise.services.memory.memory import Memory
 from memwise.services.platform.cache import SizedLRU
@@ -82,7 +82,7 @@ class Recaller:
         # each contact's decoded items, until one of them changes (version, items, vectors)
         self._cache: SizedLRU[_Held] = SizedLRU(rt.limits.memory.cache_mb << 20)
 
-    def forget(self, workspace_id: WorkspaceId, contact_id: str) -> None:
+    def forget(self, workspace_id: WorkspaceId, contact_id: ContactId) -> None:
         """Drop what is held about the contact (after a data request deleted them)."""
         self._cache.pop((workspace_id, contact_id))
 
@@ -90,7 +90,7 @@ class Recaller:
         self,
         conn: Connection,
         workspace_id: WorkspaceId,
-        contact_id: str,
+        contact_id: ContactId,
         version: tuple[int, int, int],
     ) -> _Held:
         """The contact's items (every lifecycle) and their vectors: decoded once, then reused
@@ -116,7 +116,12 @@ class Recaller:
         return held
 
     def recall(
-        self, workspace_id: WorkspaceId, contact_id: str, request: str, *, limit: int | None = None
+        self,
+        workspace_id: WorkspaceId,
+        contact_id: ContactId,
+        request: str,
+        *,
+        limit: int | None = None,
     ) -> Recall:
         """The contact's profile and the dated notes that matter for ``request``."""
         with (
@@ -126,7 +131,12 @@ class Recaller:
             return self._recall(workspace_id, contact_id, request, limit=limit)
 
     def _recall(
-        self, workspace_id: WorkspaceId, contact_id: str, request: str, *, limit: int | None = None
+        self,
+        workspace_id: WorkspaceId,
+        contact_id: ContactId,
+        request: str,
+        *,
+        limit: int | None = None,
     ) -> Recall:
         limits = self.rt.limits.memory
         limit = limits.recall_items if limit is None else limit

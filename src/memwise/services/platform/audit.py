@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from memwise import errors
-from memwise.ids import WorkspaceId, new_id
+from memwise.ids import ContactId, ConversationId, WorkspaceId, new_id
 from memwise.safety import secrets
 from memwise.services.platform.runtime import Runtime
 from memwise.storage.stores import audit as store
@@ -37,8 +37,8 @@ class Entry:
     args: dict[str, Any]
     status: Status
     result: str
-    contact_id: str | None
-    conversation_id: str | None
+    contact_id: ContactId | None
+    conversation_id: ConversationId | None
 
 
 def log(
@@ -51,8 +51,8 @@ def log(
     args: dict[str, Any],
     status: Status | str,
     result: str,
-    contact_id: str | None = None,
-    conversation_id: str | None = None,
+    contact_id: ContactId | None = None,
+    conversation_id: ConversationId | None = None,
 ) -> str:
     """Write one audit entry inside the caller's transaction."""
     entry_id = new_id("aud")
@@ -104,7 +104,7 @@ class Audit:
         *,
         tool: str | None = None,
         status: str | None = None,
-        contact_id: str | None = None,
+        contact_id: ContactId | None = None,
         before: int | None = None,
         limit: int = 50,
     ) -> list[Entry]:

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection
 
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, ConversationId, WorkspaceId
 
 
 @dataclass(frozen=True)
@@ -25,8 +25,8 @@ class ConversationClosed:
     """An open conversation ended (``ended``) or timed out (``expired``)."""
 
     workspace_id: WorkspaceId
-    conversation_id: str
-    contact_id: str | None  # None: nobody's record (a visitor never identified)
+    conversation_id: ConversationId
+    contact_id: ContactId | None  # None: nobody's record (a visitor never identified)
     status: str
     at: datetime
 

@@ -28,7 +28,7 @@ from memwise.domain.tenancy import (
     check_timezone,
 )
 from memwise.extraction import pack
-from memwise.ids import WorkspaceId, new_id, new_secret
+from memwise.ids import ContactId, WorkspaceId, new_id, new_secret
 from memwise.policies import window
 from memwise.services.platform import identity, rows
 from memwise.services.platform.runtime import Runtime
@@ -74,8 +74,8 @@ class Resolution:
     """Who a sender is (``Tenancy.resolve_contact``)."""
 
     status: Identified
-    contact_id: str | None
-    matches: list[str]  # every contact the identity matched (several: nobody was chosen)
+    contact_id: ContactId | None
+    matches: list[ContactId]  # every contact the identity matched (several: nobody was chosen)
 
 
 class Tenancy:
@@ -495,7 +495,7 @@ class Tenancy:
             for v in identities.get(field) or []
         ]
         found = list({(f["kind"], f["normalized"]): f for f in found}.values())  # once each
-        contact_id = new_id("con")
+        contact_id = ContactId(new_id("con"))
         with self.rt.db.write() as conn:
             store.workspace(conn, workspace_id)
             for ext in sorted({f["normalized"] for f in found if f["kind"] == "external"}):
@@ -515,7 +515,7 @@ class Tenancy:
             )
         return self.get_contact(workspace_id, contact_id)
 
-    def get_contact(self, workspace_id: WorkspaceId, contact_id: str) -> Contact:
+    def get_contact(self, workspace_id: WorkspaceId, contact_id: ContactId) -> Contact:
         with self.rt.db.read() as conn:
             row = store.contact_row(conn, workspace_id, contact_id)
             ids = store.identities_of(conn, contact_id)
@@ -581,7 +581,7 @@ class Tenancy:
         else:
             found = self._identityless(workspace_id, (name or value)[:200])
         if len(found) == 1:
-            return Resolution("bound", str(found[0]), found)
+            return Resolution("bound", found[0], found)
         if not create:
             return Resolution("ambiguous" if found else "unbound", None, found)
         if found:  # several: the sender gets a contact of its own, the same one every time
@@ -598,7 +598,7 @@ class Tenancy:
         made = self.create_contact(workspace_id, (name or value)[:200], **identities)
         return Resolution("created", made.id, found)
 
-    def _identityless(self, workspace_id: WorkspaceId, name: str) -> list[str]:
+    def _identityless(self, workspace_id: WorkspaceId, name: str) -> list[ContactId]:
         """Contacts of exactly this name that hold no identity at all."""
         with self.rt.db.read() as conn:
             return store.identityless(conn, workspace_id, name)
@@ -611,7 +611,7 @@ class Tenancy:
         email: str | None = None,
         phone: str | None = None,
         name: str | None = None,
-    ) -> str:
+    ) -> ContactId:
         """The contact an outside id names, made on first sight: by ``user_id`` (the caller's
         own id for the customer, unique in the workspace), or by a verified email or phone
         (the one rule of ``resolve_contact``: several holders are never a guess)."""
@@ -636,8 +636,8 @@ class Tenancy:
                     code="ambiguous_contact",
                 )
             if found:
-                return str(found[0])
-            contact_id = new_id("con")
+                return found[0]
+            contact_id = ContactId(new_id("con"))
             store.insert_contact(
                 conn,
                 workspace_id,
@@ -648,7 +648,7 @@ class Tenancy:
             )
             return contact_id
 
-    def find_contacts(self, workspace_id: WorkspaceId, kind: str, value: str) -> list[str]:
+    def find_contacts(self, workspace_id: WorkspaceId, kind: str, value: str) -> list[ContactId]:
         """Contact ids whose verified identity of ``kind`` equals ``value`` (normalised)."""
         norm = identity.normalize(kind, value)
         with self.rt.db.read() as conn:

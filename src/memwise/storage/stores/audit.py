@@ -7,7 +7,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, WorkspaceId
 from memwise.storage.schema import audit_log
 
 
@@ -21,7 +21,7 @@ def entries(
     *,
     tool: str | None,
     status: str | None,
-    contact_id: str | None,
+    contact_id: ContactId | None,
     before: int | None,
     limit: int,
 ) -> list[Any]:

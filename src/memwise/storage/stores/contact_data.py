@@ -8,7 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, WorkspaceId
 from memwise.storage.schema import (
     audit_log,
     contact_identities,
@@ -90,7 +90,7 @@ KEPT = {
 }
 
 
-def _conversation_ids(conn: Connection, ws: WorkspaceId, contact_id: str) -> list[str]:
+def _conversation_ids(conn: Connection, ws: WorkspaceId, contact_id: ContactId) -> list[str]:
     return list(
         conn.execute(
             sa.select(conversations.c.id).where(
@@ -100,7 +100,7 @@ def _conversation_ids(conn: Connection, ws: WorkspaceId, contact_id: str) -> lis
     )
 
 
-def export_rows(conn: Connection, ws: WorkspaceId, contact_id: str) -> dict[str, Any]:
+def export_rows(conn: Connection, ws: WorkspaceId, contact_id: ContactId) -> dict[str, Any]:
     """The contact's memory, conversations with their turns, audit entries and the rows of
     every further contact table, JSON-ready."""
     convs = conn.execute(
@@ -157,7 +157,7 @@ def export_rows(conn: Connection, ws: WorkspaceId, contact_id: str) -> dict[str,
     return doc
 
 
-def held(conn: Connection, ws: WorkspaceId, contact_id: str) -> dict[str, int]:
+def held(conn: Connection, ws: WorkspaceId, contact_id: ContactId) -> dict[str, int]:
     """How many conversations, turns and memory items the contact has."""
     mine = sa.select(conversations.c.id).where(
         conversations.c.workspace_id == ws, conversations.c.contact_id == contact_id
@@ -177,7 +177,7 @@ def held(conn: Connection, ws: WorkspaceId, contact_id: str) -> dict[str, int]:
 
 
 def _forget_learning_refs(
-    conn: Connection, ws: WorkspaceId, contact_id: str, conv_ids: list[str]
+    conn: Connection, ws: WorkspaceId, contact_id: ContactId, conv_ids: list[str]
 ) -> int:
     """Drop the question book's references to this contact's tickets, questions and turns
     (the book's redacted text stays only while other sources still ask the same)."""
@@ -229,7 +229,7 @@ def _forget_learning_refs(
     return len(mine)
 
 
-def delete_all(conn: Connection, ws: WorkspaceId, contact_id: str) -> dict[str, int]:
+def delete_all(conn: Connection, ws: WorkspaceId, contact_id: ContactId) -> dict[str, int]:
     """Delete the contact and every row about them; how many rows of each kind went."""
     conv_ids = _conversation_ids(conn, ws, contact_id)
     counts: dict[str, int] = {}

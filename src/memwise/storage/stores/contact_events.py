@@ -10,7 +10,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, ConversationId, WorkspaceId
 from memwise.storage.schema import agents, event_labels, events, memory_items, workspaces
 
 
@@ -18,8 +18,8 @@ def insert(
     conn: Connection,
     event_id: str,
     ws_id: WorkspaceId,
-    contact_id: str,
-    conv_id: str | None,
+    contact_id: ContactId,
+    conv_id: ConversationId | None,
     type_: str,
     labels: Mapping[str, str],
     at: datetime,
@@ -58,7 +58,7 @@ def insert(
 
 
 def label_counts(
-    conn: Connection, workspace_id: WorkspaceId, contact_id: str | None, shown_at: int
+    conn: Connection, workspace_id: WorkspaceId, contact_id: ContactId | None, shown_at: int
 ) -> list[Any]:
     """Per contact, label and value seen at least ``shown_at`` times (of one contact, or of
     the whole workspace): occurrences, distinct conversations, and the denominator."""
@@ -135,7 +135,7 @@ def workspaces_analysed(conn: Connection) -> list[tuple[str, str]]:
 
 
 def pattern_items(
-    conn: Connection, workspace_id: WorkspaceId, contact_id: str | None = None
+    conn: Connection, workspace_id: WorkspaceId, contact_id: ContactId | None = None
 ) -> list[Any]:
     """Every pattern item of the workspace (or of one contact), any lifecycle."""
     q = sa.select(memory_items).where(

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise.domain.memory import Evidence, Item, Kind, Lifecycle, Scope, Source
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, ConversationId, WorkspaceId
 from memwise.storage.schema import (
     contacts,
     conversations,
@@ -91,7 +91,7 @@ _ZONE_VERSION = (
 
 
 def zone_and_version(
-    conn: Connection, workspace_id: WorkspaceId, contact_id: str
+    conn: Connection, workspace_id: WorkspaceId, contact_id: ContactId
 ) -> tuple[str, tuple[int, int, int]] | None:
     """The contact's timezone (its workspace's) and its items' version — what changes
     whenever any item of the contact is written, changed or deleted, read from the version
@@ -104,7 +104,7 @@ def zone_and_version(
     return str(tz), (int(n or 0), int(newest or 0), int(revisions or 0))
 
 
-def _owner(contact_id: str | None) -> Any:
+def _owner(contact_id: ContactId | None) -> Any:
     return (
         memory_items.c.contact_id == contact_id
         if contact_id
@@ -115,7 +115,7 @@ def _owner(contact_id: str | None) -> Any:
 def contact_rows(
     conn: Connection,
     workspace_id: WorkspaceId,
-    contact_id: str,
+    contact_id: ContactId,
     lifecycles: Iterable[str] | None = None,
 ) -> list[Any]:
     """Every item row of one contact (of these lifecycles), oldest first: read by the contact
@@ -130,7 +130,7 @@ def contact_rows(
 
 
 def texts_by_turn(
-    conn: Connection, workspace_id: WorkspaceId, contact_id: str
+    conn: Connection, workspace_id: WorkspaceId, contact_id: ContactId
 ) -> dict[str, list[str]]:
     """For each turn an item of this contact quotes, the texts of those items (any state: a
     superseded item still says what that turn was about)."""
@@ -148,7 +148,11 @@ def texts_by_turn(
 
 
 def active_matching(
-    conn: Connection, workspace_id: WorkspaceId, contact_id: str | None, key: str | None, norm: str
+    conn: Connection,
+    workspace_id: WorkspaceId,
+    contact_id: ContactId | None,
+    key: str | None,
+    norm: str,
 ) -> list[Any]:
     """The active rows a new value meets: the same words, or the same key."""
     match = memory_items.c.normalized == norm
@@ -181,7 +185,7 @@ def due(
 
 
 def stated_since(
-    conn: Connection, workspace_id: WorkspaceId, contact_id: str, key: str, since: datetime
+    conn: Connection, workspace_id: WorkspaceId, contact_id: ContactId, key: str, since: datetime
 ) -> list[Any]:
     """Items of ``key`` for the contact recorded at or after ``since`` (any lifecycle)."""
     return list(
@@ -262,7 +266,7 @@ def supersede(conn: Connection, old_id: str, new_id: str, now: datetime, why: st
 
 
 def settle_conflicts(
-    conn: Connection, workspace_id: WorkspaceId, contact_id: str | None, key: str | None
+    conn: Connection, workspace_id: WorkspaceId, contact_id: ContactId | None, key: str | None
 ) -> None:
     """Active items sharing a key are conflicted exactly when there is more than one."""
     if not key:
@@ -296,7 +300,7 @@ def archive(conn: Connection, item_id: str, now: datetime) -> None:
 
 
 def by_key_in_conversation(
-    conn: Connection, workspace_id: WorkspaceId, conversation_id: str, key: str
+    conn: Connection, workspace_id: WorkspaceId, conversation_id: ConversationId, key: str
 ) -> Any | None:
     """The active item of this key that a conversation wrote (its session summary)."""
     return conn.execute(
@@ -327,7 +331,11 @@ def quoted_turn(conn: Connection, workspace_id: WorkspaceId, turn_id: str) -> An
 
 
 def turns_before(
-    conn: Connection, workspace_id: WorkspaceId, conversation_id: str, seq: int, n: int = 2
+    conn: Connection,
+    workspace_id: WorkspaceId,
+    conversation_id: ConversationId,
+    seq: int,
+    n: int = 2,
 ) -> list[str]:
     """The texts of the ``n`` turns of the customer or the assistant (never a tool's output
     or an operator's note) just before turn ``seq`` of a conversation: what it answers."""
@@ -346,7 +354,7 @@ def turns_before(
 
 
 def archive_extracted(
-    conn: Connection, workspace_id: WorkspaceId, contact_id: str, now: datetime
+    conn: Connection, workspace_id: WorkspaceId, contact_id: ContactId, now: datetime
 ) -> None:
     """Archive the contact's active items that extraction wrote (an operator's notes stay)."""
     conn.execute(
@@ -434,7 +442,7 @@ def listing(
     conn: Connection,
     workspace_id: WorkspaceId,
     *,
-    contact_id: str | None,
+    contact_id: ContactId | None,
     lifecycles: set[str],
     kind: str | None,
     key: str | None,

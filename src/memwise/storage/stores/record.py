@@ -21,7 +21,7 @@ from memwise.domain.tenancy import (
     ConversationStatus,
     RecordPolicy,
 )
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, ConversationId, WorkspaceId
 from memwise.storage.backend import Backend
 from memwise.storage.schema import (
     agents,
@@ -89,7 +89,7 @@ def listing(
     conn: Connection,
     workspace_id: WorkspaceId,
     *,
-    contact_id: str | None = None,
+    contact_id: ContactId | None = None,
     before: str | None = None,
     limit: int = 50,
 ) -> list[Conversation]:
@@ -103,7 +103,7 @@ def listing(
 
 
 def holds_account(
-    conn: Connection, workspace_id: WorkspaceId, contact_id: str, normalized: str
+    conn: Connection, workspace_id: WorkspaceId, contact_id: ContactId, normalized: str
 ) -> bool:
     """Whether the account reference is one of the contact's."""
     return (
@@ -129,7 +129,10 @@ def record_policy(conn: Connection, workspace_id: WorkspaceId, agent_id: str) ->
 
 
 def append_turns(
-    conn: Connection, backend: Backend, conversation_id: str, batch: Sequence[dict[str, Any]]
+    conn: Connection,
+    backend: Backend,
+    conversation_id: ConversationId,
+    batch: Sequence[dict[str, Any]],
 ) -> list[int]:
     """Insert the turns (the backend numbers them) and move the conversation's last activity
     forward to the latest of them; returns their sequence numbers."""
@@ -155,7 +158,11 @@ def append_turns(
 
 
 def turns_page(
-    conn: Connection, workspace_id: WorkspaceId, conversation_id: str, after: int | None, limit: int
+    conn: Connection,
+    workspace_id: WorkspaceId,
+    conversation_id: ConversationId,
+    after: int | None,
+    limit: int,
 ) -> list[Turn]:
     q = sa.select(turns).where(
         turns.c.workspace_id == workspace_id, turns.c.conversation_id == conversation_id
@@ -166,8 +173,12 @@ def turns_page(
 
 
 def close(
-    conn: Connection, workspace_id: WorkspaceId, conversation_id: str, status: str, at: datetime
-) -> tuple[bool, str | None]:
+    conn: Connection,
+    workspace_id: WorkspaceId,
+    conversation_id: ConversationId,
+    status: str,
+    at: datetime,
+) -> tuple[bool, ContactId | None]:
     """Mark an open conversation closed: (whether it was open, its contact)."""
     done = conn.execute(
         conversations.update()
@@ -180,20 +191,20 @@ def close(
     ).rowcount
     if not done:
         return False, None
-    contact: str | None = conn.execute(
+    contact = conn.execute(
         sa.select(conversations.c.contact_id).where(conversations.c.id == conversation_id)
     ).scalar()
-    return True, contact
+    return True, ContactId(contact) if contact else None
 
 
-def conversation(conn: Connection, conversation_id: str) -> Conversation:
+def conversation(conn: Connection, conversation_id: ConversationId) -> Conversation:
     """A conversation by id (the caller has checked its workspace)."""
     return conversation_from_row(
         conn.execute(sa.select(conversations).where(conversations.c.id == conversation_id)).one()
     )
 
 
-def all_turns(conn: Connection, conversation_id: str) -> list[Turn]:
+def all_turns(conn: Connection, conversation_id: ConversationId) -> list[Turn]:
     """Every turn of one conversation, in order."""
     return [
         turn_from_row(r)
@@ -207,7 +218,9 @@ def all_turns(conn: Connection, conversation_id: str) -> list[Turn]:
 _WINDOW_COLUMNS = (turns.c.seq, turns.c.role, turns.c.text, turns.c.at)
 
 
-def last_turns(conn: Connection, conversation_id: str, after_seq: int, n: int) -> list[Any]:
+def last_turns(
+    conn: Connection, conversation_id: ConversationId, after_seq: int, n: int
+) -> list[Any]:
     """The last ``n`` turns after ``after_seq`` (seq, role, text, at), oldest first."""
     found = conn.execute(
         sa.select(*_WINDOW_COLUMNS)
@@ -219,7 +232,7 @@ def last_turns(conn: Connection, conversation_id: str, after_seq: int, n: int) -
 
 
 def turns_between(
-    conn: Connection, conversation_id: str, after_seq: int, before_seq: int
+    conn: Connection, conversation_id: ConversationId, after_seq: int, before_seq: int
 ) -> list[Any]:
     """Turns with after_seq < seq < before_seq (seq, role, text, at), in order."""
     return list(
@@ -236,7 +249,11 @@ def turns_between(
 
 
 def save_summary(
-    conn: Connection, conversation_id: str, seen_upto: int | None, summary: str | None, upto: int
+    conn: Connection,
+    conversation_id: ConversationId,
+    seen_upto: int | None,
+    summary: str | None,
+    upto: int,
 ) -> None:
     """Store the window's summary, only if nobody else moved it since ``seen_upto``."""
     conn.execute(
@@ -251,7 +268,7 @@ def save_summary(
     )
 
 
-def reset_window(conn: Connection, conversation_id: str) -> None:
+def reset_window(conn: Connection, conversation_id: ConversationId) -> None:
     """The window starts after the last turn so far; summary and pending state cleared."""
     last = conn.execute(
         sa.select(sa.func.max(turns.c.seq)).where(turns.c.conversation_id == conversation_id)
@@ -263,7 +280,9 @@ def reset_window(conn: Connection, conversation_id: str) -> None:
     )
 
 
-def set_pending(conn: Connection, conversation_id: str, pending: dict[str, Any] | None) -> None:
+def set_pending(
+    conn: Connection, conversation_id: ConversationId, pending: dict[str, Any] | None
+) -> None:
     conn.execute(
         conversations.update().where(conversations.c.id == conversation_id).values(pending=pending)
     )
@@ -295,7 +314,7 @@ def open_thread(
     channel: str,
     thread: str,
     contact_ids: Sequence[str],
-) -> str | None:
+) -> ConversationId | None:
     """The newest open conversation of this thread held by one of these contacts."""
     found = conn.execute(
         sa.select(conversations.c.id)
@@ -308,7 +327,7 @@ def open_thread(
         )
         .order_by(conversations.c.started_at.desc())
     ).scalar()
-    return str(found) if found else None
+    return ConversationId(str(found)) if found else None
 
 
 @dataclass(frozen=True)
@@ -341,7 +360,7 @@ _HEADER = (
 )
 
 
-def header(conn: Connection, workspace_id: WorkspaceId, conversation_id: str) -> Header:
+def header(conn: Connection, workspace_id: WorkspaceId, conversation_id: ConversationId) -> Header:
     """The conversation with its workspace, agent and person, or NotFound."""
     row = conn.execute(_HEADER, {"id": conversation_id, "ws": workspace_id}).first()
     if row is None:
@@ -351,20 +370,22 @@ def header(conn: Connection, workspace_id: WorkspaceId, conversation_id: str) ->
     return Header(row, m["h_firm"], m["h_timezone"], agent_from_row(agent), m["h_person"])
 
 
-def conversation_row(conn: Connection, workspace_id: WorkspaceId, conversation_id: str) -> Any:
+def conversation_row(
+    conn: Connection, workspace_id: WorkspaceId, conversation_id: ConversationId
+) -> Any:
     """The conversation's row in this workspace (window state included), or NotFound."""
     return require(conn, conversations, workspace_id, conversation_id, "conversation")
 
 
 # -- a contact's history across conversations -----------------------------------------------
-def _contact_conversations(workspace_id: WorkspaceId, contact_id: str) -> Any:
+def _contact_conversations(workspace_id: WorkspaceId, contact_id: ContactId) -> Any:
     return sa.select(conversations.c.id).where(
         conversations.c.workspace_id == workspace_id, conversations.c.contact_id == contact_id
     )
 
 
 def history_version(
-    conn: Connection, workspace_id: WorkspaceId, contact_id: str
+    conn: Connection, workspace_id: WorkspaceId, contact_id: ContactId
 ) -> tuple[int, int]:
     """(how many turns with text, the newest of them) of the contact's conversations: read
     from the conversations' own counts, never the turns."""
@@ -409,7 +430,7 @@ def _usable(embedder: str | None, fmt: int) -> Any:
 
 
 def contact_conversations(
-    conn: Connection, workspace_id: WorkspaceId, contact_id: str
+    conn: Connection, workspace_id: WorkspaceId, contact_id: ContactId
 ) -> list[Any]:
     """The contact's conversations with turns that have text: id, start, agent, staff user,
     status, how many such turns and the newest of them."""
@@ -499,7 +520,7 @@ def turns_of(
 
 
 def conversation_turns(
-    conn: Connection, workspace_id: WorkspaceId, conversation_id: str
+    conn: Connection, workspace_id: WorkspaceId, conversation_id: ConversationId
 ) -> list[Any]:
     """A conversation's turns with text, as :func:`turns_of` gives them, in order."""
     return list(
@@ -512,7 +533,7 @@ def conversation_turns(
 
 
 def conversation_state(
-    conn: Connection, workspace_id: WorkspaceId, conversation_id: str
+    conn: Connection, workspace_id: WorkspaceId, conversation_id: ConversationId
 ) -> Any | None:
     """A conversation's contact and status, or None."""
     return conn.execute(
@@ -580,10 +601,12 @@ def set_turn_vectors(
     )
 
 
-def ended_conversations(conn: Connection, workspace_id: WorkspaceId, contact_id: str) -> list[str]:
+def ended_conversations(
+    conn: Connection, workspace_id: WorkspaceId, contact_id: ContactId
+) -> list[ConversationId]:
     """The contact's conversations that are no longer open, oldest first."""
     return [
-        str(c)
+        ConversationId(str(c))
         for c in conn.execute(
             sa.select(conversations.c.id)
             .where(
@@ -596,7 +619,9 @@ def ended_conversations(conn: Connection, workspace_id: WorkspaceId, contact_id:
     ]
 
 
-def memory_gate(conn: Connection, workspace_id: WorkspaceId, conversation_id: str) -> Any | None:
+def memory_gate(
+    conn: Connection, workspace_id: WorkspaceId, conversation_id: ConversationId
+) -> Any | None:
     """What decides whether a conversation may become memory: the workspace's plan, the
     agent's memory switch, the conversation's exclusion and its contact."""
     return conn.execute(

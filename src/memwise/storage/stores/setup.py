@@ -7,7 +7,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from memwise.ids import WorkspaceId
+from memwise.ids import ConversationId, WorkspaceId
 from memwise.storage.schema import knowledge_documents, lessons, setups, turns, unanswered
 
 
@@ -49,7 +49,7 @@ def knowledge_counts(conn: Connection, workspace_id: WorkspaceId) -> dict[str, i
 
 
 def preview_counts(
-    conn: Connection, workspace_id: WorkspaceId, conversation_id: str | None
+    conn: Connection, workspace_id: WorkspaceId, conversation_id: ConversationId | None
 ) -> dict[str, int]:
     """How many questions the preview was asked, how many it handed off, and how many of
     those a published lesson answers now."""
@@ -80,7 +80,9 @@ def preview_counts(
     return {"asked": int(asked or 0), "handed_off": int(handed or 0), "taught": int(taught or 0)}
 
 
-def handed_off(conn: Connection, workspace_id: WorkspaceId, conversation_id: str) -> list[Any]:
+def handed_off(
+    conn: Connection, workspace_id: WorkspaceId, conversation_id: ConversationId
+) -> list[Any]:
     """The preview's unanswered questions, first asked first, each with the published lesson
     that answers it now (None when none does, or it was withdrawn)."""
     served = lessons.c.status == "published"

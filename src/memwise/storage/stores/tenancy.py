@@ -21,7 +21,7 @@ from memwise.domain.tenancy import (
     User,
     Workspace,
 )
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, WorkspaceId
 from memwise.storage.schema import (
     agents,
     api_keys,
@@ -307,7 +307,7 @@ def user_by_telegram(conn: Connection, workspace_id: WorkspaceId, telegram_id: s
 def insert_contact(
     conn: Connection,
     workspace_id: WorkspaceId,
-    contact_id: str,
+    contact_id: ContactId,
     name: str,
     at: datetime,
     identities: Sequence[dict[str, Any]] = (),
@@ -323,11 +323,11 @@ def insert_contact(
         )
 
 
-def contact_row(conn: Connection, workspace_id: WorkspaceId, contact_id: str) -> Any:
+def contact_row(conn: Connection, workspace_id: WorkspaceId, contact_id: ContactId) -> Any:
     return require(conn, contacts, workspace_id, contact_id, "contact")
 
 
-def identities_of(conn: Connection, contact_id: str) -> list[tuple[str, str]]:
+def identities_of(conn: Connection, contact_id: ContactId) -> list[tuple[str, str]]:
     """(kind, value) of the contact's identities, in the order they were added."""
     return [
         (r.kind, r.value)
@@ -339,13 +339,15 @@ def identities_of(conn: Connection, contact_id: str) -> list[tuple[str, str]]:
     ]
 
 
-def contact_ids(conn: Connection, workspace_id: WorkspaceId, query: str, limit: int) -> list[str]:
+def contact_ids(
+    conn: Connection, workspace_id: WorkspaceId, query: str, limit: int
+) -> list[ContactId]:
     """Contacts whose name contains ``query``, newest first."""
     q = sa.select(contacts.c.id).where(contacts.c.workspace_id == workspace_id)
     if query:
         q = q.where(contacts.c.name.icontains(query, autoescape=True))  # "%" is a character
     q = q.order_by(contacts.c.created_at.desc(), contacts.c.id.desc()).limit(limit)
-    return [str(i) for i in conn.execute(q).scalars()]
+    return [ContactId(str(i)) for i in conn.execute(q).scalars()]
 
 
 def contact_names(
@@ -359,10 +361,10 @@ def contact_names(
     return {r.id: r.name for r in found}
 
 
-def identityless(conn: Connection, workspace_id: WorkspaceId, name: str) -> list[str]:
+def identityless(conn: Connection, workspace_id: WorkspaceId, name: str) -> list[ContactId]:
     """Contacts of exactly this name that hold no identity at all."""
     return [
-        str(c)
+        ContactId(str(c))
         for c in conn.execute(
             sa.select(contacts.c.id).where(
                 contacts.c.workspace_id == workspace_id,
@@ -375,9 +377,9 @@ def identityless(conn: Connection, workspace_id: WorkspaceId, name: str) -> list
 
 def contacts_by_identity(
     conn: Connection, workspace_id: WorkspaceId, kind: str, normalized: str
-) -> list[str]:
+) -> list[ContactId]:
     return [
-        str(c)
+        ContactId(str(c))
         for c in conn.execute(
             sa.select(contact_identities.c.contact_id)
             .where(
@@ -393,7 +395,7 @@ def contacts_by_identity(
 _NAME = {t.name: sa.select(t.c.name).where(t.c.id == sa.bindparam("id")) for t in (users, contacts)}
 
 
-def person_name(conn: Connection, user_id: str | None, contact_id: str | None) -> str:
+def person_name(conn: Connection, user_id: str | None, contact_id: ContactId | None) -> str:
     """The name of a conversation's person: its staff user, else its contact."""
     table = users if user_id else contacts
     return str(conn.execute(_NAME[table.name], {"id": user_id or contact_id}).scalar_one())

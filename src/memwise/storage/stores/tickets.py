@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from memwise.domain.knowledge import Ticket, TicketStatus
-from memwise.ids import WorkspaceId
+from memwise.ids import ContactId, WorkspaceId
 from memwise.storage.schema import ticket_adapters, tickets
 
 
@@ -33,7 +33,7 @@ def ticket(conn: Connection, ticket_id: str) -> Ticket:
     return ticket_from_row(conn.execute(sa.select(tickets).where(tickets.c.id == ticket_id)).one())
 
 
-def open_of(conn: Connection, workspace_id: WorkspaceId, contact_id: str) -> list[Any]:
+def open_of(conn: Connection, workspace_id: WorkspaceId, contact_id: ContactId) -> list[Any]:
     """The contact's tickets still pending or accepted."""
     return list(
         conn.execute(
@@ -66,7 +66,7 @@ def answered(
     )
 
 
-def of(conn: Connection, workspace_id: WorkspaceId, contact_id: str | None) -> list[Ticket]:
+def of(conn: Connection, workspace_id: WorkspaceId, contact_id: ContactId | None) -> list[Ticket]:
     q = sa.select(tickets).where(tickets.c.workspace_id == workspace_id)
     if contact_id:
         q = q.where(tickets.c.contact_id == contact_id)
