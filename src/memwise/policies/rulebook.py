@@ -1,28 +1,22 @@
-"""Written rules, checked before anyone can serve them.
+"""The phrase shapes of a written rule that would undo the harness.
 
 An agent's persona and rules, and the workspace's team standards, are text an operator
-writes for the model. They sit after the harness rule and can never undo it: a rule that
-tells the assistant to take directions from retrieved text, to ask for or reveal secrets,
-to guess where it does not know, or to answer account questions from memory is refused
-with the reason. Nothing here touches storage.
+writes for the model (checked in ``policies.written``). They sit after the harness rule and
+can never undo it: a rule that tells the assistant to take directions from retrieved text,
+to ask for or reveal secrets, to guess where it does not know, or to answer account
+questions from memory is refused with the reason. English phrase shapes: a blind set of
+paraphrases in seven languages measures what they miss (bench/rules_bench.py).
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
-from typing import Any
 
-from memwise import errors
-from memwise.policies.limits import RulesLimits
-from memwise.safety import instructions, secrets
-
-PERSONA_FIELDS = ("voice", "helps_with")
+from memwise.safety import instructions
 
 # Characters that hide or disguise words: removed, or read as the Latin letter they mimic.
-_INVISIBLE = dict.fromkeys(
+INVISIBLE = dict.fromkeys(
     map(
         ord,
         "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b"
@@ -207,7 +201,7 @@ _ATTACK_FLAGS = {"override", "role_marker", "tool_syntax", "exfiltration", "enco
 def plain(text: str) -> str:
     """The text as the model would read it: compatibility forms folded, invisible
     characters dropped, look-alike letters read as the Latin ones they mimic."""
-    t = unicodedata.normalize("NFKC", text).translate(_INVISIBLE).translate(_LOOKALIKE)
+    t = unicodedata.normalize("NFKC", text).translate(INVISIBLE).translate(_LOOKALIKE)
     return " ".join(t.split())
 
 
@@ -230,114 +224,3 @@ def undoes_harness(text: str) -> str | None:
     if flags:
         return "it reads as an attempt to override the harness (" + ", ".join(sorted(flags)) + ")"
     return None
-
-
-def _joined(texts: Sequence[str]) -> list[str]:
-    """Rules read together where one runs on into the next (no closing punctuation), so a
-    refused phrase cannot be split across two of them."""
-    out: list[str] = []
-    run = ""
-    for t in texts:
-        run = f"{run} {t}".strip() if run else t
-        if re.search(r"[.!?;:]\s*$", t):
-            out.append(run)
-            run = ""
-    if run:
-        out.append(run)
-    return [r for r in out if r not in texts]
-
-
-def _one(text: Any, what: str, max_chars: int) -> str:
-    if not isinstance(text, str):
-        raise errors.Invalid(f"{what} must be text", code="invalid_rule")
-    cleaned = " ".join(text.translate(_INVISIBLE).split())
-    if len(cleaned) > max_chars:
-        raise errors.Invalid(
-            f"{what} is limited to {max_chars} characters (this one has {len(cleaned)}); "
-            "nothing was saved",
-            code="too_long",
-            limit=max_chars,
-            length=len(cleaned),
-        )
-    if cleaned:
-        reason = undoes_harness(cleaned)
-        if reason:
-            raise errors.Invalid(
-                f"{what} was refused: {reason}. Rules come after the harness rule and cannot "
-                "undo it; nothing was saved",
-                code="rule_undoes_harness",
-                rule=cleaned[:200],
-            )
-        secrets.check(cleaned)
-    return cleaned
-
-
-def check(
-    rules: Sequence[Any], persona: Mapping[str, Any] | None, limits: RulesLimits
-) -> tuple[list[str], dict[str, str] | None]:
-    """Rules and persona fit to propose: each rule non-empty, within the limits, free of
-    secrets and not undoing the harness rule; duplicates dropped, order kept."""
-    if isinstance(rules, str) or not isinstance(rules, Sequence):
-        raise errors.Invalid("rules must be a list of texts", code="invalid_rule")
-    if len(rules) > limits.max_rules:
-        raise errors.Invalid(
-            f"at most {limits.max_rules} rules (this has {len(rules)}); nothing was saved",
-            code="too_many_rules",
-            limit=limits.max_rules,
-        )
-    kept: list[str] = []
-    seen: set[str] = set()
-    for n, rule in enumerate(rules, 1):
-        cleaned = _one(rule, f"rule {n}", limits.max_rule_chars)
-        key = cleaned.casefold()
-        if cleaned and key not in seen:
-            seen.add(key)
-            kept.append(cleaned)
-    for run in _joined(kept):
-        reason = undoes_harness(run)
-        if reason:
-            raise errors.Invalid(
-                f"rules read together were refused: {reason}. Rules come after the harness "
-                "rule and cannot undo it; nothing was saved",
-                code="rule_undoes_harness",
-                rule=run[:200],
-            )
-    clean_persona: dict[str, str] | None = None
-    if persona is not None:
-        if not isinstance(persona, Mapping):
-            raise errors.Invalid("persona must be an object", code="invalid_rule")
-        unknown = set(persona) - set(PERSONA_FIELDS)
-        if unknown:
-            raise errors.Invalid(
-                f"unknown persona fields: {sorted(unknown)} (known: {list(PERSONA_FIELDS)})",
-                code="invalid_field",
-            )
-        clean_persona = {
-            k: _one(persona.get(k) or "", f"persona {k.replace('_', ' ')}", limits.persona_chars)
-            for k in PERSONA_FIELDS
-        }
-    return kept, clean_persona
-
-
-def diff(
-    before_rules: Sequence[str],
-    before_persona: Mapping[str, str] | None,
-    rules: Sequence[str],
-    persona: Mapping[str, str] | None,
-) -> str:
-    """A unified diff of one version against another, persona lines first."""
-
-    def lines(rs: Sequence[str], p: Mapping[str, str] | None) -> list[str]:
-        out = [f"{k}: {p[k]}" for k in PERSONA_FIELDS if p and p.get(k)]
-        return out + [f"- {r}" for r in rs]
-
-    return "\n".join(
-        difflib.unified_diff(
-            lines(before_rules, before_persona),
-            lines(rules, persona),
-            "served",
-            "proposed",
-            lineterm="",
-            n=1,
-        )
-    )

@@ -16,7 +16,7 @@ from memwise import errors
 from memwise.domain.access import Principal, require_staff
 from memwise.domain.tenancy import Role, RuleVersion
 from memwise.ids import WorkspaceId, new_id
-from memwise.policies import rulebook as policy
+from memwise.policies import written as policy
 from memwise.safety import secrets
 from memwise.services.assistant.notebook import check_not_customer_data
 from memwise.services.platform.runtime import Runtime
