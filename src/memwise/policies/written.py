@@ -46,16 +46,21 @@ def _one(text: Any, what: str, max_chars: int) -> str:
             length=len(cleaned),
         )
     if cleaned:
-        reason = rulebook.undoes_harness(cleaned)
-        if reason:
-            raise errors.Invalid(
-                f"{what} was refused: {reason}. Rules come after the harness rule and cannot "
-                "undo it; nothing was saved",
-                code="rule_undoes_harness",
-                rule=cleaned[:200],
-            )
+        _refuse_undoing(cleaned, f"{what} was")
         secrets.check(cleaned)
     return cleaned
+
+
+def _refuse_undoing(text: str, which: str) -> None:
+    """Refuse ``text`` (``rule_undoes_harness``) when it would undo the harness rule."""
+    reason = rulebook.undoes_harness(text)
+    if reason:
+        raise errors.Invalid(
+            f"{which} refused: {reason}. Rules come after the harness rule and cannot undo "
+            "it; nothing was saved",
+            code="rule_undoes_harness",
+            rule=text[:200],
+        )
 
 
 def check(
@@ -80,14 +85,7 @@ def check(
             seen.add(key)
             kept.append(cleaned)
     for run in _joined(kept):
-        reason = rulebook.undoes_harness(run)
-        if reason:
-            raise errors.Invalid(
-                f"rules read together were refused: {reason}. Rules come after the harness "
-                "rule and cannot undo it; nothing was saved",
-                code="rule_undoes_harness",
-                rule=run[:200],
-            )
+        _refuse_undoing(run, "rules read together were")
     clean_persona: dict[str, str] | None = None
     if persona is not None:
         if not isinstance(persona, Mapping):
