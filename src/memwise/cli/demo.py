@@ -118,7 +118,7 @@ def tell(mw: Memwise, demo: DemoWorkspace) -> list[Step]:
     if demo.reused:  # say which counts are this run's and which the workspace's so far
         lines = [
             f"{len(demo.conversation_ids)} conversations in the workspace so far (earlier "
-            f"runs included); this run's worker ran {jobs} extraction job{'s' * (jobs != 1)}",
+            f"runs included); this run's worker ran {jobs} job{'s' * (jobs != 1)}",
             f"in all so far: {lines[1]}",
         ]
     lines += [f"  refused: {code} × {n}" for code, n in sorted(reasons.items())]

@@ -128,17 +128,24 @@ def trust(item: Item, now: datetime, stale_after: timedelta) -> Trust:
     return Trust.verified if any(e.quote.strip() for e in item.evidence) else Trust.unverified
 
 
-def _day(moment: datetime, zone: ZoneInfo) -> str:
+def day(moment: datetime, zone: ZoneInfo) -> str:
+    """A day as every served line writes it ("7 Dec 2026"), on the workspace's calendar."""
     local = moment.astimezone(zone)
     return f"{local.day} {local:%b %Y}"
+
+
+def _said_on(item: Item, zone: ZoneInfo) -> str:
+    """The day the item's words were said (its first quote's turn), else when it was kept."""
+    first = item.evidence[0].at if item.evidence and item.evidence[0].at else item.recorded_at
+    return day(first, zone)
 
 
 def _when(occurs_on: str, zone: ZoneInfo) -> str:
     moment = occurs_moment(occurs_on, zone)
     if len(occurs_on) == 10:
-        return _day(moment, zone)
+        return day(moment, zone)
     local = moment.astimezone(zone)
-    return f"{_day(moment, zone)} {local:%H:%M}"
+    return f"{day(moment, zone)} {local:%H:%M}"
 
 
 def render_summary(item: Item, zone: ZoneInfo) -> str:
@@ -147,7 +154,7 @@ def render_summary(item: Item, zone: ZoneInfo) -> str:
     meta = item.labels.get("summary") or {}
     said = item.evidence[0].at if item.evidence and item.evidence[0].at else item.recorded_at
     channel = meta.get("channel")
-    head = f"On {_day(said, zone)}" + (f", by {channel}" if channel else "") + ":"
+    head = f"On {day(said, zone)}" + (f", by {channel}" if channel else "") + ":"
     parts = []
     for sentence in meta.get("sentences") or [{"text": item.text}]:
         text = str(sentence.get("text", "")).strip()
@@ -162,9 +169,7 @@ def render(item: Item, now: datetime, zone: ZoneInfo, state: Trust) -> str:
     """One line of dated history — never a present-tense fact."""
     if item.kind is Kind.summary:
         return render_summary(item, zone)
-    said_on = _day(
-        item.evidence[0].at if item.evidence and item.evidence[0].at else item.recorded_at, zone
-    )
+    said_on = _said_on(item, zone)
     if item.source is Source.inferred:
         head = f"Inferred from repeated behaviour (not stated by the customer), as of {said_on}:"
     elif item.source is Source.operator:
@@ -176,13 +181,13 @@ def render(item: Item, now: datetime, zone: ZoneInfo, state: Trust) -> str:
     if item.occurs_on:
         tail = f" (happens {_when(item.occurs_on, zone)}; {temporal(item, now, zone)})"
     if state is Trust.stale:
-        tail += f" (last mentioned {_day(item.last_mentioned_at, zone)}; may be out of date)"
+        tail += f" (last mentioned {day(item.last_mentioned_at, zone)}; may be out of date)"
     return f"{head} {text}.{tail}"
 
 
 def render_conflict(items: list[Item], zone: ZoneInfo) -> str:
-    """How a conflict is served: both values with their dates, neither as true."""
-    parts = [f"{i.text.rstrip('.')} ({_day(i.recorded_at, zone)})" for i in items]
+    """How a conflict is served: both values with the days they were said, neither as true."""
+    parts = [f"{i.text.rstrip('.')} ({_said_on(i, zone)})" for i in items]
     return "conflicting: " + " vs ".join(parts)
 
 

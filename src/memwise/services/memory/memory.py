@@ -32,6 +32,7 @@ from memwise.domain.memory import (
     Written,
     check_key,
     check_occurs_on,
+    day,
     occurs_moment,
     supersession,
     temporal,
@@ -443,7 +444,7 @@ class Memory:
         changes = []
         for old, verdict in verdicts:
             if verdict == "supersede_old":
-                why = f"replaced by a newer statement of {said_at.astimezone(zone):%d %b %Y}"
+                why = f"replaced by a newer statement of {day(said_at, zone)}"
                 if old.source == Source.inferred and source is not Source.inferred:
                     why = (
                         "the customer stated it"
