@@ -1,7 +1,7 @@
 """Record recall as installed, against the plain baselines, in one run on the same data.
 
     python bench/recall_default.py --records tools/datasets/recall_business_blind_4.json \
-        [--longmemeval PATH/longmemeval_s.json.xz] [--limit N] [--full] \
+        [--longmemeval PATH/longmemeval_s.json.xz] [--limit N | --sample N] [--full] \
         [--save RUN.json] [--compare RUN.json] [--model-dir FOLDER]
 
 Readings, each ranking a question's candidate turns:
@@ -24,7 +24,9 @@ Metrics per question: r@k, the share of its evidence turns in the first k (k = 1
 all@10, every evidence turn in the first 10; any@5. Differences are paired (the same
 questions), with a 95% bootstrap interval (2,000 resamples). LongMemEval_S is read from the
 path given (``.json`` or ``.json.xz``), never copied; its questions without an answer
-(``_abs``) and those whose evidence is only in the assistant's turns are left out.
+(``_abs``) and those whose evidence is only in the assistant's turns are left out (418 of
+the 498 remain); ``--sample N`` takes N of them in a seeded random order, so a run cut short
+is still a random sample.
 
 Two versions of memwise side by side: ``--save`` writes every question's metrics per
 reading; run the other version (a checkout of it, this script copied in) with ``--compare``
@@ -246,6 +248,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--records", type=Path, action="append", default=[])
     ap.add_argument("--longmemeval", type=Path)
     ap.add_argument("--limit", type=int, help="LongMemEval: the first N questions only")
+    ap.add_argument(
+        "--sample", type=int, help="LongMemEval: N questions drawn at random (seed 468)"
+    )
     ap.add_argument("--full", action="store_true", help="also the float32 weights")
     ap.add_argument("--model-dir", help="also another model plugged in (its folder)")
     ap.add_argument("--save", type=Path, help="write every question's metrics here")
@@ -258,7 +263,12 @@ def main(argv: list[str] | None = None) -> int:
     other = Vectors(MiniLMEmbedder(model_dir=args.model_dir)) if args.model_dir else None
     sets: list[tuple[str, list[Case]]] = [(p.stem, business_cases(p)) for p in args.records]
     if args.longmemeval:
-        sets.append(("LongMemEval_S", longmemeval_cases(args.longmemeval, args.limit)))
+        cases = longmemeval_cases(args.longmemeval, args.limit)
+        if args.sample:  # a seeded draw: any N of it is a random sample of the whole
+            order = list(range(len(cases)))
+            random.Random(468).shuffle(order)
+            cases = [cases[i] for i in order[: args.sample]]
+        sets.append(("LongMemEval_S", cases))
     for name, cases in sets:
         texts = [said(d) for c in cases for d in c.docs]
         took = packaged.fill(texts, f"{name}, int8")
