@@ -258,6 +258,9 @@ def main() -> None:
         if "en3" in wanted:
             data = json.loads((SETS / "language_en_blind_3.json").read_text())["conversations"]
             report("language_en_blind_3 (English, blind)", score_facts(data, run))
+        if "en4" in wanted:  # written 2026-12-07 for the next change; not run yet
+            data = json.loads((SETS / "language_en_blind_4.json").read_text())["conversations"]
+            report("language_en_blind_4 (English, blind)", score_facts(data, run))
         if "multi" in wanted:
             data = json.loads((SETS / "language_multi_blind_1.json").read_text())["conversations"]
             for lang in ("de", "fr", "es"):
