@@ -127,6 +127,19 @@ def test_render_is_dated_history_never_present_fact() -> None:
     assert "(happens 20 Nov 2026 11:00; past)" in event
     conflict = render_conflict([_item(text="Prefers email"), _item(text="Prefers phone")], BERLIN)
     assert conflict == "conflicting: Prefers email (3 Nov 2026) vs Prefers phone (3 Nov 2026)"
+    # each value with the day it was said, not the day it was kept (extracted weeks later)
+    kept_later = NOW - timedelta(days=1)
+    said = [
+        _item(text="Prefers email", recorded_at=kept_later),
+        _item(
+            text="Prefers phone",
+            recorded_at=kept_later,
+            evidence=[Evidence("t2", "call me", NOW - timedelta(days=10))],
+        ),
+    ]
+    assert render_conflict(said, BERLIN) == (
+        "conflicting: Prefers email (3 Nov 2026) vs Prefers phone (19 Nov 2026)"
+    )
 
 
 @pytest.mark.parametrize(
