@@ -97,9 +97,10 @@ def tell(mw: Memwise, demo: DemoWorkspace) -> list[Step]:
     # 1. conversations end; the worker extracts
     worker = mw.worker(name="demo")
     ran = worker.run_once()
-    kept = refused = discarded = 0
+    kept = refused = discarded = extracted = 0
     reasons: dict[str, int] = {}
     for job in mw.jobs.find(ws):
+        extracted += job.kind == "extract"
         if job.kind == "extract" and job.result:
             kept += sum(job.result.get("written", {}).values())
             discarded += int(job.result.get("discarded", 0))
@@ -107,7 +108,6 @@ def tell(mw: Memwise, demo: DemoWorkspace) -> list[Step]:
                 refused += n
                 reasons[code] = reasons.get(code, 0) + n
     jobs = sum(ran.values())
-    extracted = sum(1 for job in mw.jobs.find(ws) if job.kind == "extract")
     others = f", {jobs - extracted} keeping turns' vectors for recall" if jobs > extracted else ""
     lines = [
         f"{len(demo.conversation_ids)} conversations ended; the worker ran {jobs} jobs "

