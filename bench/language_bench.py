@@ -257,8 +257,8 @@ def main() -> None:
             report("language_en_blind_2 (English, blind)", score_facts(data, run))
         if "en3" in wanted:
             data = json.loads((SETS / "language_en_blind_3.json").read_text())["conversations"]
-            report("language_en_blind_3 (English, blind)", score_facts(data, run))
-        if "en4" in wanted:  # written 2026-12-07 for the next change; not run yet
+            report("language_en_blind_3 (English, tuning set)", score_facts(data, run))
+        if "en4" in wanted:  # measured on the dates change (2026-12-07), aggregates only
             data = json.loads((SETS / "language_en_blind_4.json").read_text())["conversations"]
             report("language_en_blind_4 (English, blind)", score_facts(data, run))
         if "multi" in wanted:

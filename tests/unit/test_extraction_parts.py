@@ -31,6 +31,23 @@ SUNDAY = datetime(2026, 11, 29, 10, 0, tzinfo=BERLIN)
         ("on 20 November", "I had the dentist on 20 November", "2026-11-20"),
         ("on 20 November", "I have the dentist on 20 November", "2027-11-20"),
         ("tonight around 7", None, "2026-11-29T19:00:00+01:00"),
+        # a weekday with a day of the month: a month where they meet (the library's reading)
+        ("tues 21st", None, "2027-09-21"),
+        ("Friday the 18th", None, "2026-12-18"),
+        # a time after the phrase, in its clause; "half eight" is British; 1-6 is afternoon
+        ("sat", "sat 9 for shots pls", "2026-12-05T09:00:00+01:00"),
+        ("thursday", "thursday half eight for the MOT is good", "2026-12-03T08:30:00+01:00"),
+        ("wednesday six", "wednesday six for the physio is perfect", "2026-12-02T18:00:00+01:00"),
+        # a past verb in another clause does not make a date past; in its own, the nearer
+        (
+            "the 11th at 9am",
+            "the flight is the 11th at 9am, I got it wrong",
+            "2026-12-11T09:00:00+01:00",
+        ),
+        ("Nov 20", "the party got moved to Nov 20", "2026-11-20"),
+        ("Dec 31", "the reopening got pushed to Dec 31", "2026-12-31"),
+        # what neither reader reads is dateparser's
+        ("two days ago", None, "2026-11-27"),
     ],
 )
 def test_dates_resolve_against_the_turn_in_the_workspace_timezone(

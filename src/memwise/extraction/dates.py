@@ -1,9 +1,13 @@
 """Resolving date and time wording against the moment it was said, in the workspace timezone.
 
 "lunch tomorrow at 11", said on Sun 29 Nov 2026 10:00 in Europe/Berlin, resolves to
-2026-11-30T11:00:00+01:00. Our own rules handle what dateparser gets wrong or cannot read
-(bare ordinals "on the 3rd", "at 11" without minutes, weekday conventions); dateparser reads
-the rest. Conventions (recorded, since others exist):
+2026-11-30T11:00:00+01:00. dateparser's search finds the wording (memwise.text.dates); two
+readers resolve it: ctparse, a parser of booking chat ("tues 21st", "sat 9 for shots",
+"thursday half eight"), and the conventions below (offsets, holidays, "Monday week", past
+readings, which the library does not read). dateparser's own reading is not used here: on the
+tuning conversations it read "the 11th" as 11 November, "sat 9" as 9 September and "tues
+21st" as a day gone by. Conventions (recorded, since others exist):
+Conventions (recorded, since others exist):
 
 - a bare weekday ("on Friday") is the next such day after today;
 - "next Friday" is the Friday of next week (Monday-based weeks); "this Friday" is this
@@ -14,29 +18,20 @@ the rest. Conventions (recorded, since others exist):
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from memwise.text import dates as text_dates
+from memwise.text import words
 
-WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_CALENDAR = words.labelled("calendar")
+WEEKDAYS = [w for label, w in _CALENDAR if label == "weekday"]
 _WD = {w: i for i, w in enumerate(WEEKDAYS)} | {w[:3]: i for i, w in enumerate(WEEKDAYS)}
-MONTHS = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-]
+MONTHS = [w for label, w in _CALENDAR if label == "month"]
 _MON = {m: i + 1 for i, m in enumerate(MONTHS)} | {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
 _MONTH_RX = (
     r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
@@ -48,53 +43,13 @@ _WD_RX = (
 )
 
 
-_UNITS = [
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
-_ORD = [
-    "first",
-    "second",
-    "third",
-    "fourth",
-    "fifth",
-    "sixth",
-    "seventh",
-    "eighth",
-    "ninth",
-    "tenth",
-    "eleventh",
-    "twelfth",
-    "thirteenth",
-    "fourteenth",
-    "fifteenth",
-    "sixteenth",
-    "seventeenth",
-    "eighteenth",
-    "nineteenth",
-]
-NUMBER_WORDS = {w: n + 1 for n, w in enumerate(_UNITS)} | {"twenty": 20, "thirty": 30}
-_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_NUMBERS = words.labelled("numbers")
 # every number word a text may give a count or an age in (dates need only up to thirty)
-CARDINALS = NUMBER_WORDS | {"zero": 0} | {w: 20 + 10 * n for n, w in enumerate(_TENS)}
-_ORDINAL_WORDS = {w: n + 1 for n, w in enumerate(_ORD)} | {"twentieth": 20, "thirtieth": 30}
+CARDINALS = {w: int(n) for n, w in _NUMBERS if n.isdigit()}
+NUMBER_WORDS = {w: n for w, n in CARDINALS.items() if 0 < n < 20 or n in (20, 30)}
+_ORDINAL_WORDS = {w: int(n[:-2]) for n, w in _NUMBERS if not n.isdigit()}
+_UNITS = [w for w, n in NUMBER_WORDS.items() if n < 10]  # one … nine
+_ORD = [w for w, n in _ORDINAL_WORDS.items() if n < 10]  # first … ninth
 _SUFFIX = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}
 
 
@@ -113,7 +68,7 @@ def words_to_numbers(text: str) -> str:
         return str(tens + NUMBER_WORDS[unit])
 
     t = re.sub(
-        r"\b(twenty|thirty)[ -](" + "|".join(_ORD[:9] + _UNITS[:9]) + r")\b",
+        r"\b(twenty|thirty)[ -](" + "|".join(_ORD + _UNITS) + r")\b",
         compound,
         text,
         flags=re.I,
@@ -194,21 +149,20 @@ _PAST = re.compile(
 )
 
 
-def _next_day_of_month(day: int, today: date, past: bool = False) -> date | None:
-    """The nearest day ``day`` of a month on or after today (on or before, when ``past``)."""
-    year, month, step = today.year, today.month, -1 if past else 1
-    for _ in range(13):
-        try:
-            candidate: date | None = date(year, month, day)
-        except ValueError:
-            candidate = None
-        if candidate and (candidate <= today if past else candidate >= today):
-            return candidate
-        month += step
-        year, month = (
-            (year - 1, 12) if month < 1 else (year + 1, 1) if month > 12 else (year, month)
-        )
-    return None
+def _next_day_of_month(day: int, today: date, past: bool = False, t: str = "") -> date | None:
+    """The nearest day ``day`` of a month on or after today (on or before, when ``past``);
+    when ``t`` names a weekday, the nearest whose day is that weekday, up to two months back
+    ("Thursday the 21st" said on Wednesday the 27th is six days ago)."""
+    named = re.search(rf"\b{_WD_RX}\b", t)
+    months = range(-2, 13) if named else range(0, -13, -1) if past else range(13)
+    found = [
+        c
+        for k in months
+        if (c := _safe(*_shift_month(today, k), day))
+        and (named or (c <= today if past else c >= today))
+        and (not named or c.weekday() == _WD[named.group(1)[:3]])
+    ]
+    return min(found, key=lambda c: abs((c - today).days), default=None)
 
 
 def _month_day(
@@ -290,17 +244,6 @@ def _relative_rules(t: str, today: date) -> date | None:
     if m:
         year, month = _shift_month(today, {"next": 1, "this": 0}.get(m.group(2), -1))
         return _month_day(month, int(m.group(1)), year, today)
-    m = re.search(rf"\b{_WD_RX},? the (\d{{1,2}})(?:st|nd|rd|th)?\b", t)
-    if m:  # the date wins; the weekday picks the month it falls on
-        target, day = _WD[m.group(1)[:3]], int(m.group(2))
-        for delta in (0, 1, -1, 2, -2):
-            year, month = _shift_month(today, delta)
-            try:
-                candidate = date(year, month, day)
-            except ValueError:
-                continue
-            if candidate.weekday() == target:
-                return candidate
     m = re.search(r"\bin (\d+) business days?\b", t)
     if m:
         when, left = today, int(m.group(1))
@@ -333,18 +276,7 @@ def _aliases(t: str) -> str:
     return re.sub(r"\b(?:the )?(?:last|past|previous) day\b", "yesterday", t)
 
 
-_HOLIDAYS = {
-    "christmas eve": (12, 24),
-    "christmas day": (12, 25),
-    "christmas": (12, 25),
-    "boxing day": (12, 26),
-    "new year's eve": (12, 31),
-    "new years eve": (12, 31),
-    "new year's day": (1, 1),
-    "new years day": (1, 1),
-    "halloween": (10, 31),
-    "valentine's day": (2, 14),
-}
+_HOLIDAYS = {w: (int(d[:2]), int(d[3:])) for d, w in _CALENDAR if d[0].isdigit()}
 _HOLIDAY_RX = re.compile(
     r"\b(?:on\s+)?("
     + "|".join(re.escape(h) for h in sorted(_HOLIDAYS, key=len, reverse=True))
@@ -386,20 +318,6 @@ def _fixed_days(t: str, today: date, past: bool) -> date | None:
     return None
 
 
-def _in_so_many(t: str, today: date) -> date | None:
-    """ "in 3 days", "in a week", "in two months"."""
-    m = re.search(r"\bin (\d+|a|an|one|two|three|four|five|six|seven|ten) (day|week|month)s?\b", t)
-    if not m:
-        return None
-    n = int(m.group(1)) if m.group(1).isdigit() else (CARDINALS | {"a": 1, "an": 1})[m.group(1)]
-    if m.group(2) == "day":
-        return today + timedelta(days=n)
-    if m.group(2) == "week":
-        return today + timedelta(weeks=n)
-    month = today.month - 1 + n
-    return _month_day(month % 12 + 1, min(today.day, 28), today.year + month // 12, today)
-
-
 def _weekday(t: str, today: date) -> date | None:
     """ "next Tuesday", "this Friday", "last Monday", "Thursday" (never "every Thursday")."""
     m = re.search(rf"\b(next|this|coming|last)?\s*{_WD_RX}\b", t)
@@ -438,8 +356,6 @@ def _own_rules(text: str, today: date, past: bool = False) -> date | None:
         return today + timedelta(days=1)
     if re.search(r"\byesterday\b", t):
         return today - timedelta(days=1)
-    if (found := _in_so_many(t, today)) is not None:
-        return found
     m = re.search(r"\b(\d{4})-(\d{2})-(\d{2})\b", t)
     if m:
         try:
@@ -458,7 +374,7 @@ def _own_rules(text: str, today: date, past: bool = False) -> date | None:
     if m:
         given = _year(m.group(3), today) if m.group(3) else None
         return _month_day(_MON[m.group(1)[:3]], int(m.group(2)), given, today, past)
-    if (found := _weekday(t, today)) is not None:
+    if (found := _weekday(t, today)) is not None and not _NAMED_DAY.search(t):
         return found
     m = re.search(r"\bnext (week|month|year)\b", t)
     if m:
@@ -473,36 +389,20 @@ def _own_rules(text: str, today: date, past: bool = False) -> date | None:
         t,
     )
     if m:
-        return _next_day_of_month(int(m.group(1) or m.group(2)), today, past)
+        return _next_day_of_month(int(m.group(1) or m.group(2)), today, past, t)
     m = re.search(
         r"\b(\d{1,2})(?:st|nd|rd|th)\b|\bon (?:the )?(\d{1,2})\b(?![:.]\d)|"
         r"^\s*(\d{1,2})\s*(?:,|at\b)",
         t,
     )
     if m:
-        return _next_day_of_month(int(m.group(1) or m.group(2) or m.group(3)), today, past)
+        return _next_day_of_month(int(m.group(1) or m.group(2) or m.group(3)), today, past, t)
     m = re.search(r"\b(\d{1,2})[/.](\d{1,2})\b", t)
     if m:  # month first (American English); day first when the first cannot be a month
         a, b = int(m.group(1)), int(m.group(2))
         month, day = (a, b) if a <= 12 else (b, a)
         return _month_day(month, day, None, today)
     return None
-
-
-def _dateparser(text: str, reference: datetime) -> datetime | None:
-    import dateparser
-
-    settings = {
-        "RELATIVE_BASE": reference.replace(tzinfo=None),
-        "PREFER_DATES_FROM": "future",
-        "RETURN_AS_TIMEZONE_AWARE": False,
-        "STRICT_PARSING": False,
-    }
-    try:
-        found: datetime | None = dateparser.parse(text, languages=["en"], settings=settings)
-    except (ValueError, OverflowError):
-        return None
-    return found
 
 
 HAS_DATE = re.compile(
@@ -526,7 +426,9 @@ def find_phrase(sentence: str) -> str | None:
     begin, end = m.span()
     best = text_dates.most_specific(sentence[max(0, begin - 40) : end + 60])  # bounded work
     at = sentence.find(best, max(0, begin - 40)) if best and len(best) > end - begin else -1
-    begin, end = (at, at + len(best)) if best and at >= 0 else (begin, end)
+    if best and at >= 0:  # joined with the first word when they touch ("thurs 4:30 this week")
+        near = sentence[min(end, at + len(best)) : max(begin, at)].strip(" ,") == ""
+        begin, end = (min(begin, at), max(end, at + len(best))) if near else (at, at + len(best))
     tail = sentence[end : end + 25]
     t = re.match(
         r"\s*(?:at|@|around|by|from)?\s*\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)?", tail, re.I
@@ -542,35 +444,123 @@ def find_phrase(sentence: str) -> str | None:
     return ((lead.group() if lead else "") + sentence[begin:end] + extra).strip()
 
 
+def _library(text: str, local: datetime) -> tuple[date | None, time | None]:
+    """ctparse's reading of ``text`` (English; rules scored by a naive Bayes model, MIT) as a
+    day and a time, either unknown when not said. Its first 48 characters only (bounded)."""
+    from ctparse.ctparse import ctparse
+
+    logging.getLogger("ctparse").setLevel(logging.ERROR)  # it warns on every text it cannot read
+
+    try:
+        found = ctparse(text[:48], ts=local.replace(tzinfo=None), timeout=0.03)
+    except Exception:  # the parser's own errors: no reading, as for any unreadable text
+        return None, None
+    if found is None:
+        return None, None
+    at: Any = getattr(found.resolution, "t_from", found.resolution)  # an interval: its start
+    if not hasattr(at, "hasDate"):  # a duration ("in two weeks"): the own rules read it
+        return None, None
+    day = date(at.year, at.month, at.day) if at.hasDate else None
+    return day, time(at.hour, at.minute or 0) if at.hasTime else None
+
+
+_NAMED_DAY = re.compile(  # a day of the month ("the 21st", "3 May"), not "the 2nd Tuesday"
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)\b(?! (?:mon|tue|wed|thu|fri|sat|sun))"
+    rf"|\b(\d{{1,2}})\.? (?:of )?{_MONTH_RX}|{_MONTH_RX}\.? (?:the )?(\d{{1,2}})\b",
+    re.I,
+)
+
+
+def _misses(phrase: str, day: date | None) -> int:
+    """How many of the weekday, day of the month and month the phrase names a reading gets
+    wrong (a reading that drops one is wrong whoever made it); 9 for no reading or none named
+    (a reading nothing checks)."""
+    t = words_to_numbers(phrase.lower())
+    weekday = re.search(rf"\b{_WD_RX}\b", t)
+    number = _NAMED_DAY.search(t)
+    month = re.search(rf"\b{_MONTH_RX}\b", t)
+    if day is None or not (weekday or number or month):
+        return 9
+    return (
+        bool(weekday and day.weekday() != _WD[weekday.group(1)[:3]])
+        + bool(number and day.day != int(number.group(1) or number.group(2) or number.group(5)))
+        + bool(month and day.month != _MON[month.group(1)[:3]])
+    )
+
+
 def resolve(
     phrase: str, said_at: datetime, zone: ZoneInfo, sentence: str | None = None
 ) -> Resolved | None:
     """Resolve ``phrase`` as said at ``said_at`` (aware) in ``zone``; None if it holds no date.
 
-    ``sentence`` (the whole sentence) lets past-tense wording pick the past reading of a date
-    without a year ("I had the dentist on 20 November").
+    Two readers, the parser library and the conventions above: the library's reading is
+    taken when it keeps the weekday, day and month the phrase names and the conventions' miss
+    one of them. The library also reads the phrase with the words after it in ``sentence``
+    ("sat 9 for shots" is 9:00), a time taken only when its day is the day chosen. Past-tense
+    wording in the phrase's own clause ("I had the dentist on 20 November") picks the past
+    reading of a date without a year when it is the nearer one.
     """
     local = said_at.astimezone(zone)
     today = local.date()
-    past = bool(_PAST.search(sentence or phrase))
-    day = _own_rules(phrase, today, past)
-    clock = time_of(phrase)
-    if day is None:
-        has_date = HAS_DATE.search(phrase) or re.search(rf"{_MONTH_RX}|\d{{4}}", phrase, re.I)
-        parsed = _dateparser(phrase, local) if has_date or clock is None else None
-        if parsed is None:
-            if clock is None:
-                return None
-            day = today if time(clock.hour, clock.minute) > local.time() else today + timedelta(1)
-        else:
-            day = parsed.date()
-            if (
-                clock is None
-                and (parsed.hour, parsed.minute) != (local.hour, local.minute)
-                and (parsed.hour or parsed.minute)
-            ):
-                clock = time(parsed.hour, parsed.minute)
+    clause = _clause(sentence or phrase, phrase)
+    day = _own_rules(phrase, today)
+    if day is not None and _PAST.search(clause):
+        before = _own_rules(phrase, today, past=True)
+        if before is not None and abs((before - today).days) < abs((day - today).days):
+            day = before
+    after = clause[max(0, clause.find(phrase)) :]  # the phrase and the words after it
+    library_day, library_time = _library(after, local)
+    if HAS_DATE.search(phrase) and _misses(phrase, library_day) < min(1, _misses(phrase, day)):
+        day = library_day
+    clock = time_of(phrase) or (
+        _afternoon(library_time, after) if library_time and day and library_day == day else None
+    )
+    if day is None and (
+        clock is None or HAS_DATE.search(phrase) or re.search(rf"{_MONTH_RX}|\d{{4}}", phrase, re.I)
+    ):
+        day, said = _dateparser(phrase, local)  # what neither reads: "Oct-2", "two days ago"
+        clock = clock or said
+    if day is None:  # a time alone: today's, or tomorrow's once today's has passed
+        if clock is None:
+            return None
+        day = today if time(clock.hour, clock.minute) > local.time() else today + timedelta(1)
     if clock is None:
         return Resolved(day.isoformat(), phrase, False)
     moment = datetime.combine(day, clock, tzinfo=zone)
     return Resolved(moment.isoformat(), phrase, True)
+
+
+def _dateparser(text: str, local: datetime) -> tuple[date | None, time | None]:
+    import dateparser
+
+    settings = {"RELATIVE_BASE": local.replace(tzinfo=None), "PREFER_DATES_FROM": "future"}
+    try:
+        found = dateparser.parse(text, languages=["en"], settings=settings)
+    except (ValueError, OverflowError):
+        return None, None
+    if found is None:
+        return None, None
+    said = (found.hour, found.minute) not in ((local.hour, local.minute), (0, 0))
+    return found.date(), time(found.hour, found.minute) if said else None
+
+
+def _clause(sentence: str, phrase: str) -> str:
+    """The part of ``sentence`` between the punctuation marks around ``phrase`` (all of it
+    when the phrase is not in it): the words a date's tense and time are read from."""
+    at = sentence.find(phrase)
+    if at < 0:
+        return phrase
+    begin = max(sentence.rfind(mark, 0, at) for mark in ",;.!?") + 1
+    ends = [e for e in (sentence.find(mark, at + len(phrase)) for mark in ",;.!?") if e >= 0]
+    return sentence[begin : min(ends, default=len(sentence))].strip()
+
+
+def _afternoon(clock: time, phrase: str) -> time:
+    """The conventions' hours on the library's time: 1–6 without "am" or "morning" are
+    afternoon; "half eight" is 8:30 (British), not 7:30 (the library reads it as German)."""
+    t = phrase.lower()
+    if clock.minute == 30 and re.search(r"\bhalf (?!past)", t):
+        clock = time((clock.hour + 1) % 24, 30)
+    if 1 <= clock.hour <= 6 and not re.search(r"\bmorning|a\.?m\b", t):
+        clock = time(clock.hour + 12, clock.minute)
+    return clock
