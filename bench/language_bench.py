@@ -258,9 +258,9 @@ def main() -> None:
         if "en3" in wanted:
             data = json.loads((SETS / "language_en_blind_3.json").read_text())["conversations"]
             report("language_en_blind_3 (English, tuning set)", score_facts(data, run))
-        if "en4" in wanted:  # measured on the dates change (2026-12-07), aggregates only
+        if "en4" in wanted:  # measured on the dates change (2026-12-07); a tuning set since
             data = json.loads((SETS / "language_en_blind_4.json").read_text())["conversations"]
-            report("language_en_blind_4 (English, blind)", score_facts(data, run))
+            report("language_en_blind_4 (English, tuning set)", score_facts(data, run))
         if "multi" in wanted:
             data = json.loads((SETS / "language_multi_blind_1.json").read_text())["conversations"]
             for lang in ("de", "fr", "es"):

@@ -14,6 +14,8 @@ import re
 from memwise.extraction import dates
 from memwise.extraction.types import Proposal
 from memwise.safety import instructions
+from memwise.text import lexical
+from memwise.text import words as text_words
 
 
 # -- words -------------------------------------------------------------------------------------
@@ -49,16 +51,18 @@ _CH = (
     r"(e-?mails?|e-mail|phone calls?|text messages?|texts?|texting|sms|whatsapp|telegram|"
     r"calls?|calling|phone|ring|post|letter|mail|message)"
 )
-_NOT_PLACE = set(
-    _words(
-        "a an the new another my our their this that there here town city country flat house "
-        "apartment place area street address home abroad it them us you be get live stay work "
-        "his her somewhere same other different bigger smaller next last in on at from with "
-        "and or now soon back up down january february march april may june july august "
-        "september october november december spring summer autumn fall winter monday tuesday "
-        "wednesday thursday friday saturday sunday week month year today tomorrow yesterday "
-        "recently just finally"
+_NOT_PLACE = (
+    set(
+        _words(
+            "new another town city country flat house apartment place area street address home "
+            "abroad get live stay work somewhere different bigger smaller next last now soon back "
+            "spring summer autumn fall winter week month year today tomorrow yesterday recently "
+            "finally"
+        )
     )
+    | set(dates.MONTHS + dates.WEEKDAYS)
+    | lexical.STOPWORDS  # "leslieville so it's close": the place is not "Leslieville So"
+    | text_words.load("fillers")
 )
 _PLACE = (
     r"([A-Za-zÀ-ÿ][\wÀ-ÿ'.-]*(?:[ -](?:am|an|upon|on|de|del|la|le|sur)?[ -]?[A-ZÀ-Ý][\wÀ-ÿ'.-]*)?)"
@@ -95,42 +99,7 @@ RELATIONS = {
 }
 _REL = "(" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")"
 _COUNT = {"a": 1, "an": 1, **dates.NUMBER_WORDS}
-JOBS = _words(
-    "accountant actor architect artist baker barber barista builder butcher carpenter "
-    "cashier chef cleaner coach consultant cook courier dentist designer developer doctor "
-    "driver economist editor electrician engineer farmer firefighter gardener hairdresser "
-    "journalist lawyer lecturer librarian manager mechanic midwife musician nurse "
-    "optician painter paramedic pharmacist photographer physician physiotherapist pilot "
-    "plumber police officer postman professor programmer psychologist receptionist "
-    "researcher salesman saleswoman scientist secretary shopkeeper singer social worker "
-    "software engineer solicitor student surgeon tailor teacher technician therapist "
-    "translator tutor vet veterinarian waiter waitress web developer writer carer "
-    "caregiver nanny pharmacist bookkeeper analyst administrator clerk dentist hygienist "
-    "optometrist"
-)
-_JOB_PHRASES = sorted(
-    {
-        "police officer",
-        "social worker",
-        "software engineer",
-        "web developer",
-        "nurse practitioner",
-        "primary school teacher",
-        "truck driver",
-        "bus driver",
-        "taxi driver",
-        "project manager",
-        "office manager",
-        "shop assistant",
-        "dental hygienist",
-        "civil servant",
-        "care worker",
-        "sales assistant",
-    }
-    | set(JOBS),
-    key=len,
-    reverse=True,
-)
+_JOB_PHRASES = sorted(text_words.load("jobs"), key=lambda j: (-len(j), j))  # longest first
 _JOB = "(" + "|".join(re.escape(j) for j in _JOB_PHRASES) + ")"
 DIETS = (
     r"vegetarian|vegan|pescatarian|coeliac|celiac|diabetic|lactose[- ]intolerant|"
@@ -156,8 +125,10 @@ def _place(raw: str | None) -> str | None:
     words = raw.strip(" .,!").split()
     if not words or words[0].lower() in _NOT_PLACE:
         return None
-    while words and words[-1].lower() in _NOT_PLACE:
-        words.pop()
+    while words and words[-1].lower() in _NOT_PLACE | lexical.STOPWORDS | text_words.load(
+        "fillers"
+    ):
+        words.pop()  # "leslieville so it's close": the place is not "Leslieville So"
     if not words:
         return None
     return " ".join(w if w[:1].isupper() else w.capitalize() for w in words)
