@@ -40,6 +40,11 @@ def test_moves_in_the_past_and_present_are_the_home(said: str) -> None:
     assert ("fact", "address.city", "Lives in Hamburg") in found(said)
 
 
+def test_a_place_whose_name_begins_with_a_common_word() -> None:
+    assert ("fact", "address.city", "Lives in New York") in found("I live in New York")
+    assert found("I live in a new flat") == []
+
+
 def test_a_future_move_is_an_upcoming_event_and_a_hypothetical_is_nothing() -> None:
     (item,) = found("I'm moving to Munich in March.")
     assert item == ("event", "address.move", "Is moving to Munich (in March)")

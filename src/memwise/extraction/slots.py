@@ -123,7 +123,8 @@ def _place(raw: str | None) -> str | None:
     if not raw:
         return None
     words = raw.strip(" .,!").split()
-    if not words or words[0].lower() in _NOT_PLACE:
+    named = len(words) > 1 and words[0][:1].isupper() and words[1][:1].isupper()  # "New York"
+    if not words or (words[0].lower() in _NOT_PLACE and not named):
         return None
     while words and words[-1].lower() in _NOT_PLACE | lexical.STOPWORDS | text_words.load(
         "fillers"
@@ -167,8 +168,7 @@ _MOVING = re.compile(
     re.I,
 )
 _MONTH_PHRASE = re.compile(
-    r"\b(?:in|by|this|next|early|late|mid|end of|the end of)\s+(?:january|february|march|"
-    r"april|may|june|july|august|september|october|november|december)\b",
+    rf"\b(?:in|by|this|next|early|late|mid|end of|the end of)\s+(?:{'|'.join(dates.MONTHS)})\b",
     re.I,
 )
 
