@@ -177,6 +177,7 @@ def score_facts(conversations: list[dict[str, Any]], run: Run) -> dict[str, Any]
             c["items"] += 1
             c["items right"] += bool(hits & mine_ids)
             c["others as the customer's"] += bool(hits & other_ids) and not hits & mine_ids
+            c["items with debris"] += debris(item.text)
     return {
         "counts": c,
         "business": by_business,
@@ -202,6 +203,22 @@ def score_search(conversations: list[dict[str, Any]], run: Run) -> Counter[str]:
     return c
 
 
+# what a clean third-person note never starts or ends with (the bench's own list, not the
+# product's: a greeting, an interjection or filler first; a small word or filler last)
+_OPENERS = {"hi", "hey", "hello", "dear", "ugh", "crap", "yeah", "yep", "sorry", "oops", "hmm"}
+
+
+def debris(text: str) -> bool:
+    from memwise.text import lexical, words
+
+    said = [w.strip(".,!?;:()\"'-").lower() for w in text.split()]
+    said = [w for w in said if w]
+    if not said:
+        return False
+    loose = words.load("fillers") | _OPENERS
+    return said[0] in loose or said[-1] in loose | lexical.STOPWORDS
+
+
 def ratio(a: int, b: int) -> str:
     return f"{a / b:.2f} ({a}/{b})" if b else "—"
 
@@ -215,6 +232,10 @@ def report(name: str, scored: dict[str, Any]) -> None:
             ["facts about the customer kept (recall)", ratio(c["kept"], c["facts"])],
             ["items that are a customer fact (precision)", ratio(c["items right"], c["items"])],
             ["others' facts stored as the customer's", str(c["others as the customer's"])],
+            [
+                "items with debris (a filler or greeting first, a small word last)",
+                ratio(c["items with debris"], c["items"]),
+            ],
             ["dated facts kept", ratio(c["dated kept"], c["dated"])],
             ["kept dated items: day right", ratio(c["day right"], c["dated kept"])],
             ["kept timed items: time right", ratio(c["time right"], c["timed kept"])],
@@ -254,10 +275,13 @@ def main() -> None:
             report("language_en_blind_1 (English, tuning set)", score_facts(data, run))
         if "en2" in wanted:
             data = json.loads((SETS / "language_en_blind_2.json").read_text())["conversations"]
-            report("language_en_blind_2 (English, blind)", score_facts(data, run))
+            report("language_en_blind_2 (English, tuning set)", score_facts(data, run))
         if "en3" in wanted:
             data = json.loads((SETS / "language_en_blind_3.json").read_text())["conversations"]
             report("language_en_blind_3 (English, tuning set)", score_facts(data, run))
+        if "en5" in wanted:  # written 2026-12-07 (second session) for this session's changes
+            data = json.loads((SETS / "language_en_blind_5.json").read_text())["conversations"]
+            report("language_en_blind_5 (English, blind)", score_facts(data, run))
         if "en4" in wanted:  # measured on the dates change (2026-12-07); a tuning set since
             data = json.loads((SETS / "language_en_blind_4.json").read_text())["conversations"]
             report("language_en_blind_4 (English, tuning set)", score_facts(data, run))

@@ -20,24 +20,7 @@ from memwise.extraction.types import Existing, Extraction, Line, Proposal, Propo
 from memwise.text import language, words
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
-_OPERATIONAL_EVENTS = frozenset(
-    [
-        "delivery",
-        "deliver",
-        "collection",
-        "pickup",
-        "pick-up",
-        "arrive",
-        "arrives",
-        "arriving",
-        "due",
-        "service",
-        "call",
-        "check",
-        "install",
-        "installation",
-    ]
-)
+_OPERATIONAL_EVENTS = words.load("operational_events")
 _NOT_AN_END = re.compile(r"\b(Dr|Mr|Mrs|Ms|Mx|Prof|St|Jr|Sr|No|Nr|vs|etc|approx)\.|(?<=\d)\.(?=\d)")
 # the things a dated sentence books (a data file; longest first, so "check-up" before "check")
 _APPOINTMENT_WORDS = "|".join(sorted(words.load("appointments"), key=len, reverse=True))
