@@ -509,12 +509,13 @@ def resolve(
         if before is not None and abs((before - today).days) < abs((day - today).days):
             day = before
     after = clause[max(0, clause.find(phrase)) :]  # the phrase and the words after it
-    library_day, library_time = _library(after, local)
-    if HAS_DATE.search(phrase) and _misses(phrase, library_day) < min(1, _misses(phrase, day)):
-        day = library_day
-    clock = time_of(phrase) or (
-        _afternoon(library_time, after) if library_time and day and library_day == day else None
-    )
+    clock = time_of(phrase)
+    if clock is None or day is None or _misses(phrase, day):  # else it changes nothing
+        library_day, library_time = _library(after, local)
+        if HAS_DATE.search(phrase) and _misses(phrase, library_day) < min(1, _misses(phrase, day)):
+            day = library_day
+        if clock is None and library_time and day and library_day == day:
+            clock = _afternoon(library_time, after)
     if day is None and (
         clock is None or HAS_DATE.search(phrase) or re.search(rf"{_MONTH_RX}|\d{{4}}", phrase, re.I)
     ):
