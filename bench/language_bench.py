@@ -125,6 +125,7 @@ def score_facts(conversations: list[dict[str, Any]], run: Run) -> dict[str, Any]
     timings = []
     every = {f["id"]: f for conv in conversations for f in conv.get("facts", [])}
     counted: set[str] = set()  # items already counted (a customer's earlier conversations)
+    run.customers = {}  # customer ids are the set's own: another set's "k01" is someone else
     for conv in conversations:
         zone = ZoneInfo(conv["timezone"])
         start = time.perf_counter()

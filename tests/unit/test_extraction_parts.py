@@ -31,22 +31,16 @@ SUNDAY = datetime(2026, 11, 29, 10, 0, tzinfo=BERLIN)
         ("on 20 November", "I had the dentist on 20 November", "2026-11-20"),
         ("on 20 November", "I have the dentist on 20 November", "2027-11-20"),
         ("tonight around 7", None, "2026-11-29T19:00:00+01:00"),
-        # a weekday with a day of the month: a month where they meet (the library's reading)
-        ("tues 21st", None, "2027-09-21"),
+        # a weekday with a day of the month: the nearest month where they meet, else the day
+        ("tues 15th", None, "2026-12-15"),
         ("Friday the 18th", None, "2026-12-18"),
-        # a time after the phrase, in its clause; "half eight" is British; 1-6 is afternoon
-        ("sat", "sat 9 for shots pls", "2026-12-05T09:00:00+01:00"),
-        ("thursday", "thursday half eight for the MOT is good", "2026-12-03T08:30:00+01:00"),
-        ("wednesday six", "wednesday six for the physio is perfect", "2026-12-02T18:00:00+01:00"),
-        # a past verb in another clause does not make a date past; in its own, the nearer
-        (
-            "the 11th at 9am",
-            "the flight is the 11th at 9am, I got it wrong",
-            "2026-12-11T09:00:00+01:00",
-        ),
-        ("Nov 20", "the party got moved to Nov 20", "2026-11-20"),
+        ("Thursday the 26th", None, "2026-11-26"),
+        ("tues 21st", None, "2026-12-21"),
+        # a past verb reads a date as past, unless the date is what something was moved to
+        ("the 11th", "the flight got moved to the 11th", "2026-12-11"),
         ("Dec 31", "the reopening got pushed to Dec 31", "2026-12-31"),
-        # what neither reader reads is dateparser's
+        ("the 5th", "my last appointment was on the 5th", "2026-11-05"),
+        # what the conventions do not read is dateparser's
         ("two days ago", None, "2026-11-27"),
     ],
 )

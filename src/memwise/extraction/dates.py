@@ -1,28 +1,28 @@
 """Resolving date and time wording against the moment it was said, in the workspace timezone.
 
 "lunch tomorrow at 11", said on Sun 29 Nov 2026 10:00 in Europe/Berlin, resolves to
-2026-11-30T11:00:00+01:00. dateparser's search finds the wording (memwise.text.dates); two
-readers resolve it: ctparse, a parser of booking chat ("tues 21st", "sat 9 for shots",
-"thursday half eight"), and the conventions below (offsets, holidays, "Monday week", past
-readings, which the library does not read). dateparser's own reading is not used here: on the
-tuning conversations it read "the 11th" as 11 November, "sat 9" as 9 September and "tues
-21st" as a day gone by. Conventions (recorded, since others exist):
-Conventions (recorded, since others exist):
+2026-11-30T11:00:00+01:00. dateparser's search finds the wording (memwise.text.dates), joined
+with the first date word when they touch ("thurs 4:30 this week"); the conventions below
+resolve it and dateparser reads what they do not ("Oct-2", "two days ago"). dateparser is
+not the first reader: on the tuning conversations it read "the 11th" as 11 November, "sat 9"
+as 9 September and "tues 21st" as a day gone by. (A parser of booking chat, ctparse, was
+tried as a second reader and taken back: its time limit is not enforced on its costliest
+step, and it read counts as times, "a table for 6 on Friday" as 18:00.) Conventions:
 
 - a bare weekday ("on Friday") is the next such day after today;
 - "next Friday" is the Friday of next week (Monday-based weeks); "this Friday" is this
   week's, or the coming one once this week's has passed;
 - a day or date without a year is the next one not in the past ("on the 3rd", "3 Dec");
+- a weekday with a day of the month ("Friday the 18th") is the nearest month, within two
+  either way, where they meet; else the day of the month wins;
 - "at 11" alone is 11:00; with no am/pm, hours 1–6 are read as afternoon (13:00–18:00).
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from memwise.text import dates as text_dates
@@ -151,18 +151,21 @@ _PAST = re.compile(
 
 def _next_day_of_month(day: int, today: date, past: bool = False, t: str = "") -> date | None:
     """The nearest day ``day`` of a month on or after today (on or before, when ``past``);
-    when ``t`` names a weekday, the nearest whose day is that weekday, up to two months back
-    ("Thursday the 21st" said on Wednesday the 27th is six days ago)."""
+    when ``t`` names a weekday, the nearest within two months either way whose day is that
+    weekday ("Thursday the 21st" said on Wednesday the 27th is six days ago), else the day
+    wins."""
     named = re.search(rf"\b{_WD_RX}\b", t)
-    months = range(-2, 13) if named else range(0, -13, -1) if past else range(13)
-    found = [
-        c
-        for k in months
-        if (c := _safe(*_shift_month(today, k), day))
-        and (named or (c <= today if past else c >= today))
-        and (not named or c.weekday() == _WD[named.group(1)[:3]])
-    ]
-    return min(found, key=lambda c: abs((c - today).days), default=None)
+    if named:
+        target = _WD[named.group(1)[:3]]
+        fits = [c for k in range(-2, 3) if (c := _safe(*_shift_month(today, k), day))]
+        fits = [c for c in fits if c.weekday() == target]
+        if fits:
+            return min(fits, key=lambda c: abs((c - today).days))
+    for k in range(0, -13, -1) if past else range(13):
+        c = _safe(*_shift_month(today, k), day)
+        if c and (c <= today if past else c >= today):
+            return c
+    return None
 
 
 def _month_day(
@@ -416,6 +419,9 @@ HAS_DATE = re.compile(
 )
 
 
+_DIGIT_RUN = re.compile(r"\d+")
+
+
 def find_phrase(sentence: str) -> str | None:
     """The date wording in a sentence, if any (with a following time, when there is one):
     the most specific of dateparser's candidates when one says more than the first word
@@ -424,7 +430,10 @@ def find_phrase(sentence: str) -> str | None:
     if not m:
         return None
     begin, end = m.span()
-    best = text_dates.most_specific(sentence[max(0, begin - 40) : end + 60])  # bounded work
+    near = sentence[max(0, begin - 40) : end + 60]
+    # dateparser's search costs ~30 ms per number near a date word: a run of numbers is no
+    # date wording a person writes ("friday 6 11 4 or 11 11 10 12 …"), read as the word alone
+    best = text_dates.most_specific(near) if len(_DIGIT_RUN.findall(near)) <= 6 else None
     at = sentence.find(best, max(0, begin - 40)) if best and len(best) > end - begin else -1
     if best and at >= 0:  # joined with the first word when they touch ("thurs 4:30 this week")
         near = sentence[min(end, at + len(best)) : max(begin, at)].strip(" ,") == ""
@@ -444,26 +453,6 @@ def find_phrase(sentence: str) -> str | None:
     return ((lead.group() if lead else "") + sentence[begin:end] + extra).strip()
 
 
-def _library(text: str, local: datetime) -> tuple[date | None, time | None]:
-    """ctparse's reading of ``text`` (English; rules scored by a naive Bayes model, MIT) as a
-    day and a time, either unknown when not said. Its first 48 characters only (bounded)."""
-    from ctparse.ctparse import ctparse
-
-    logging.getLogger("ctparse").setLevel(logging.ERROR)  # it warns on every text it cannot read
-
-    try:
-        found = ctparse(text[:48], ts=local.replace(tzinfo=None), timeout=0.03)
-    except Exception:  # the parser's own errors: no reading, as for any unreadable text
-        return None, None
-    if found is None:
-        return None, None
-    at: Any = getattr(found.resolution, "t_from", found.resolution)  # an interval: its start
-    if not hasattr(at, "hasDate"):  # a duration ("in two weeks"): the own rules read it
-        return None, None
-    day = date(at.year, at.month, at.day) if at.hasDate else None
-    return day, time(at.hour, at.minute or 0) if at.hasTime else None
-
-
 _NAMED_DAY = re.compile(  # a day of the month ("the 21st", "3 May"), not "the 2nd Tuesday"
     rf"\b(\d{{1,2}})(?:st|nd|rd|th)\b(?! (?:mon|tue|wed|thu|fri|sat|sun))"
     rf"|\b(\d{{1,2}})\.? (?:of )?{_MONTH_RX}|{_MONTH_RX}\.? (?:the )?(\d{{1,2}})\b",
@@ -471,56 +460,29 @@ _NAMED_DAY = re.compile(  # a day of the month ("the 21st", "3 May"), not "the 2
 )
 
 
-def _misses(phrase: str, day: date | None) -> int:
-    """How many of the weekday, day of the month and month the phrase names a reading gets
-    wrong (a reading that drops one is wrong whoever made it); 9 for no reading or none named
-    (a reading nothing checks)."""
-    t = words_to_numbers(phrase.lower())
-    weekday = re.search(rf"\b{_WD_RX}\b", t)
-    number = _NAMED_DAY.search(t)
-    month = re.search(rf"\b{_MONTH_RX}\b", t)
-    if day is None or not (weekday or number or month):
-        return 9
-    return (
-        bool(weekday and day.weekday() != _WD[weekday.group(1)[:3]])
-        + bool(number and day.day != int(number.group(1) or number.group(2) or number.group(5)))
-        + bool(month and day.month != _MON[month.group(1)[:3]])
-    )
-
-
 def resolve(
     phrase: str, said_at: datetime, zone: ZoneInfo, sentence: str | None = None
 ) -> Resolved | None:
     """Resolve ``phrase`` as said at ``said_at`` (aware) in ``zone``; None if it holds no date.
 
-    Two readers, the parser library and the conventions above: the library's reading is
-    taken when it keeps the weekday, day and month the phrase names and the conventions' miss
-    one of them. The library also reads the phrase with the words after it in ``sentence``
-    ("sat 9 for shots" is 9:00), a time taken only when its day is the day chosen. Past-tense
-    wording in the phrase's own clause ("I had the dentist on 20 November") picks the past
-    reading of a date without a year when it is the nearer one.
+    ``sentence`` (the whole sentence) lets past-tense wording pick the past reading of a date
+    without a year ("I had the dentist on 20 November") — unless the date is what something
+    was moved to ("the reopening got pushed to Halloween, Oct 31" is the one ahead).
     """
     local = said_at.astimezone(zone)
     today = local.date()
-    clause = _clause(sentence or phrase, phrase)
-    day = _own_rules(phrase, today)
-    if day is not None and _PAST.search(clause):
-        before = _own_rules(phrase, today, past=True)
-        if before is not None and abs((before - today).days) < abs((day - today).days):
-            day = before
-    after = clause[max(0, clause.find(phrase)) :]  # the phrase and the words after it
+    said = sentence or phrase
+    at = said.find(phrase)
+    moved_to = at > 0 and re.search(
+        r"\b(?:to|till|until)\s+(?:\w+,?\s+)?$", said[max(0, at - 30) : at]
+    )
+    day = _own_rules(phrase, today, bool(_PAST.search(said)) and not moved_to)
     clock = time_of(phrase)
-    if clock is None or day is None or _misses(phrase, day):  # else it changes nothing
-        library_day, library_time = _library(after, local)
-        if HAS_DATE.search(phrase) and _misses(phrase, library_day) < min(1, _misses(phrase, day)):
-            day = library_day
-        if clock is None and library_time and day and library_day == day:
-            clock = _afternoon(library_time, after)
     if day is None and (
         clock is None or HAS_DATE.search(phrase) or re.search(rf"{_MONTH_RX}|\d{{4}}", phrase, re.I)
     ):
-        day, said = _dateparser(phrase, local)  # what neither reads: "Oct-2", "two days ago"
-        clock = clock or said
+        day, read = _dateparser(phrase, local)  # what the rules do not read: "Oct-2", "2 days ago"
+        clock = clock or read
     if day is None:  # a time alone: today's, or tomorrow's once today's has passed
         if clock is None:
             return None
@@ -536,32 +498,10 @@ def _dateparser(text: str, local: datetime) -> tuple[date | None, time | None]:
 
     settings = {"RELATIVE_BASE": local.replace(tzinfo=None), "PREFER_DATES_FROM": "future"}
     try:
-        found = dateparser.parse(text, languages=["en"], settings=settings)
+        found = dateparser.parse(text[:100], languages=["en"], settings=settings)  # bounded
     except (ValueError, OverflowError):
         return None, None
     if found is None:
         return None, None
     said = (found.hour, found.minute) not in ((local.hour, local.minute), (0, 0))
     return found.date(), time(found.hour, found.minute) if said else None
-
-
-def _clause(sentence: str, phrase: str) -> str:
-    """The part of ``sentence`` between the punctuation marks around ``phrase`` (all of it
-    when the phrase is not in it): the words a date's tense and time are read from."""
-    at = sentence.find(phrase)
-    if at < 0:
-        return phrase
-    begin = max(sentence.rfind(mark, 0, at) for mark in ",;.!?") + 1
-    ends = [e for e in (sentence.find(mark, at + len(phrase)) for mark in ",;.!?") if e >= 0]
-    return sentence[begin : min(ends, default=len(sentence))].strip()
-
-
-def _afternoon(clock: time, phrase: str) -> time:
-    """The conventions' hours on the library's time: 1–6 without "am" or "morning" are
-    afternoon; "half eight" is 8:30 (British), not 7:30 (the library reads it as German)."""
-    t = phrase.lower()
-    if clock.minute == 30 and re.search(r"\bhalf (?!past)", t):
-        clock = time((clock.hour + 1) % 24, 30)
-    if 1 <= clock.hour <= 6 and not re.search(r"\bmorning|a\.?m\b", t):
-        clock = time(clock.hour + 12, clock.minute)
-    return clock
