@@ -436,8 +436,8 @@ def find_phrase(sentence: str) -> str | None:
     best = text_dates.most_specific(near) if len(_DIGIT_RUN.findall(near)) <= 6 else None
     at = sentence.find(best, max(0, begin - 40)) if best and len(best) > end - begin else -1
     if best and at >= 0:  # joined with the first word when they touch ("thurs 4:30 this week")
-        near = sentence[min(end, at + len(best)) : max(begin, at)].strip(" ,") == ""
-        begin, end = (min(begin, at), max(end, at + len(best))) if near else (at, at + len(best))
+        touch = sentence[min(end, at + len(best)) : max(begin, at)].strip(" ,") == ""
+        begin, end = (min(begin, at), max(end, at + len(best))) if touch else (at, at + len(best))
     tail = sentence[end : end + 25]
     t = re.match(
         r"\s*(?:at|@|around|by|from)?\s*\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)?", tail, re.I
