@@ -40,6 +40,7 @@ SUNDAY = datetime(2026, 11, 29, 10, 0, tzinfo=BERLIN)
         ("the 11th", "the flight got moved to the 11th", "2026-12-11"),
         ("Dec 31", "the reopening got pushed to Dec 31", "2026-12-31"),
         ("the 5th", "my last appointment was on the 5th", "2026-11-05"),
+        ("on the 5th", "we went to Paris on the 5th", "2026-11-05"),
         # what the conventions do not read is dateparser's
         ("two days ago", None, "2026-11-27"),
     ],

@@ -474,7 +474,7 @@ def resolve(
     said = sentence or phrase
     at = said.find(phrase)
     moved_to = at > 0 and re.search(
-        r"\b(?:to|till|until)\s+(?:\w+,?\s+)?$", said[max(0, at - 30) : at]
+        r"\b(?:to|till|until)\s+(?:\w+,\s+)?$", said[max(0, at - 30) : at]
     )
     day = _own_rules(phrase, today, bool(_PAST.search(said)) and not moved_to)
     clock = time_of(phrase)
