@@ -33,6 +33,7 @@ from memwise.console.session import (
     params,
     secure_request,
 )
+from memwise.domain.knowledge import DocumentStatus, LessonStatus, UnansweredStatus
 from memwise.domain.shapes import served
 from memwise.ids import ContactId, ConversationId
 from memwise.web.threads import waiting
@@ -473,13 +474,15 @@ def delete(request: Request, who: Operator, data: dict[str, str]) -> Response:
 @get("/teach")
 def teach(request: Request, who: Operator) -> Response:
     mw, ws = mw_of(request), who.workspace_id
-    drafts = mw.teaching.lessons(ws, "draft")
+    drafts = mw.teaching.lessons(ws, LessonStatus.draft)
     drafted = {d.unanswered_id for d in drafts if d.unanswered_id}
     return render(  # a question with a draft waits under Drafts, not again as unanswered
         request,
         who,
         "teach.html",
-        unanswered=[u for u in mw.teaching.unanswered(ws, "open") if u.id not in drafted],
+        unanswered=[
+            u for u in mw.teaching.unanswered(ws, UnansweredStatus.open) if u.id not in drafted
+        ],
         drafts=drafts,
         receipts=mw.teaching.receipts(ws)[:30],
     )
@@ -517,7 +520,7 @@ def withdraw(request: Request, who: Operator, data: dict[str, str]) -> Response:
 def knowledge(request: Request, who: Operator) -> Response:
     mw, ws = mw_of(request), who.workspace_id
     docs = mw.knowledge.documents(ws, include_superseded=True)
-    docs += mw.knowledge.documents(ws, status="draft")
+    docs += mw.knowledge.documents(ws, status=DocumentStatus.draft)
     return render(
         request,
         who,

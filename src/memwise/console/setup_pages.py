@@ -9,6 +9,7 @@ from fastapi.responses import Response
 from memwise import errors
 from memwise.console.routes import arg, get, post, render
 from memwise.console.session import Operator, back, mw_of
+from memwise.domain.knowledge import DocumentStatus, LessonStatus
 from memwise.extraction import pack
 from memwise.services.assistant.builder import STEPS
 from memwise.services.platform.tenancy import DOORS
@@ -33,7 +34,10 @@ def setup(request: Request, who: Operator) -> Response:
     conv_id = state["try"]["conversation_id"]
     transcript = mw.record.turns(ws, conv_id, limit=500)[-40:] if conv_id else []
     open_questions = mw.builder.handed_off(ws, by=who.principal)
-    drafts = mw.knowledge.documents(ws, status="draft") + mw.teaching.lessons(ws, "draft")
+    drafts = [
+        *mw.knowledge.documents(ws, status=DocumentStatus.draft),
+        *mw.teaching.lessons(ws, LessonStatus.draft),
+    ]
     return render(
         request,
         who,
@@ -46,7 +50,7 @@ def setup(request: Request, who: Operator) -> Response:
         questions=open_questions,
         drafts=drafts,
         current=mw.knowledge.documents(ws)[:30],
-        lessons=[le for le in mw.teaching.lessons(ws, "published")][:30],
+        lessons=mw.teaching.lessons(ws, LessonStatus.published)[:30],
     )
 
 

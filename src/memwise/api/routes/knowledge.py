@@ -10,6 +10,7 @@ from memwise.api import routes
 from memwise.api.auth import MW, Admin, Operator, ws
 from memwise.api.schemas import DocumentIn, LessonIn, LessonPatch, TicketIn, UnansweredIn, out, page
 from memwise.client import models as m
+from memwise.domain.knowledge import DocumentStatus, LessonStatus, UnansweredStatus
 from memwise.ids import ContactId
 from memwise.services.knowledge.knowledge import Hit
 from memwise.web.threads import waiting
@@ -35,7 +36,11 @@ def documents(
     include_superseded: bool = False,
     status: Literal["current", "draft", "superseded", "rejected"] | None = None,
 ) -> dict[str, Any]:
-    docs = mw.knowledge.documents(ws(caller), include_superseded=include_superseded, status=status)
+    docs = mw.knowledge.documents(
+        ws(caller),
+        include_superseded=include_superseded,
+        status=DocumentStatus(status) if status else None,
+    )
     return page([out(d) for d in docs], None)
 
 
@@ -97,7 +102,8 @@ def lookup(
 def list_unanswered(
     caller: Operator, mw: MW, status: Literal["open", "closed"] | None = "open"
 ) -> dict[str, Any]:
-    return page([out(u) for u in mw.teaching.unanswered(ws(caller), status)], None)
+    chosen = UnansweredStatus(status) if status else None
+    return page([out(u) for u in mw.teaching.unanswered(ws(caller), chosen)], None)
 
 
 @router.post("/unanswered", status_code=201, response_model=m.Unanswered)
@@ -127,7 +133,8 @@ def list_lessons(
     mw: MW,
     status: Literal["draft", "published", "superseded", "withdrawn"] | None = None,
 ) -> dict[str, Any]:
-    return page([out(le) for le in mw.teaching.lessons(ws(caller), status)], None)
+    chosen = LessonStatus(status) if status else None
+    return page([out(le) for le in mw.teaching.lessons(ws(caller), chosen)], None)
 
 
 @router.post("/lessons/{lesson_id}/approve", response_model=m.Lesson)

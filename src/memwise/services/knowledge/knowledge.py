@@ -23,6 +23,7 @@ from memwise.domain.knowledge import (
     KINDS,
     Document,
     DocumentReceipt,
+    DocumentStatus,
     ReviewAction,
     check_source_url,
 )
@@ -337,7 +338,7 @@ class Knowledge:
         workspace_id: WorkspaceId,
         *,
         include_superseded: bool = False,
-        status: str | None = None,
+        status: DocumentStatus | None = None,
     ) -> list[Document]:
         """Current documents (with ``include_superseded``, every version); ``status`` picks
         one state: current, draft, superseded or rejected."""

@@ -24,9 +24,11 @@ from memwise.domain.access import Principal, require_staff
 from memwise.domain.knowledge import (
     QUESTION_CHARS,
     Lesson,
+    LessonStatus,
     Receipt,
     Ticket,
     Unanswered,
+    UnansweredStatus,
 )
 from memwise.domain.tenancy import Role
 from memwise.ids import ContactId, ConversationId, WorkspaceId, new_id
@@ -265,7 +267,9 @@ class Teaching:
         with self.rt.db.read() as conn:
             return lstore.lesson_from_row(rows.require(conn, "lesson", workspace_id, lesson_id))
 
-    def lessons(self, workspace_id: WorkspaceId, status: str | None = None) -> list[Lesson]:
+    def lessons(
+        self, workspace_id: WorkspaceId, status: LessonStatus | None = None
+    ) -> list[Lesson]:
         with self.rt.db.read() as conn:
             return lstore.lessons_of(conn, workspace_id, status)
 
@@ -318,7 +322,7 @@ class Teaching:
             return lstore.item(conn, item_id), True
 
     def unanswered(
-        self, workspace_id: WorkspaceId, status: str | None = "open"
+        self, workspace_id: WorkspaceId, status: UnansweredStatus | None = UnansweredStatus.open
     ) -> list[Unanswered]:
         with self.rt.db.read() as conn:
             return lstore.items_of(conn, workspace_id, status)

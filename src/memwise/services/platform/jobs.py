@@ -177,7 +177,7 @@ class Jobs:
         workspace_id: WorkspaceId,
         *,
         kind: str | None = None,
-        status: str | None = None,
+        status: JobStatus | None = None,
         limit: int = 100,
     ) -> list[Job]:
         with self.rt.db.read() as conn:
