@@ -52,6 +52,14 @@ def test_dates_resolve_against_the_turn_in_the_workspace_timezone(
     assert found is not None and found.value == want and found.phrase == phrase
 
 
+def test_a_run_of_numbers_is_not_searched_for_dates() -> None:
+    from memwise.text import dates as text_dates
+
+    assert text_dates.candidates("booked for friday 6 11 4 or 11 11 10 12 12 am pm 12 2") == []
+    assert dates.find_phrase("booked for friday 6 11 4 or 11 11 10 12 12 am pm 12 2") == "friday 6"
+    assert text_dates.candidates("arriving Friday the 17th of April at 3pm")
+
+
 def test_no_date_no_resolution() -> None:
     assert dates.resolve("the blue one please", SUNDAY, BERLIN) is None
     assert dates.find_phrase("I like the blue one") is None

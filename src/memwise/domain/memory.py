@@ -152,9 +152,8 @@ def render_summary(item: Item, zone: ZoneInfo) -> str:
     """A session summary as dated history: "On 3 Nov 2026, by email: …", each open point
     that a later conversation closed marked so."""
     meta = item.labels.get("summary") or {}
-    said = item.evidence[0].at if item.evidence and item.evidence[0].at else item.recorded_at
     channel = meta.get("channel")
-    head = f"On {day(said, zone)}" + (f", by {channel}" if channel else "") + ":"
+    head = f"On {_said_on(item, zone)}" + (f", by {channel}" if channel else "") + ":"
     parts = []
     for sentence in meta.get("sentences") or [{"text": item.text}]:
         text = str(sentence.get("text", "")).strip()

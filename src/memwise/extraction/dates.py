@@ -419,9 +419,6 @@ HAS_DATE = re.compile(
 )
 
 
-_DIGIT_RUN = re.compile(r"\d+")
-
-
 def find_phrase(sentence: str) -> str | None:
     """The date wording in a sentence, if any (with a following time, when there is one):
     the most specific of dateparser's candidates when one says more than the first word
@@ -430,10 +427,7 @@ def find_phrase(sentence: str) -> str | None:
     if not m:
         return None
     begin, end = m.span()
-    near = sentence[max(0, begin - 40) : end + 60]
-    # dateparser's search costs ~30 ms per number near a date word: a run of numbers is no
-    # date wording a person writes ("friday 6 11 4 or 11 11 10 12 …"), read as the word alone
-    best = text_dates.most_specific(near) if len(_DIGIT_RUN.findall(near)) <= 6 else None
+    best = text_dates.most_specific(sentence[max(0, begin - 40) : end + 60])  # bounded work
     at = sentence.find(best, max(0, begin - 40)) if best and len(best) > end - begin else -1
     if best and at >= 0:  # joined with the first word when they touch ("thurs 4:30 this week")
         touch = sentence[min(end, at + len(best)) : max(begin, at)].strip(" ,") == ""
@@ -453,7 +447,11 @@ def find_phrase(sentence: str) -> str | None:
     return ((lead.group() if lead else "") + sentence[begin:end] + extra).strip()
 
 
-_NAMED_DAY = re.compile(  # a day of the month ("the 21st", "3 May"), not "the 2nd Tuesday"
+# A day of the month named beside a weekday ("Friday the 18th", "tues 21st", "3 May"), not an
+# nth weekday ("the 2nd Tuesday"): the conventions then look for the month where the two meet.
+# No library reads this: dateparser takes "tues 21st" for a day gone by and "Friday the 18th"
+# for the next Friday, the parser's DATE entity says where a date is, not which day it names.
+_NAMED_DAY = re.compile(
     rf"\b(\d{{1,2}})(?:st|nd|rd|th)\b(?! (?:mon|tue|wed|thu|fri|sat|sun))"
     rf"|\b(\d{{1,2}})\.? (?:of )?{_MONTH_RX}|{_MONTH_RX}\.? (?:the )?(\d{{1,2}})\b",
     re.I,

@@ -126,10 +126,8 @@ def _place(raw: str | None) -> str | None:
     named = len(words) > 1 and words[0][:1].isupper() and words[1][:1].isupper()  # "New York"
     if not words or (words[0].lower() in _NOT_PLACE and not named):
         return None
-    while words and words[-1].lower() in _NOT_PLACE | lexical.STOPWORDS | text_words.load(
-        "fillers"
-    ):
-        words.pop()  # "leslieville so it's close": the place is not "Leslieville So"
+    while words and words[-1].lower() in _NOT_PLACE:
+        words.pop()
     if not words:
         return None
     return " ".join(w if w[:1].isupper() else w.capitalize() for w in words)
