@@ -43,13 +43,17 @@ from recall_default import (
     ranked,
     said,
     scores,
+    seeded,
 )
 from recall_generalise import PLAIN
 
 DEFAULT = TurnRecallConfig()
 # each weight: its "off" value first, then the values tried
 GRID: dict[str, tuple[float, ...]] = {
-    "neighbour_weight": (0.0, 0.25, 0.5, 1.0),
+    # at most a half: a turn's own words must outweigh the same words lent to its neighbour
+    # (at 1 a turn without the words ties the one that has them; at 0.75 a neighbour nearer
+    # in meaning outran the one turn that names a place, tests/contract/test_any_script.py)
+    "neighbour_weight": (0.0, 0.25, 0.5),
     "speaker_boost": (0.0, 0.3, 0.6, 1.0),
     "voice_boost": (0.0, 0.3, 0.6, 1.0),
     "long_ratio": (0.0, 1.5, 2.0, 3.0),
@@ -165,6 +169,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--longmemeval", type=Path, help="also report on LongMemEval_S (a path)")
     ap.add_argument("--limit", type=int, default=40, help="LongMemEval: the first N questions")
+    ap.add_argument(
+        "--sample",
+        type=int,
+        metavar="START",
+        help="LongMemEval: --limit questions from START of recall_default's seeded order",
+    )
+    ap.add_argument(
+        "--weights",
+        help="learned weights given (name=value,…) instead of fitted: a fit reported later",
+    )
     args = ap.parse_args(argv)
     meaning = Vectors(MiniLMEmbedder())
     asked = Questions(meaning.embedder)
@@ -172,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     for path, cases in zip(args.fit, fitting, strict=True):
         meaning.fill([said(d) for c in cases for d in c.docs], path.stem)
     learned = fit(fitting, meaning, asked, args.rounds) if fitting else DEFAULT
+    if args.weights:
+        given = dict(pair.split("=") for pair in args.weights.split(","))
+        learned = replace(DEFAULT, **{k: float(v) for k, v in given.items()})
     changed = {k: v for k, v in asdict(learned).items() if v != asdict(DEFAULT)[k]}
     console.print(f"learned (fit on {', '.join(p.stem for p in args.fit)}): {changed or 'none'}")
     if args.report:
@@ -191,18 +208,25 @@ def main(argv: list[str] | None = None) -> int:
                 )
         report(args.report.stem, readings, ["memwise, shipped", "MiniLM cosine"])
     if args.longmemeval:
-        lme = longmemeval_cases(args.longmemeval, args.limit)
+        if args.sample is None:
+            lme = longmemeval_cases(args.longmemeval, args.limit)
+            title = f"LongMemEval_S, the first {args.limit} questions"
+        else:
+            lme = seeded(longmemeval_cases(args.longmemeval, None), args.sample, args.limit)
+            title = f"LongMemEval_S, seeded questions {args.sample}-{args.sample + len(lme)}"
         meaning.fill([said(d) for c in lme for d in c.docs], "LongMemEval_S")
-        report(
-            f"LongMemEval_S, the first {args.limit} questions",
-            {
-                "BM25, the user's turns": bm25(lme, own_side=True),
-                "MiniLM cosine": cosine(lme, meaning, asked),
-                "memwise, shipped": evaluate(lme, DEFAULT, meaning, asked),
-                "memwise, learned": evaluate(lme, learned, meaning, asked),
-            },
-            ["memwise, shipped", "BM25, the user's turns"],
-        )
+        on_lme = {
+            "BM25, the user's turns": bm25(lme, own_side=True),
+            "MiniLM cosine": cosine(lme, meaning, asked),
+            "memwise, shipped": evaluate(lme, DEFAULT, meaning, asked),
+            "memwise, learned": evaluate(lme, learned, meaning, asked),
+        }
+        for name, values in GRID.items():
+            if getattr(DEFAULT, name) != values[0]:
+                on_lme[f"shipped, {name} off"] = evaluate(
+                    lme, replace(DEFAULT, **{name: values[0]}), meaning, asked
+                )
+        report(title, on_lme, ["memwise, shipped", "BM25, the user's turns"])
     return 0
 
 

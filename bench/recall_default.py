@@ -135,6 +135,14 @@ class Vectors:
         return vectors[0], pieces
 
 
+def seeded(cases: Sequence[Case], start: int, n: int) -> list[Case]:
+    """Questions ``start`` to ``start + n`` of one seeded random order (seed 468): any run of
+    it is a random sample, and a later run can take questions no earlier run has."""
+    order = list(range(len(cases)))
+    random.Random(468).shuffle(order)
+    return [cases[i] for i in order[start : start + n]]
+
+
 def said(d: TurnDoc) -> str:
     return f"{d.speaker}: {d.text}"
 
@@ -265,9 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.longmemeval:
         cases = longmemeval_cases(args.longmemeval, args.limit)
         if args.sample:  # a seeded draw: any N of it is a random sample of the whole
-            order = list(range(len(cases)))
-            random.Random(468).shuffle(order)
-            cases = [cases[i] for i in order[: args.sample]]
+            cases = seeded(cases, 0, args.sample)
         sets.append(("LongMemEval_S", cases))
     for name, cases in sets:
         texts = [said(d) for c in cases for d in c.docs]
