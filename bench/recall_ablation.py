@@ -30,14 +30,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import console, table
-from memwise.retrieval.embedders import MiniLMEmbedder
-from memwise.retrieval.late import TokenVectors
-from memwise.retrieval.turns import TurnIndex, TurnRecallConfig
+from memwise._retrieval.embedders import MiniLMEmbedder
+from memwise._retrieval.late import TokenVectors
+from memwise._retrieval.turns import TurnIndex, TurnRecallConfig
 from recall_default import (
     METRICS,
     Case,
     Vectors,
     business_cases,
+    cached,
     longmemeval_cases,
     paired,
     ranked,
@@ -60,7 +61,9 @@ GRID: dict[str, tuple[float, ...]] = {
     "period_boost": (0.0, 0.25, 0.5, 1.0),
     "newest_boost": (0.0, 0.25, 0.5, 1.0),
     "dense_weight": (0.0, 0.5, 1.0, 1.5, 2.0),
-    "dense_neighbour_weight": (0.0, 0.25, 0.5, 1.0),
+    # at most a half too: at 1 the two turns of a two-turn conversation have one vector
+    # between them, and a question that meets one by meaning alone finds neither
+    "dense_neighbour_weight": (0.0, 0.25, 0.5),
     "late_weight": (0.0, 0.25, 0.5, 1.0),
 }
 
@@ -180,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         help="learned weights given (name=value,…) instead of fitted: a fit reported later",
     )
     args = ap.parse_args(argv)
-    meaning = Vectors(MiniLMEmbedder())
+    meaning = Vectors(MiniLMEmbedder(), cached("packaged_int8"))
     asked = Questions(meaning.embedder)
     fitting = [business_cases(p) for p in args.fit]
     for path, cases in zip(args.fit, fitting, strict=True):

@@ -38,6 +38,8 @@ from __future__ import annotations
 import argparse
 import json
 import lzma
+import os
+import pickle
 import random
 import sys
 import time
@@ -51,9 +53,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import console, table
-from memwise.retrieval.embedders import MiniLMEmbedder
-from memwise.retrieval.late import TokenVectors
-from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
+from memwise._retrieval.embedders import MiniLMEmbedder
+from memwise._retrieval.late import TokenVectors
+from memwise._retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 from recall_generalise import PLAIN, _lme_time, lme_turns
 from recall_heldout import records
 
@@ -106,13 +108,28 @@ class Vectors:
     """Each distinct text embedded once per embedder ("speaker: text", as memwise embeds a
     turn), with its word pieces."""
 
-    def __init__(self, embedder: MiniLMEmbedder) -> None:
+    def __init__(self, embedder: MiniLMEmbedder, cache: Path | None = None) -> None:
         self.embedder = embedder
         self.seen: dict[str, tuple[np.ndarray, TokenVectors | None]] = {}
         self.pieces = bool(getattr(embedder, "gives_tokens", False))
+        # a file of what was embedded before (MEMWISE_BENCH_VECTORS, a path outside the
+        # repository): a second reading of LongMemEval_S costs its ranking, not hours
+        self.cache = cache
+        if cache is not None and cache.exists():
+            with cache.open("rb") as f:
+                self.seen.update(pickle.load(f))  # the bench's own file
 
     def fill(self, texts: Sequence[str], label: str) -> float:
+        took = self._fill(texts, label)
+        if self.cache is not None and took > 0:
+            with self.cache.open("wb") as f:
+                pickle.dump(self.seen, f)
+        return took
+
+    def _fill(self, texts: Sequence[str], label: str) -> float:
         todo = list(dict.fromkeys(t for t in texts if t not in self.seen))
+        if not todo:
+            return 0.0
         t0 = time.perf_counter()
         for start in range(0, len(todo), 256):
             batch = todo[start : start + 256]
@@ -133,6 +150,13 @@ class Vectors:
             return self.embedder.embed([text])[0], None
         vectors, (pieces,) = self.embedder.embed_tokens([text])
         return vectors[0], pieces
+
+
+def cached(label: str) -> Path | None:
+    """Where ``label``'s vectors are kept between runs, when MEMWISE_BENCH_VECTORS names a
+    folder."""
+    folder = os.environ.get("MEMWISE_BENCH_VECTORS")
+    return Path(folder) / f"{label}.pickle" if folder else None
 
 
 def seeded(cases: Sequence[Case], start: int, n: int) -> list[Case]:

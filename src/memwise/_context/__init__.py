@@ -1,0 +1,1 @@
+"""Per-turn context: the single place that decides what the model sees."""

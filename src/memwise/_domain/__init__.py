@@ -1,0 +1,1 @@
+"""Plain data and pure rules. Imports nothing of memwise but errors."""

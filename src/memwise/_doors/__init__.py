@@ -1,0 +1,1 @@
+"""The doors an assistant is reached through besides the HTTP API: MCP and Telegram."""

@@ -1,0 +1,718 @@
+"""The harness around any extractor: quotes are checked against the contact's own turns.
+
+A quote counts only when it is found in a customer turn (never the assistant's, an
+operator's or a tool's) word for word after normalising case, punctuation, quote marks and
+contractions ("I'd" is "I would") — on word boundaries, with at least two content words (or
+the whole turn); an ellipsis may leave words out between parts found in order. A near match
+forgives a typo or two, never a different word, a negation or a number ("I am allergic to
+walnuts" is not "I am allergic to peanuts"). What is kept is the turn's own words.
+
+Then the item must be grounded in its quotes alone: every number and every name in the
+item's text is in them, and at least half of its other content words; and the clause that
+says it must state it — not ask it ("Munich in March? No, I'm staying in Hamburg."), not
+negate it ("I'm not vegetarian"), not suppose it ("If I ever moved to Vienna"), not say it
+of someone else ("My neighbour is allergic to peanuts, not me") — unless the item says so
+too. An item with no verified, grounding quote is discarded and counted.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import DamerauLevenshtein
+
+from memwise._domain.memory import Evidence
+from memwise._extraction.dates import CARDINALS
+from memwise._extraction.types import Line, Proposal, ProposedEvent
+from memwise._safety import secrets
+from memwise._text import parse
+from memwise._text import words as wordlists
+from memwise._text.lexical import STOPWORDS, snowball
+
+MIN_CONTENT_WORDS = 2
+# Words an item's wording adds around what the customer said: never evidence on their own.
+TEMPLATE_WORDS = wordlists.load("item_template")
+
+# The same thing said in other words (an item may say "phone" for "don't call me").
+SAME = [
+    {"phone", "call", "ring", "telephon", "landlin", "mobil", "cell"},
+    {"email", "mail", "inbox"},
+    {"sms", "text", "messag", "whatsapp", "signal", "telegram"},
+    {"vegetarian", "veggi"},
+    {"kid", "kids", "child", "children"},
+    {"son", "boy"},
+    {"daughter", "girl"},
+    {"speak", "languag", "spoken"},
+    {"move", "reloc", "live", "home", "base", "resid"},
+]
+
+_QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "´": "'", "`": "'"})
+
+
+@functools.lru_cache(maxsize=8192)
+def fold_word(word: str) -> str:
+    """``fold`` for one word, remembered (a turn says the same words again and again)."""
+    return fold(word)
+
+
+def fold(text: str) -> str:
+    """Compatibility forms, quote marks, case and accents folded ("São" is "sao")."""
+    t = unicodedata.normalize("NFKD", text).translate(_QUOTES).casefold()
+    return unicodedata.normalize("NFC", "".join(c for c in t if not unicodedata.combining(c)))
+
+
+def norm(text: str) -> str:
+    t = fold(text)
+    t = re.sub(r"[^\w\s']", " ", t)
+    return " ".join(t.split())
+
+
+@dataclass
+class Verified:
+    items: list[tuple[Proposal, list[Evidence]]] = field(default_factory=list)
+    events: list[tuple[ProposedEvent, Evidence]] = field(default_factory=list)
+    discarded: int = 0
+    # what was discarded, why: too_long, not_the_customers_words, not_grounded (quotes don't say it)
+    dropped: list[tuple[str, str]] = field(default_factory=list)
+
+
+def content_words(text: str) -> list[str]:
+    return [w for w in norm(text).split() if w not in STOPWORDS and len(w) > 1]
+
+
+def _stems(text: str) -> set[str]:
+    return {snowball(w) for w in content_words(text)}
+
+
+# -- words with their places in the text ------------------------------------------------------
+_TOKEN = re.compile(r"[\w'’‘`´]+")
+_SUFFIXES = (("n't", "not"), ("'m", "am"), ("'re", "are"), ("'ve", "have"), ("'ll", "will"))
+_IRREGULAR = {
+    "can't": ("can", "not"),
+    "won't": ("will", "not"),
+    "cannot": ("can", "not"),
+    # written without the apostrophe ("im allergic", "dont call")
+    "im": ("i", "am"),
+    "ive": ("i", "have"),
+    "dont": ("do", "not"),
+    "doesnt": ("does", "not"),
+    "didnt": ("did", "not"),
+    "cant": ("can", "not"),
+    "wont": ("will", "not"),
+    "isnt": ("is", "not"),
+    "arent": ("are", "not"),
+    "wasnt": ("was", "not"),
+    "werent": ("were", "not"),
+    "havent": ("have", "not"),
+    "hasnt": ("has", "not"),
+    "hadnt": ("had", "not"),
+    "couldnt": ("could", "not"),
+    "wouldnt": ("would", "not"),
+    "shouldnt": ("should", "not"),
+    "shes": ("she", "is"),
+    "hes": ("he", "is"),
+    "theres": ("there", "is"),
+    "thats": ("that", "is"),
+    "whats": ("what", "is"),
+    "youre": ("you", "are"),
+    "theyre": ("they", "are"),
+    "weve": ("we", "have"),
+    "theyve": ("they", "have"),
+    "youve": ("you", "have"),
+    "she's": ("she", "is"),
+    "he's": ("he", "is"),
+    "there's": ("there", "is"),
+    "that's": ("that", "is"),
+    "it's": ("it", "is"),
+}
+# An ellipsis in a quote leaves words out: each part must be found, in order, in one turn.
+_ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\.\.|…)\s*\]|\.\.\.+|…)\s*")
+
+
+def words_at(text: str) -> list[tuple[str, int, int]]:
+    """The text's words, normalised (case, quote marks, contractions spelled out), each with
+    the span of the original word it comes from."""
+    out: list[tuple[str, int, int]] = []
+    # ASCII folds to its lower case, character for character: fold it whole, once (a word
+    # at a time cost most of an extraction's CPU on a long turn)
+    whole = text.lower().replace("`", "'") if text.isascii() else None
+    for m in _TOKEN.finditer(text):
+        w = (whole[m.start() : m.end()] if whole is not None else fold_word(m.group())).strip("'")
+        if not w:
+            continue
+        parts: tuple[str, ...] = (w,)
+        if w in _IRREGULAR:
+            parts = _IRREGULAR[w]
+        elif "'" in w:
+            for suffix, full in _SUFFIXES:
+                if w.endswith(suffix) and len(w) > len(suffix):
+                    parts = (w[: -len(suffix)], full)
+                    break
+            else:
+                if w.endswith("'d") and len(w) > 2:
+                    parts = (w[:-2], "would")
+        out += [(part, m.start(), m.end()) for part in parts]
+    return out
+
+
+# Words whose change turns a statement around: a near-match never differs in them.
+NEGATIONS = wordlists.load("negations")
+
+
+class QuoteChecker:
+    """Finds a quote in the customer's own turns: word for word after normalising, or with
+    a few typos (each differing word close in spelling, never a negation or a number). An
+    ellipsis may skip words within one sentence, never a negation. What is returned is the
+    turn's own words, with any secret of the turn that they touch masked; ``context`` keeps,
+    for each quote returned, the clauses of its turn around it (what grounding reads)."""
+
+    def __init__(self, transcript: Sequence[Line], threshold: float = 90.0) -> None:
+        self.lines = list(transcript)
+        self.customer = [
+            (line, words_at(line.text)) for line in transcript if line.role == "customer"
+        ]
+        self.threshold = threshold
+        self.context: dict[tuple[str, str], list[str]] = {}
+        self._hidden: dict[str, list[secrets.Finding]] = {}  # each turn's secrets, found once
+
+    def find(self, quote: str, min_words: int = MIN_CONTENT_WORDS) -> Evidence | None:
+        parts = [[w for w, _, _ in words_at(p)] for p in _ELLIPSIS.split(quote) if p.strip()]
+        parts = [p for p in parts if p]
+        if not parts:
+            return None
+        said = [w for p in parts for w in p]
+        content = [w for w in said if w not in STOPWORDS and len(w) > 1]
+        if not content:
+            return None
+        content += [w for w in said if w in NEGATIONS]  # "I'm not vegetarian" says two things
+        if len(content) < MIN_CONTENT_WORDS and len(said) >= 3:
+            content.append("")  # "I'm vegetarian": three words, one of them content, is enough
+        for fuzzy in (False, True):
+            if fuzzy and (len(content) < MIN_CONTENT_WORDS or len(" ".join(said)) < 8):
+                return None
+            for line, words in self.customer:
+                spans = self._locate(parts, words, fuzzy, line.text)
+                if spans is None:
+                    continue
+                whole = len(said) == len(words)
+                if len(content) < min_words and not whole:
+                    continue
+                if line.turn_id not in self._hidden:
+                    self._hidden[line.turn_id] = secrets.find(line.text)
+                hidden = self._hidden[line.turn_id]
+                text = " … ".join(_masked(line.text, a, b, hidden) for a, b in spans)
+                kept = " ".join(text.split())
+                self.context[(line.turn_id, kept)] = [_around(line.text, a, b) for a, b in spans]
+                return Evidence(line.turn_id, kept, line.at)
+        return None
+
+    def _locate(
+        self, parts: list[list[str]], words: list[tuple[str, int, int]], fuzzy: bool, text: str
+    ) -> list[tuple[int, int]] | None:
+        spans: list[tuple[int, int]] = []
+        at = 0
+        for part in parts:
+            found = self._window(part, words, at, fuzzy)
+            if found is None:
+                return None
+            i, j = found
+            if spans:  # what an ellipsis leaves out: within one sentence, never a negation
+                skipped = _ELLIPSIS.sub(" ", text[spans[-1][1] : words[i][1]])
+                if re.search(r"[.!?;:\n]", skipped) or any(
+                    w in NEGATIONS for w, _, _ in words[at:i]
+                ):
+                    return None
+            spans.append((words[i][1], words[j - 1][2]))
+            at = j
+        return spans
+
+    def _window(
+        self, part: list[str], words: list[tuple[str, int, int]], start: int, fuzzy: bool
+    ) -> tuple[int, int] | None:
+        n = len(part)
+        for i in range(start, len(words) - n + 1):
+            window = [w for w, _, _ in words[i : i + n]]
+            if window == part or (fuzzy and self._close(part, window)):
+                return i, i + n
+        return None
+
+    def _close(self, quote: list[str], window: list[str]) -> bool:
+        differ = [(a, b) for a, b in zip(quote, window, strict=True) if a != b]
+        if len(differ) > max(1, len(quote) // 5):
+            return False
+        for a, b in differ:
+            if not (a.isalpha() and b.isalpha()) or min(len(a), len(b)) < 4:
+                return False
+            if a in NEGATIONS or b in NEGATIONS:
+                return False
+            if DamerauLevenshtein.distance(a, b) > (1 if max(len(a), len(b)) < 8 else 2):
+                return False  # a typo, not another word ("pecans" is not "peanuts")
+        return fuzz.ratio(" ".join(quote), " ".join(window)) >= self.threshold
+
+    def evidence(self, quotes: Sequence[str]) -> list[Evidence]:
+        found = [e for e in (self.find(q) for q in quotes) if e is not None]
+        unique = {(e.turn_id, e.quote): e for e in found}
+        return list(unique.values())
+
+    def before(self, evidence: Sequence[Evidence], turns: int = 2) -> list[str]:
+        """The texts of the few turns just before the quotes' turns, the customer's or the
+        assistant's (never a tool's output or an operator's note): what they answer."""
+        said = [line for line in self.lines if line.role in ("customer", "assistant")]
+        at = {line.turn_id: i for i, line in enumerate(said)}
+        spans = [(max(0, at.get(e.turn_id, 0) - turns), at.get(e.turn_id, 0)) for e in evidence]
+        return [line.text for a, b in spans for line in said[a:b]]
+
+    def around(self, evidence: Sequence[Evidence]) -> list[str]:
+        """The clauses of the turns around these quotes (the quotes themselves if unknown)."""
+        out: list[str] = []
+        for e in evidence:
+            out += self.context.get((e.turn_id, e.quote), [e.quote])
+        return out
+
+
+def _masked(text: str, a: int, b: int, hidden: Sequence[secrets.Finding]) -> str:
+    """``text[a:b]`` with every part of a secret of the whole text masked ("[card]"), so a
+    quote that cuts a card in two keeps neither half."""
+    out, at = [], a
+    for f in sorted(hidden, key=lambda f: f.span):
+        s, e = f.span
+        if e <= at or s >= b or (s, e) == (0, 0):
+            continue
+        out += [text[at : max(s, at)], f"[{f.kind}]"]
+        at = min(e, b)
+    return "".join(out) + text[at:b]
+
+
+# where a clause of a turn ends (what grounding reads around a quote)
+_BOUNDARY = re.compile(
+    r"[.;:!?…]+|,|\n|\s[-–—]\s|\b(?:but|though|although|whereas)\b"
+    r"|\band\b(?=\s+(?:i|i'm|i've|i'd|we|my|our|he|she|they|his|her|their)\b)",
+    re.I,
+)
+
+
+def _around(text: str, a: int, b: int) -> str:
+    """The clauses of ``text`` the span ``a:b`` lies in, with what ends the last one (so a
+    question keeps its "?")."""
+    start, end = 0, len(text)
+    for m in _BOUNDARY.finditer(text):
+        if m.end() <= a:
+            start = m.end()
+        elif m.start() >= b:
+            end = m.end()
+            break
+    return text[start:end].strip()
+
+
+# -- grounding -------------------------------------------------------------------------------
+# An item that says the opposite of a negated clause needs a negation of its own; a few
+# words carry one in their meaning ("Vegetarian" from "I don't eat meat") — unless the
+# clause negates that very word ("I'm not vegetarian").
+_ITEM_NEGATION = re.compile(
+    r"n't\b|\b(?:not|no|never|nor|without|cannot|dont|doesnt|didnt|wont|cant|avoid\w*|dislik\w*|hate\w*|refus\w*|stop\w*|"
+    r"quit\w*|\w+-free|free of|instead|rather than|against|skip\w*|no longer)\b",
+    re.I,
+)
+_INHERENTLY_NEGATIVE = wordlists.load("negative_by_nature")
+_HYPOTHETICAL = wordlists.load("supposing")
+_ITEM_TENTATIVE = re.compile(
+    r"\b(?:if|whether|might|maybe|perhaps|may|consider\w*|think\w*|plan\w*|hop\w*|wish\w*|"
+    r"possibl\w*|could|would|someday|dream\w*|want\w*|unsure|undecided|prefer\w*|lik\w*|"
+    r"lov\w*|rather|hat\w*)\b",
+    re.I,
+)
+# someone else than the customer, when a clause is said of them (a data file: text/data)
+OTHERS = wordlists.load("people")
+_REPORTED = wordlists.load("reporting")
+_FORMER = wordlists.load("former")
+_ITEM_FORMER = re.compile(
+    r"\b(?:used to|formerly|former|previously|no longer|stopped|quit|ex-|gave up|anymore|left|"
+    r"fired|retired)\b",
+    re.I,
+)
+_DESIRE = wordlists.load("desire")
+_NUMBER_WORDS = {w: str(n) for w, n in CARDINALS.items()}
+_SCALES = frozenset(["hundred", "thousand", "million", "billion", "trillion", "k", "bn", "dozen"])
+
+
+# A clock time is one number, so its minutes never ground another ("Is 15 years old" from
+# "at 8:15"): the parser's TIME entities cover "tonight" too and cost a parse; dateparser gives
+# no spans. Linear. Blind sets honesty_blind_3/4/5, language_en_blind_3: no figure changes.
+_TIME = re.compile(r"(?<![\d.:])(\d{1,2})[:.](\d{2})(?![\d:])")
+
+
+def _numbers(text: str) -> set[str]:
+    """The numbers a text says, in digits ("forty-five" is 45, "two" is 2), and its scales; a
+    time is one number ("8:15", "8.15": never the 15 of "Is 15 years old")."""
+    times = _TIME.findall(text)
+    low = norm(_TIME.sub(" ", text)).replace("-", " ")
+    found = {f"{int(h)}:{m}" for h, m in times} | set(re.findall(r"\d+", low))
+    words = low.split()
+    for i, w in enumerate(words):
+        if w in _NUMBER_WORDS:
+            n = int(_NUMBER_WORDS[w])
+            nxt = words[i + 1] if i + 1 < len(words) else ""
+            if n >= 20 and nxt in _NUMBER_WORDS and int(_NUMBER_WORDS[nxt]) < 10:
+                found.add(str(n + int(_NUMBER_WORDS[nxt])))
+            found.add(str(n))
+        elif w in _SCALES or re.fullmatch(r"\d+(?:k|m|bn)", w):
+            found.add(w)
+    return found
+
+
+_ASKING = wordlists.load("asking")
+
+
+def _clauses(text: str) -> list[tuple[list[str], bool]]:
+    """The clauses of a text as normalised words, each with whether it is asked, not said:
+    the clause before a "?", or one that opens as a question in a sentence ending with one
+    ("Would a vegan meal be available, or …?"); a polite request ("Could you …?") asks
+    nothing."""
+    out: list[tuple[list[str], bool]] = []
+    at = 0
+    for m in [*_BOUNDARY.finditer(text), None]:
+        piece, end = (text[at:], "") if m is None else (text[at : m.start()], m.group())
+        words = [w for w, _, _ in words_at(piece)]
+        if words:
+            request = (
+                words[:2] in (["could", "you"], ["can", "you"], ["would", "you"], ["will", "you"])
+                or words[0] == "please"
+            )
+            sentence_end = re.search(r"[.!?…]", text[m.start() if m else len(text) :])
+            opens = words[0] in _ASKING and sentence_end is not None and "?" in sentence_end.group()
+            out.append((words, ("?" in end or opens) and not request))
+        if m is not None:
+            at = m.end()
+    return out
+
+
+def _negation_ok(words: list[str], item: str, item_words: set[str]) -> bool:
+    if _ITEM_NEGATION.search(item):
+        return True
+    return bool(item_words & _INHERENTLY_NEGATIVE - set(words))
+
+
+def attribution(
+    text: str, context: Sequence[str], quotes: Sequence[str] = ()
+) -> tuple[parse.Who, str, str]:
+    """Whom the quoted clause is about, read off the parse (``memwise._text.parse``): of the
+    clauses around the quotes that the quotes touch, the ones holding most of the item's
+    words decide — the customer ("speaker", or "household" for "we"), someone else
+    ("other", with the words that name them: "My sister-in-law Priya", "Joan", "she"), or
+    no one in particular ("none"). Also returns the deciding clause's own text."""
+    wanted = _same(set(content_words(text))) - {snowball(w) for w in TEMPLATE_WORDS}
+    best: list[tuple[parse.Clause, str]] = []
+    touched: list[tuple[parse.Clause, str]] = []
+    score = 0
+    for said in context:
+        low = said.lower()
+        spans = [(at, at + len(q)) for q in quotes if (at := low.find(q.lower())) >= 0]
+        for clause in parse.parser().parse(said):
+            if spans and not any(clause.start < b and clause.end > a for a, b in spans):
+                continue  # a clause the quote does not touch says nothing of it
+            own = said[clause.start : clause.end]
+            touched.append((clause, own))
+            n = len(_same(set(content_words(own))) & wanted)
+            if n > score:
+                best, score = [(clause, own)], n
+            elif n == score and n:
+                best.append((clause, own))
+    for who in ("speaker", "household", "other"):  # said in other words: what it touches
+        for clause, own in best or touched:
+            if clause.who == who:
+                return who, clause.name, own
+    return "none", "", ""
+
+
+def names(text: str, name: str, clause: str) -> bool:
+    """Whether the item names whom its clause is about: a word of their name ("Priya",
+    "sister"); for "he", "she" or "they", a person word or a name that the clause itself
+    does not hold ("Colleague is a platinum member", not "Platinum member")."""
+    item = {w.split("'")[0] for w in norm(text).split()}
+    named = {w.split("'")[0] for w in norm(name).split()} - STOPWORDS - {"my", "our", "mine"}
+    people = wordlists.load("people")
+    if named - parse.PRONOUNS:  # "Father lives with …" names "my dad": any person word does,
+        return bool(_same(named) & _same(item) or item & people)  # checked against the turn
+    own = {w.split("'")[0] for w in norm(clause).split()}
+    capitals = {norm(w) for w in text.split()[1:] if w[:1].isupper()}
+    return bool((item & people | capitals) - own)
+
+
+def predicate(text: str) -> str:
+    """What an item text says of its subject, as a lemma: the head of its first clause, or
+    for "is …" the word it is ("allergic" in "Is allergic to peanuts")."""
+    first = text.split()[0].lower() if text.split() else ""
+    subject = first in parse.PRONOUNS | {"my", "our", "the", "a", "an"}  # else a note's verb
+    said = text if subject else f"The customer {text[:1].lower()}{text[1:]}"
+    clauses = parse.parser().parse(said)
+    if not clauses:
+        return ""
+    c = clauses[0]
+    rest = [w for w in c.lemmas[c.lemmas.index(c.head) + 1 :] if w not in STOPWORDS]
+    return rest[0] if c.head == "be" and rest else c.head
+
+
+def shares_meaning(new: str, old: str) -> bool:
+    """Whether two item texts share a content word (a stem, or words that say the same):
+    what tells a correction from an unrelated item when no embedder is installed."""
+    return bool(_same(set(content_words(new))) & _same(set(content_words(old))))
+
+
+def key_about(text: str, key: str, context: Sequence[str], evidence: Sequence[Evidence]) -> str:
+    """The item's key, under the person it is about when that is not the customer: "Sister-
+    in-law lives in Denpasar" proposed as ``home.city`` is kept as
+    ``people.sister_in_law.home.city``, so it never supersedes the customer's own city."""
+    who, name, _ = attribution(text, context, [e.quote for e in evidence])
+    if who != "other":
+        return key
+    item = [w.split("'")[0] for w in norm(text.replace("-", "_")).split()]
+    named = [w for w in norm(name.replace("-", "_")).split() if w not in STOPWORDS]
+    people = OTHERS | {p.replace("-", "_") for p in OTHERS}
+    whom = next((w for w in item if w in people or w.split("_")[0] in people), None)
+    whom = whom or next((w for w in named if w in item), None) or "someone"
+    prefix = f"people.{re.sub(r'[^0-9a-z_]', '_', whom) or 'someone'}."  # a key's own letters
+    return key if key.startswith(prefix) else (prefix + key)[:200]
+
+
+# verbs of a state that has ended; not "moved", "married", "retired", which start one
+_GONE = wordlists.load("ended_states")
+
+
+def _past(before: list[str]) -> bool:
+    """Whether the customer says it of a time gone: "I was a smoker", "We had a dog", "I
+    worked as a nurse" (not "I've had this phone for years", not "I'm interested")."""
+    for k in range(1, len(before)):
+        if before[k - 1] in ("i", "we") and before[k] in _GONE:
+            return before[k - 2 : k - 1] not in (["have"], ["has"])
+    return False
+
+
+def _reported(before: list[str]) -> bool:
+    """Whether someone other than the customer says it: "the letter says I'm…", "according
+    to your system…", "people tell me I'm…" (not "As I said, I prefer email")."""
+    for k, w in enumerate(before):
+        if w == "according" or (w in _REPORTED and before[k - 1 : k] != ["i"]):
+            return before[k - 2 : k] != ["as", "i"]
+    return False
+
+
+def _clause_ok(
+    words: list[str], asked: bool, hits: list[int], item: str, kind: str | None = None
+) -> bool:
+    """Whether a clause holding the item's words states it: said, not asked; not negated,
+    wished, supposed, reported or (for a lasting fact or preference) past before them unless
+    the item says so too. Whom it is about is read by the parser (``attribution``)."""
+    if asked and not _ITEM_ASKED.search(item):  # "Asked about: the Alpine 2" may quote a question
+        return False
+    item_words = {w.split("'")[0] for w in norm(item).split()} | set(norm(item).split())
+    before = words[: max(hits) + 1]
+    if any(w in NEGATIONS for w in before) and not _negation_ok(words, item, item_words):
+        return False
+    wished = [w for k, w in enumerate(before) if w in _DESIRE and before[k - 1 : k] != ["not"]]
+    supposed = (
+        bool(wished)
+        or any(w in _HYPOTHETICAL for w in before)
+        or any(
+            before[k] == "would" and before[k + 1] in ("love", "like", "prefer", "hate")
+            for k in range(len(before) - 1)
+        )
+    )
+    if supposed and not _ITEM_TENTATIVE.search(item):
+        return False
+    former = any(w in _FORMER for w in before) and not (
+        "used" in before and "to" not in before  # "I used the app" is not "used to"
+    )
+    if former and not _ITEM_FORMER.search(item):
+        return False
+    lasting = kind in ("fact", "preference")
+    if lasting and _past(before) and not _ITEM_PAST.search(item):
+        return False
+    return not (_reported(words[: min(hits)]) and not _ITEM_REPORTED.search(item))
+
+
+_BEING = frozenset(["is", "was", "are", "were", "has", "had", "remains", "stays"])
+_ITEM_PAST = re.compile(
+    r"\b(?:was|were|had|used to|formerly|former|previously|no longer|until|since|ago|"
+    r"last|\w+ed)\b",
+    re.I,
+)
+_ITEM_REPORTED = re.compile(
+    r"\b(?:says?|said|according|told|tells|thinks|believes|claims|reportedly|disputes?)\b", re.I
+)
+_ITEM_ASKED = re.compile(
+    r"\b(?:asked|asks|asking|enquir\w*|inquir\w*|questions?|wants? to know|wondered|wonders)\b",
+    re.I,
+)
+
+
+def _prefix_of(stem: str, stems: set[str]) -> bool:
+    """Stems of one word the stemmer cut apart ("allerg" and "allergi")."""
+    return len(stem) >= 5 and any(
+        len(s) >= 5 and (s.startswith(stem) or stem.startswith(s)) for s in stems
+    )
+
+
+def _same(words: set[str]) -> set[str]:
+    """Stems, with the words that say the same ("kids" and "children")."""
+    stems = {snowball(w) for w in words}
+    return stems.union(*(g for g in SAME if g & stems))
+
+
+# an item that says this is grounded by a quote that says that
+_ENTAILED = [
+    (
+        re.compile(r"\bdislik\w*|\bhates?\b", re.I),
+        re.compile(
+            r"\b(?:(?:not|never) (?:want|like|love|enjoy|care for|fancy)|hate|hates|detest|"
+            r"can not stand)\b",
+            re.I,
+        ),
+        "dislik",
+    ),
+    (
+        re.compile(r"\blives? in\b", re.I),
+        re.compile(r"\b(?:i am|we are) (?:now |currently |based |living )?in\b", re.I),
+        "live",
+    ),
+    (re.compile(r"\bworks? as an?\b", re.I), re.compile(r"\bi am an?\b", re.I), "work"),
+    (
+        re.compile(r"\b(?:vegetarian|vegan)\b", re.I),
+        re.compile(r"\b(?:do not|does not|never|no longer|not) eat (?:any )?(?:meat|animal)", re.I),
+        "vegetarian",
+    ),
+]
+
+
+def grounded(
+    text: str,
+    evidence: Sequence[Evidence],
+    context: Sequence[str] | None = None,
+    kind: str | None = None,
+    answered: Sequence[str] = (),
+) -> bool:
+    """Whether the item's text is supported by what its quotes say: its numbers (in digits
+    or words) and names appear in them, and all of its other content words (all but one
+    when it has four or more; a few channel words count as the same); and the clause of the
+    turn that says it states it — not as a question, not negated, not as a wish, a
+    supposition or something past — unless the item says so too; and about the customer,
+    unless the item names whom it is about (``attribution``).
+    ``context``: the clauses of the turns around the quotes (``QuoteChecker.around``);
+    ``answered``: the turns just before (``QuoteChecker.before``): a booking (an event with
+    numbers) whose quote confirms a date or time takes its other words, never its numbers,
+    from them ("Cleaning Thursday 19th at 8:15" for "Thursday the 19th at 8:15 is perfect")."""
+    if not evidence:
+        return False
+    text = re.sub(r"(?i)\b(\w+)-in-laws?\b", r"\1", text)  # a sister-in-law is a sister here
+    quotes = " . ".join(e.quote for e in evidence)
+    said = quotes + " " + quotes.replace("-", "")  # "e-mail" says email
+    if not _numbers(text) <= _numbers(said):  # its numbers are the customer's own
+        return False
+    if answered and kind == "event" and _numbers(text) and parse.dated(quotes):  # a booking:
+        said += " . " + " . ".join(answered)  # the turns it answers name what is booked
+    said_norm, said_stems = f" {norm(said)} ", _stems(said)
+    for group in SAME:
+        if group & said_stems:
+            said_stems |= group
+    spelled = " ".join(w for w, _, _ in words_at(said))  # contractions spelled out
+    for claim, support, stem in _ENTAILED:
+        if claim.search(text) and support.search(spelled):
+            said_stems.add(stem)
+    words = re.findall(r"[^\W\d_][\w'-]*", text)
+    for i, word in enumerate(words):
+        low = word.lower()
+        base = low.split("'")[0]
+        capital = word[:1].isupper() and base not in TEMPLATE_WORDS | STOPWORDS | OTHERS
+        # A capitalised first word is a name when the item goes on "is …" ("Munich is home").
+        lead = i == 0 and len(words) > 1 and words[1].lower() in _BEING
+        name = capital and (i > 0 or lead)
+        if name and snowball(norm(word)) not in said_stems and f" {norm(word)} " not in said_norm:
+            return False
+    # Someone the item names ("Daughter is allergic …") is in the turn around the quote, or
+    # the quote says it of someone ("she's allergic to nuts").
+    said_of = context if context else [e.quote for e in evidence]
+    who, name, clause = attribution(text, said_of, [e.quote for e in evidence])
+    if who == "other" and not names(text, name, clause):
+        return False  # "Joan gets seasick" is not the customer's "Gets seasick"
+    others = {w.split("'")[0] for w in norm(text).split()} & OTHERS
+    around = _clauses(" . ".join(context) if context else quotes)
+    if others and not (
+        _same(others) & _same({w.split("'")[0] for words_, _ in around for w in words_})
+        or any(c.who == "other" for said in said_of for c in parse.parser().parse(said))
+        or {w.split("'")[0] for words_, _ in around for w in words_} & wordlists.load("people")
+    ):
+        return False
+    meaning = {
+        snowball(w)
+        for w in content_words(text)
+        if w not in TEMPLATE_WORDS
+        and w.split("'")[0] not in TEMPLATE_WORDS | STOPWORDS
+        and not any(ch.isdigit() for ch in w)
+        and w not in _NUMBER_WORDS
+        and w.split("'")[0] not in OTHERS
+    }
+    found = {m for m in meaning if m in said_stems or _prefix_of(m, said_stems)}
+    if len(found) < len(meaning) - (1 if len(meaning) >= 4 else 0):
+        return False
+    wanted = found or {snowball(w) for w in content_words(text)}
+    best: list[tuple[list[str], bool, list[int]]] = []
+    for words_, asked in around:
+        stems = [snowball(w) for w in words_]
+        expanded = [({s} | next((g for g in SAME if s in g), set())) for s in stems]
+        hits = [k for k, ss in enumerate(expanded) if ss & wanted or _prefix_of(stems[k], wanted)]
+        if not hits:
+            continue
+        if not best or len(hits) > len(best[0][2]):
+            best = [(words_, asked, hits)]
+        elif len(hits) == len(best[0][2]):
+            best.append((words_, asked, hits))
+    if not best:  # said in other words ("I don't eat meat" for "Vegetarian"): every clause
+        best = [(w, asked, [len(w) - 1]) for w, asked in around]
+    return any(_clause_ok(w, asked, hits, text, kind) for w, asked, hits in best)
+
+
+# What a proposal may hold before the harness reads it: an item is at most 500 characters
+# when stored (a longer one is refused there anyway), and a quote is a few sentences.
+MAX_ITEM_CHARS, MAX_QUOTE_CHARS, MAX_QUOTES = 500, 2000, 8
+
+
+def _bounded(p: Proposal) -> bool:
+    return (
+        len(p.text) <= MAX_ITEM_CHARS
+        and len(p.quotes) <= MAX_QUOTES
+        and all(len(q) <= MAX_QUOTE_CHARS for q in p.quotes)
+    )
+
+
+def verify(
+    items: Sequence[Proposal],
+    events: Sequence[ProposedEvent],
+    transcript: Sequence[Line],
+    threshold: float = 90.0,
+) -> Verified:
+    """The proposals whose quotes are the customer's and ground them."""
+    checker = QuoteChecker(transcript, threshold)
+    out = Verified()
+    for p in items:
+        if not _bounded(p):  # a model's huge strings are discarded before any reading
+            out.discarded += 1
+            out.dropped.append((p.text[:MAX_ITEM_CHARS], "too_long"))
+            continue
+        ev = checker.evidence(p.quotes)
+        if ev and grounded(p.text, ev, checker.around(ev), p.kind, checker.before(ev)):
+            out.items.append((p, ev))
+        else:
+            out.discarded += 1
+            out.dropped.append((p.text, "not_grounded" if ev else "not_the_customers_words"))
+    for e in events:
+        found = checker.find(e.quote)
+        if found:
+            out.events.append((e, found))
+        else:
+            out.discarded += 1
+            out.dropped.append((e.type, "not_the_customers_words"))
+    return out

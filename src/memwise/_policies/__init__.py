@@ -1,0 +1,1 @@
+"""Limits and the rules that enforce them."""

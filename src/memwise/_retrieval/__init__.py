@@ -1,0 +1,1 @@
+"""Retrieval: lexical scoring, vectors, fusion."""

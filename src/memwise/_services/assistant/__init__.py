@@ -1,0 +1,1 @@
+"""Assistant: see docs/architecture.md."""

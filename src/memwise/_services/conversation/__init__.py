@@ -1,0 +1,1 @@
+"""Conversation: see docs/architecture.md."""

@@ -1,0 +1,1 @@
+"""Knowledge: see docs/architecture.md."""

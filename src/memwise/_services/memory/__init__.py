@@ -1,0 +1,1 @@
+"""Memory: see docs/architecture.md."""

@@ -1,0 +1,1 @@
+"""Platform: see docs/architecture.md."""
