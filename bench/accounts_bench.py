@@ -21,7 +21,7 @@ import httpx
 
 from _common import database, percentiles, table, timed
 from memwise import Memwise
-from memwise.accounts.source import HTTPAccountSource
+from memwise._accounts.source import HTTPAccountSource
 
 
 class CRM(BaseHTTPRequestHandler):

@@ -28,7 +28,7 @@ Also the shared injection strings: CyberSecEval 2 and BIPIA attacks, every one a
 instruction, and NotInject's benign prompts, which are not customer facts either and are
 shown only to say how much ordinary chat the boundary would refuse as an item.
 Each text goes through the whole write boundary of an extracted item
-(``memwise.services.memory.memory.check_text``: length, then the classifier).
+(``memwise._services.memory.memory.check_text``: length, then the classifier).
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import console, table
 from memwise import errors
-from memwise.safety import learned
-from memwise.safety.boundary import classify
-from memwise.services.memory.memory import check_text
+from memwise._safety import learned
+from memwise._safety.boundary import classify
+from memwise._services.memory.memory import check_text
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"

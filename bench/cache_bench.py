@@ -25,10 +25,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import console, database, sentence, table
 from memwise import Memwise
-from memwise.domain.memory import Evidence
-from memwise.policies.limits import Limits, MemoryLimits
-from memwise.services.conversation.record import NewTurn
-from memwise.services.memory.memory import NewItem
+from memwise._domain.memory import Evidence
+from memwise._policies.limits import Limits, MemoryLimits
+from memwise._services.conversation.record import NewTurn
+from memwise._services.memory.memory import NewItem
 
 ITEMS, CONVERSATIONS, TURNS = 8, 3, 12
 FAVOURITES = ("Hiking", "Kayaking", "Gardening", "Jazz", "Tea", "Cycling", "Chess", "Baking")

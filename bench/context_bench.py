@@ -19,12 +19,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import analyze, database, percentiles, queries, sentence, table, timed
 from memwise import Memwise
-from memwise.context.assemble import tokens
-from memwise.ids import new_id
-from memwise.policies.limits import Limits, MemoryLimits
-from memwise.policies.notebook import normalize
-from memwise.services.conversation.record import NewTurn
-from memwise.storage.schema import knowledge_chunks, memory_items
+from memwise._context.assemble import tokens
+from memwise._ids import new_id
+from memwise._policies.limits import Limits, MemoryLimits
+from memwise._policies.notebook import normalize
+from memwise._services.conversation.record import NewTurn
+from memwise._storage.schema import knowledge_chunks, memory_items
 
 
 def assembly(backend: str, tmp: Path, chunks: int = 100_000) -> list[str]:
@@ -156,7 +156,7 @@ def locomo(path: Path, tmp: Path) -> list[list[str]]:
 
 
 def _date(text: str) -> datetime:
-    from memwise.clock import aware
+    from memwise._clock import aware
 
     for fmt in ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y"):
         try:

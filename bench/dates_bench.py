@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import table
-from memwise.extraction.dates import resolve
+from memwise._extraction.dates import resolve
 
 UTC = ZoneInfo("UTC")
 FILES = ("recognizers_en_DateParser.json", "recognizers_en_DateTimeParser.json")

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import console, percentiles, sentence, table, timed
 from memwise import errors
-from memwise.retrieval.embedders import MiniLMEmbedder
+from memwise._retrieval.embedders import MiniLMEmbedder
 
 
 def question_times(embedder: MiniLMEmbedder, questions: list[str]) -> list[float]:

@@ -27,7 +27,7 @@ from tools.extraction_eval import evaluate
 
 from _common import database, table
 from memwise import FixedClock, Memwise
-from memwise.services.conversation.record import NewTurn
+from memwise._services.conversation.record import NewTurn
 
 DATA = Path(__file__).parent.parent / "tests" / "data"
 SAID = datetime(2026, 11, 29, 10, 0, tzinfo=ZoneInfo("Europe/Berlin"))

@@ -38,10 +38,10 @@ from tools.extraction_eval import Everyday, evaluate_everyday, quotes_found
 
 from _common import table
 from memwise import FixedClock, Memwise
-from memwise.bootstrap import Parts
-from memwise.config import Settings
-from memwise.extraction.harness import TEMPLATE_WORDS, content_words, norm
-from memwise.text.lexical import snowball
+from memwise._bootstrap import Parts
+from memwise._config import Settings
+from memwise._extraction.harness import TEMPLATE_WORDS, content_words, norm
+from memwise._text.lexical import snowball
 
 DATA = Path(__file__).parent.parent / "tests" / "data"
 SAID = datetime(2026, 11, 29, 10, 0, tzinfo=ZoneInfo("Europe/Berlin"))

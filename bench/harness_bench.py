@@ -5,7 +5,7 @@ python bench/harness_bench.py [SET.json ...] [--show-errors]
 
 Each case is one customer turn, the quote an extractor gives and the item it proposes, labelled
 keep or discard (tests/data/harness_set_*.json; the file's "about" says how it was made and
-used). The case goes through ``memwise.extraction.harness.verify`` as a fact.
+used). The case goes through ``memwise._extraction.harness.verify`` as a fact.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from _common import table
-from memwise.extraction import harness
-from memwise.extraction.types import Line, Proposal
+from memwise._extraction import harness
+from memwise._extraction.types import Line, Proposal
 
 DATA = Path(__file__).parent.parent / "tests" / "data"
 AT = datetime(2026, 11, 29, 9, tzinfo=UTC)

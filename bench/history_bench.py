@@ -23,8 +23,8 @@ import sqlalchemy as sa
 
 from _common import analyze, console, database, percentiles, sentence, table, timed
 from memwise import Memwise
-from memwise.services.conversation.record import NewTurn
-from memwise.storage.schema import conversations, turns
+from memwise._services.conversation.record import NewTurn
+from memwise._storage.schema import conversations, turns
 
 TURNS_PER_CONTACT = 500
 CONVERSATIONS_PER_CONTACT = 10

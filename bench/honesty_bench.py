@@ -30,10 +30,10 @@ from typing import Any
 
 from _common import database, table
 from memwise import FixedClock, Memwise, errors
-from memwise.domain.memory import Evidence
-from memwise.extraction.types import Existing, Extraction, Line, Proposal
-from memwise.services.conversation.record import NewTurn
-from memwise.services.memory.memory import NewItem
+from memwise._domain.memory import Evidence
+from memwise._extraction.types import Existing, Extraction, Line, Proposal
+from memwise._services.conversation.record import NewTurn
+from memwise._services.memory.memory import NewItem
 
 ROOT = Path(__file__).parent.parent
 DEFAULT = ROOT / "tools" / "datasets" / "honesty_blind_1.json"

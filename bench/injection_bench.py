@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import table
-from memwise.safety import instructions
+from memwise._safety import instructions
 
 
 def load(root: Path) -> dict[str, tuple[list[str], bool]]:

@@ -20,9 +20,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import analyze, database, percentiles, queries, sentence, table, timed
 from memwise import Memwise
-from memwise.ids import new_id
-from memwise.retrieval import embedders
-from memwise.storage.schema import knowledge_chunks
+from memwise._ids import new_id
+from memwise._retrieval import embedders
+from memwise._storage.schema import knowledge_chunks
 
 
 def make_embedder(name: str):  # type: ignore[no-untyped-def]

@@ -51,10 +51,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import console, table
 from memwise import Memwise
-from memwise.retrieval import embedders, fusion
-from memwise.safety import pii
-from memwise.services.knowledge import knowledge
-from memwise.storage.schema import knowledge_chunks
+from memwise._retrieval import embedders, fusion
+from memwise._safety import pii
+from memwise._services.knowledge import knowledge
+from memwise._storage.schema import knowledge_chunks
 
 DOCS = Path(__file__).parents[1] / "tools" / "datasets" / "knowledge_docs_1.json"
 METRICS = ("passage r@1", "passage r@5", "doc r@1", "doc r@5", "passage MRR@10")

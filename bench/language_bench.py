@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import database, table
 from memwise import FixedClock, Memwise
-from memwise.services.conversation.record import NewTurn
+from memwise._services.conversation.record import NewTurn
 
 SETS = Path(__file__).parents[1] / "tools" / "datasets"
 ITEM_KINDS = {"fact", "preference", "event", "task"}
@@ -210,7 +210,7 @@ _OPENERS = {"hi", "hey", "hello", "dear", "ugh", "crap", "yeah", "yep", "sorry",
 
 
 def debris(text: str) -> bool:
-    from memwise.text import lexical, words
+    from memwise._text import lexical, words
 
     said = [w.strip(".,!?;:()\"'-").lower() for w in text.split()]
     said = [w for w in said if w]

@@ -31,8 +31,8 @@ from tools.locomo import CATEGORIES, import_sample, load
 
 from _common import percentiles, table
 from memwise import Memwise
-from memwise.retrieval.embedders import MiniLMEmbedder
-from memwise.storage.schema import turns
+from memwise._retrieval.embedders import MiniLMEmbedder
+from memwise._storage.schema import turns
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,8 +29,8 @@ import psutil
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import console, database, percentiles, sentence, table
+from memwise._config import Settings
 from memwise.client import Client
-from memwise.config import Settings
 
 ADMIN = "bench-admin"
 CONVERSATIONS = 50

@@ -39,8 +39,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _common import database, table
 from language_bench import Run, ratio, report, score_facts
 from memwise import FixedClock
-from memwise.bootstrap import open_memwise
-from memwise.config import Settings
+from memwise._bootstrap import open_memwise
+from memwise._config import Settings
 
 ROOT = Path(__file__).parent.parent
 

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).parents[1]))  # tools/
 from tools.locomo import CATEGORIES, evidence_ids, load, session_time
 
 from _common import console, table
-from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
+from memwise._retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 
 NONE = TurnRecallConfig(
     neighbour_weight=0,
@@ -127,7 +127,7 @@ def main() -> None:
     variants = dict(LEXICAL)
     vectors = qvectors = pieces = qpieces = None
     if args.embedder == "local":
-        from memwise.retrieval.embedders import MiniLMEmbedder
+        from memwise._retrieval.embedders import MiniLMEmbedder
 
         embedder = MiniLMEmbedder("onnx")
         console.print("embedding turns and questions (sentence and word-piece vectors) …")

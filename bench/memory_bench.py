@@ -20,9 +20,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import analyze, database, percentiles, sentence, table, timed
 from memwise import Memwise
-from memwise.ids import new_id
-from memwise.policies.notebook import normalize
-from memwise.storage.schema import contacts, memory_items
+from memwise._ids import new_id
+from memwise._policies.notebook import normalize
+from memwise._storage.schema import contacts, memory_items
 
 CONTACTS = 100_000
 KINDS = ["preference", "fact", "event", "task", "note"]

@@ -13,7 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import table
-from memwise.safety import secrets
+from memwise._safety import secrets
 
 DEFAULT = [
     Path(__file__).parent.parent / "tests" / "data" / n

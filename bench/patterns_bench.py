@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import analyze, database, table
 from memwise import Memwise
-from memwise.ids import new_id
-from memwise.storage.schema import contacts, event_labels, events
+from memwise._ids import new_id
+from memwise._storage.schema import contacts, event_labels, events
 
 HOTELS = [
     "Marina Bay Sands",

@@ -29,7 +29,7 @@ from tools.locomo import CATEGORIES, evidence_ids, import_sample, load
 
 from _common import console, percentiles, table
 from memwise import Memwise
-from memwise.retrieval.embedders import MiniLMEmbedder
+from memwise._retrieval.embedders import MiniLMEmbedder
 
 
 def questions(sample: dict) -> list[tuple[str, set[str]]]:

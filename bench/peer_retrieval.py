@@ -91,8 +91,8 @@ import numpy as np
 from tools.locomo import evidence_ids
 
 from _common import percentiles
-from memwise.retrieval.embedders import MiniLMEmbedder
-from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
+from memwise._retrieval.embedders import MiniLMEmbedder
+from memwise._retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 from recall_generalise import locomo_samples, longmemeval_samples
 
 Ranker = Callable[[str], list[str]]  # a question → ranked ids, best first

@@ -3,7 +3,7 @@
     python bench/phones_bench.py [--set tools/datasets/phones_blind_1.json]
 
 Each text of the set belongs to a business in one country (its timezone says which); every
-text goes through ``memwise.safety.pii.find`` in a workspace of that timezone, as knowledge,
+text goes through ``memwise._safety.pii.find`` in a workspace of that timezone, as knowledge,
 lessons and the question book do. A labelled number is *found* when a phone span the
 detector reports covers at least 80 % of its characters; every reported phone span that
 covers no labelled number is a *false alarm*. Aggregates only: the set stays blind.
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import table
 from memwise import Memwise
-from memwise.safety import pii
+from memwise._safety import pii
 
 ROOT = Path(__file__).parent.parent
 

@@ -7,7 +7,7 @@ Each contact has ``turns`` turns in conversations of 10; the worker then embeds 
 every ended conversation (as it does in production), so a cold recall joins the kept
 conversations (terms, vectors, piece ids), builds the index (BM25 postings, smoothed
 vectors) and loads the word pieces of the candidates late interaction reorders. Cold is
-timed once per contact after the process is open and settled (``memwise.bootstrap.settle``,
+timed once per contact after the process is open and settled (``memwise._bootstrap.settle``,
 as the server and the worker do) and another contact was recalled; warm over 40 questions
 on one contact right after its cold recall. Times include embedding the question, timed on
 its own in the last column.
@@ -28,8 +28,8 @@ import sqlalchemy as sa
 
 from _common import database, percentiles, sentence, table
 from memwise import Memwise
-from memwise.bootstrap import settle
-from memwise.retrieval.embedders import MiniLMEmbedder
+from memwise._bootstrap import settle
+from memwise._retrieval.embedders import MiniLMEmbedder
 
 
 def run(backend: str, contacts: int, turns: int, tmp: Path, embedder: MiniLMEmbedder) -> list[str]:

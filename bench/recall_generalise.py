@@ -5,7 +5,7 @@
 
 Two public sets, each split in halves: LoCoMo's ten conversations into A (0–4) and B (5–9),
 LongMemEval's oracle questions into odd and even (by position in the file). Every variant of
-the turn ranking (``memwise.retrieval.turns.TurnRecallConfig``) is scored on one half of each
+the turn ranking (``memwise._retrieval.turns.TurnRecallConfig``) is scored on one half of each
 (A with the even questions, or B with the odd ones), the best is chosen there, and its figures
 on the *other* halves are the ones to quote. The objective, fixed before any run: the mean of
 LoCoMo evidence recall@10 and LongMemEval turn recall@10 (the same measure on both: the share
@@ -41,8 +41,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parents[1]))  # tools/
 from tools.locomo import CATEGORIES, evidence_ids, session_time
 
-from memwise.retrieval.late import TokenVectors
-from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
+from memwise._retrieval.late import TokenVectors
+from memwise._retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 
 SHIPPED = TurnRecallConfig(dense_weight=0.0)  # the lexical ranking (no embedder)
 SHIPPED_MEANING = TurnRecallConfig()  # with the local embedder: vectors and word pieces
@@ -167,7 +167,7 @@ class Meaning:
     turn ("speaker: text", as ``History`` embeds them) and question, each made once."""
 
     def __init__(self) -> None:
-        from memwise.retrieval.embedders import MiniLMEmbedder
+        from memwise._retrieval.embedders import MiniLMEmbedder
 
         self.embedder = MiniLMEmbedder("onnx")
         self.turns: dict[str, tuple[np.ndarray, TokenVectors]] = {}

@@ -34,8 +34,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from memwise.retrieval.late import TokenVectors
-from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
+from memwise._retrieval.late import TokenVectors
+from memwise._retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 from recall_generalise import PLAIN  # every part of the ranking off: plain BM25
 
 DEFAULT = Path(__file__).parents[1] / "tests" / "data" / "recall_heldout_1.json"
@@ -90,7 +90,7 @@ Meaning = list[tuple[np.ndarray, list[TokenVectors], list[tuple[np.ndarray, Toke
 def embedded(data: list[tuple[list[TurnDoc], list[Asked]]]) -> Meaning:
     """Per record, the local embedder's vectors and word pieces of its turns ("speaker:
     text", as ``History`` embeds them) and of each of its questions."""
-    from memwise.retrieval.embedders import MiniLMEmbedder
+    from memwise._retrieval.embedders import MiniLMEmbedder
 
     embedder = MiniLMEmbedder("onnx")
     out: Meaning = []

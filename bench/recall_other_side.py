@@ -39,8 +39,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from memwise.retrieval import turns
-from memwise.retrieval.turns import TurnRecallConfig
+from memwise._retrieval import turns
+from memwise._retrieval.turns import TurnRecallConfig
 from recall_generalise import (
     SHIPPED,
     SHIPPED_MEANING,

@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import analyze, console, database, percentiles, queries, sentence, table, timed
 from memwise import Memwise
-from memwise.services.conversation.record import NewTurn
-from memwise.storage import search
+from memwise._services.conversation.record import NewTurn
+from memwise._storage import search
 
 RULES = ("bounded", "before")
 

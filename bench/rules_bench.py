@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import table
 from memwise import errors
-from memwise.policies import written
-from memwise.policies.limits import RulesLimits
+from memwise._policies import written
+from memwise._policies.limits import RulesLimits
 
 POINTS = {
     0: "none in particular",

@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import table
-from memwise.safety import secrets
+from memwise._safety import secrets
 
 SET = Path(__file__).parents[1] / "tools" / "datasets" / "secrets_blind_1.json"
 

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memwise import FixedClock, Memwise
-from memwise.providers import http
+from memwise._providers import http
 from memwise.testing import HostileServer
 
 BEFORE = {

@@ -31,10 +31,10 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from _common import table
-from memwise.extraction import summary
-from memwise.extraction.types import Line
-from memwise.retrieval import embedders
-from memwise.text import parse
+from memwise._extraction import summary
+from memwise._extraction.types import Line
+from memwise._retrieval import embedders
+from memwise._text import parse
 
 DEFAULT = Path(__file__).parents[1] / "tools" / "datasets" / "summaries_blind_2.json"
 

@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy.pool import NullPool
 
 from memwise import FixedClock, Memwise
-from memwise.storage.engine import Database
+from memwise._storage.engine import Database
 
 PG_ADMIN_URL = os.environ.get(
     "MEMWISE_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from memwise.domain.memory import Served
-from memwise.extraction.harness import norm
-from memwise.services.conversation.record import NewTurn
-from memwise.services.facade import Memwise
+from memwise._domain.memory import Served
+from memwise._extraction.harness import norm
+from memwise._services.conversation.record import NewTurn
+from memwise._services.facade import Memwise
 
 
 @dataclass

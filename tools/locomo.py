@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from memwise import errors
-from memwise.context.assemble import tokens
-from memwise.services.conversation.record import NewTurn
-from memwise.services.facade import Memwise
+from memwise._context.assemble import tokens
+from memwise._services.conversation.record import NewTurn
+from memwise._services.facade import Memwise
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 KS = (1, 5, 10, 20)
@@ -159,8 +159,8 @@ def main(argv: list[str] | None = None) -> None:
     from rich.progress import Progress
     from rich.table import Table
 
-    from memwise.bootstrap import Parts
-    from memwise.config import Settings
+    from memwise._bootstrap import Parts
+    from memwise._config import Settings
 
     ap = argparse.ArgumentParser(prog="python -m tools.locomo", description=main.__doc__)
     ap.add_argument("path", type=Path, help="locomo10.json")

@@ -1,4 +1,4 @@
-"""Train the write boundary's learned classifier (memwise/safety/boundary_model.json).
+"""Train the write boundary's learned classifier (memwise/_safety/boundary_model.json).
 
 python tools/train_boundary.py [--threshold T] [--budget 0.025] [--l2 1e-5] [--check]
 
@@ -31,8 +31,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from memwise.safety.boundary import classify, normal_form  # noqa: E402
-from memwise.safety.learned import MODEL_FILE, features  # noqa: E402
+from memwise._safety.boundary import classify, normal_form  # noqa: E402
+from memwise._safety.learned import MODEL_FILE, features  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 TRAINING = (
@@ -56,7 +56,7 @@ HELD_OUT = (
 )
 CLASSES = ("genuine", "absence", "operational", "instruction", "entitlement")
 EPOCHS = 3000
-OUT = ROOT / "src" / "memwise" / "safety" / MODEL_FILE
+OUT = ROOT / "src" / "memwise" / "_safety" / MODEL_FILE
 
 
 def load(names: tuple[str, ...]) -> list[tuple[str, str]]:

@@ -9,8 +9,13 @@ it takes (``NewTurn``, ``NewItem``, ``Evidence``, ``Limits``, clocks, ``Principa
 typed ids results carry (``WorkspaceId``, ``ContactId``, ``ConversationId`` …) and
 ``errors``. Every method takes a
 workspace as a ``WorkspaceId`` (``Workspace.id`` is one; an id read from elsewhere becomes
-one by ``WorkspaceId("ws_…")``, nothing at run time). Every other module is an
-implementation detail that may move between releases.
+one by ``WorkspaceId("ws_…")``, nothing at run time). ``Settings`` is the configuration the
+entry points read from ``MEMWISE_*`` variables.
+
+Public modules: ``memwise``, ``memwise.errors``, ``memwise.client`` (the HTTP client and
+its framework adapters) and ``memwise.testing`` (fakes for users' own tests). Every other
+module's name starts with an underscore: an implementation detail that may move between
+releases.
 
 The names below load on first use, so ``import memwise.client`` (the HTTP client) does not
 pull in the database layer, numpy or the services.
@@ -24,46 +29,47 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _LAZY = {  # name → the module it is defined in (KnowledgeHit is knowledge's Hit)
-    "AccountPolicy": "memwise.accounts.policy",
-    "Agent": "memwise.domain.tenancy",
-    "AgentId": "memwise.ids",
-    "Channel": "memwise.domain.tenancy",
-    "Clock": "memwise.clock",
-    "Contact": "memwise.domain.tenancy",
-    "ContactId": "memwise.ids",
-    "Conversation": "memwise.domain.tenancy",
-    "ConversationId": "memwise.ids",
-    "ConversationStatus": "memwise.domain.tenancy",
-    "connect": "memwise.bootstrap",
+    "AccountPolicy": "memwise._accounts.policy",
+    "Agent": "memwise._domain.tenancy",
+    "AgentId": "memwise._ids",
+    "Channel": "memwise._domain.tenancy",
+    "Clock": "memwise._clock",
+    "Contact": "memwise._domain.tenancy",
+    "ContactId": "memwise._ids",
+    "Conversation": "memwise._domain.tenancy",
+    "ConversationId": "memwise._ids",
+    "ConversationStatus": "memwise._domain.tenancy",
+    "connect": "memwise._bootstrap",
     "errors": "memwise.errors",
-    "Evidence": "memwise.domain.memory",
-    "FixedClock": "memwise.clock",
-    "HistoryHit": "memwise.services.memory.history",
-    "Item": "memwise.domain.memory",
-    "ItemId": "memwise.ids",
-    "Kind": "memwise.domain.memory",
-    "KnowledgeHit": "memwise.services.knowledge.knowledge",
-    "Limits": "memwise.policies.limits",
-    "Memwise": "memwise.services.facade",
-    "Message": "memwise.policies.window",
-    "NewItem": "memwise.services.memory.memory",
-    "NewTurn": "memwise.services.conversation.record",
-    "Plan": "memwise.domain.tenancy",
-    "Principal": "memwise.domain.access",
-    "RecordHit": "memwise.domain.record",
-    "Remembered": "memwise.services.facade",
-    "Reply": "memwise.services.assistant.assistant",
-    "Role": "memwise.domain.tenancy",
-    "Served": "memwise.domain.memory",
-    "SystemClock": "memwise.clock",
-    "Trust": "memwise.domain.memory",
-    "Turn": "memwise.domain.record",
-    "TurnId": "memwise.ids",
-    "User": "memwise.domain.tenancy",
-    "UserId": "memwise.ids",
-    "Workspace": "memwise.domain.tenancy",
-    "WorkspaceId": "memwise.ids",
-    "Written": "memwise.domain.memory",
+    "Evidence": "memwise._domain.memory",
+    "FixedClock": "memwise._clock",
+    "HistoryHit": "memwise._services.memory.history",
+    "Item": "memwise._domain.memory",
+    "ItemId": "memwise._ids",
+    "Kind": "memwise._domain.memory",
+    "KnowledgeHit": "memwise._services.knowledge.knowledge",
+    "Limits": "memwise._policies.limits",
+    "Memwise": "memwise._services.facade",
+    "Message": "memwise._policies.window",
+    "NewItem": "memwise._services.memory.memory",
+    "NewTurn": "memwise._services.conversation.record",
+    "Plan": "memwise._domain.tenancy",
+    "Principal": "memwise._domain.access",
+    "RecordHit": "memwise._domain.record",
+    "Remembered": "memwise._services.facade",
+    "Reply": "memwise._services.assistant.assistant",
+    "Role": "memwise._domain.tenancy",
+    "Served": "memwise._domain.memory",
+    "Settings": "memwise._config",
+    "SystemClock": "memwise._clock",
+    "Trust": "memwise._domain.memory",
+    "Turn": "memwise._domain.record",
+    "TurnId": "memwise._ids",
+    "User": "memwise._domain.tenancy",
+    "UserId": "memwise._ids",
+    "Workspace": "memwise._domain.tenancy",
+    "WorkspaceId": "memwise._ids",
+    "Written": "memwise._domain.memory",
 }
 
 __all__ = [
@@ -96,6 +102,7 @@ __all__ = [
     "Reply",
     "Role",
     "Served",
+    "Settings",
     "SystemClock",
     "Trust",
     "Turn",
@@ -112,13 +119,14 @@ __all__ = [
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from memwise import errors
-    from memwise.accounts.policy import AccountPolicy
-    from memwise.bootstrap import connect
-    from memwise.clock import Clock, FixedClock, SystemClock
-    from memwise.domain.access import Principal
-    from memwise.domain.memory import Evidence, Item, Kind, Served, Trust, Written
-    from memwise.domain.record import RecordHit, Turn
-    from memwise.domain.tenancy import (
+    from memwise._accounts.policy import AccountPolicy
+    from memwise._bootstrap import connect
+    from memwise._clock import Clock, FixedClock, SystemClock
+    from memwise._config import Settings
+    from memwise._domain.access import Principal
+    from memwise._domain.memory import Evidence, Item, Kind, Served, Trust, Written
+    from memwise._domain.record import RecordHit, Turn
+    from memwise._domain.tenancy import (
         Agent,
         Channel,
         Contact,
@@ -129,15 +137,15 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
         User,
         Workspace,
     )
-    from memwise.ids import AgentId, ContactId, ConversationId, ItemId, TurnId, UserId, WorkspaceId
-    from memwise.policies.limits import Limits
-    from memwise.policies.window import Message
-    from memwise.services.assistant.assistant import Reply
-    from memwise.services.conversation.record import NewTurn
-    from memwise.services.facade import Memwise, Remembered
-    from memwise.services.knowledge.knowledge import Hit as KnowledgeHit
-    from memwise.services.memory.history import HistoryHit
-    from memwise.services.memory.memory import NewItem
+    from memwise._ids import AgentId, ContactId, ConversationId, ItemId, TurnId, UserId, WorkspaceId
+    from memwise._policies.limits import Limits
+    from memwise._policies.window import Message
+    from memwise._services.assistant.assistant import Reply
+    from memwise._services.conversation.record import NewTurn
+    from memwise._services.facade import Memwise, Remembered
+    from memwise._services.knowledge.knowledge import Hit as KnowledgeHit
+    from memwise._services.memory.history import HistoryHit
+    from memwise._services.memory.memory import NewItem
 
 
 _ALIASES = {"KnowledgeHit": "Hit"}

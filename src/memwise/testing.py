@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from memwise.extraction.types import Existing, Extraction, Line, Proposal
+from memwise._extraction.types import Existing, Extraction, Line, Proposal
 
 
 @dataclass

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from memwise import Memwise
-from memwise.text import scripts
+from memwise._text import scripts
 
 TURNS = [
     "我下个月要搬到北京市朝阳区，请把地址改一下。",  # moving to Beijing's Chaoyang district

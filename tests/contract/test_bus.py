@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy.engine import Connection
 
-from memwise.services.facade import Memwise
-from memwise.services.platform.bus import Bus, ConversationClosed
+from memwise._services.facade import Memwise
+from memwise._services.platform.bus import Bus, ConversationClosed
 
 
 def _open_conversation(mw: Memwise) -> tuple[str, str]:

@@ -57,8 +57,8 @@ def test_nothing_of_the_contact_remains_anywhere(mw: Memwise) -> None:
 def test_every_table_of_the_schema_is_a_decision() -> None:
     """Each table is either covered by a data request or kept with a stated reason; a table
     that names a contact or a conversation is always covered."""
-    from memwise.storage.schema import metadata
-    from memwise.storage.stores.contact_data import COVERED, KEPT
+    from memwise._storage.schema import metadata
+    from memwise._storage.stores.contact_data import COVERED, KEPT
 
     assert not COVERED & set(KEPT)
     assert set(metadata.tables) == COVERED | set(KEPT), set(metadata.tables) ^ (COVERED | set(KEPT))

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from memwise import Memwise, errors
-from memwise.context.assemble import shown_name
-from memwise.domain.memory import Evidence
-from memwise.services.assistant import tools
-from memwise.services.memory.memory import NewItem
+from memwise._context.assemble import shown_name
+from memwise._domain.memory import Evidence
+from memwise._services.assistant import tools
+from memwise._services.memory.memory import NewItem
 
 CARD = "4111.1111.1111.1111 12/28"
 

@@ -12,8 +12,8 @@ import pytest
 from tools.extraction_eval import evaluate
 
 from memwise import FixedClock, Memwise
-from memwise.services.conversation.record import NewTurn
-from memwise.services.platform.jobs import LeaseLost
+from memwise._services.conversation.record import NewTurn
+from memwise._services.platform.jobs import LeaseLost
 
 DATA = Path(__file__).parent.parent / "data"
 
@@ -192,7 +192,7 @@ def test_rebuild_estimates_archives_requeues_and_reports_progress(mw: Memwise) -
         mw.record.append(ws, conv.id, "customer", text)
         mw.record.end(ws, conv.id)
     mw.worker().run_once()
-    from memwise.services.memory.memory import NewItem
+    from memwise._services.memory.memory import NewItem
 
     note = mw.memory.write(
         ws, contact, NewItem("note", "Knows the owner from school", source="operator")
@@ -325,7 +325,7 @@ def test_the_everyday_corpus_keeps_its_floors(mw: Memwise, clock: FixedClock) ->
         mw, json.loads((DATA / "extraction_everyday_dev.json").read_text()), said
     )
     # precision counts every item the corpus does not list as wrong: the statement reader
-    # (extraction/reader.py) keeps more of what customers say than the list holds — of its
+    # (_extraction/reader.py) keeps more of what customers say than the list holds — of its
     # 29 extra items on 2026-12-07, 23 were true facts the list leaves out ("Is expecting
     # their first baby in February", "Has left Bosch"), 6 wrong or clumsy ("Wants Grey
     # November", "Is work night shifts")
@@ -359,7 +359,7 @@ def test_a_correction_that_moves_only_the_day_keeps_the_time(
 def test_a_booking_moved_in_the_customer_s_words_supersedes_the_first(
     mw: Memwise, clock: FixedClock
 ) -> None:
-    """The statement reader (extraction/reader.py): a dated request is a booking, a later
+    """The statement reader (_extraction/reader.py): a dated request is a booking, a later
     "can we do … instead, same time?" moves it under the same key."""
     ws, agent = _setup(mw)
     ann = mw.tenancy.create_contact(ws, "Ann").id

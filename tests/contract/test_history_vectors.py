@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from memwise import FixedClock, Memwise
-from memwise.retrieval import embedders
-from memwise.retrieval.late import TokenVectors
-from memwise.text import lexical
+from memwise._retrieval import embedders
+from memwise._retrieval.late import TokenVectors
+from memwise._text import lexical
 
 DIM = 1024  # more than this file's words: no two share a dimension
 _SLOTS: dict[str, int] = {}
@@ -117,7 +117,7 @@ def test_a_turn_is_found_by_what_memory_kept_from_it(mw: Memwise) -> None:
 
 
 def test_a_long_conversation_is_embedded_in_batches(database_url: str, clock: FixedClock) -> None:
-    from memwise.services.conversation.record import NewTurn
+    from memwise._services.conversation.record import NewTurn
 
     counting = CountingEmbedder()
     mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=counting)
@@ -264,7 +264,7 @@ def test_vectors_kept_without_word_pieces_gain_them_once(
 def test_an_index_holds_the_word_pieces_of_the_newest_turns_only(
     database_url: str, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memwise.services.memory import history
+    from memwise._services.memory import history
 
     monkeypatch.setattr(history, "PIECE_BYTES", 4_000)  # one short turn's pieces
     ws, ann, _ = _ended(database_url, clock, SamePlainEmbedder())
@@ -283,7 +283,7 @@ def test_an_index_holds_the_word_pieces_of_the_newest_turns_only(
 def test_unreadable_word_pieces_are_made_again(database_url: str, clock: FixedClock) -> None:
     import sqlalchemy as sa
 
-    from memwise.storage.schema import kept_turns, turns
+    from memwise._storage.schema import kept_turns, turns
 
     pieces = PieceEmbedder()
     ws, ann, conv = _ended(database_url, clock, pieces)

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from memwise import FixedClock, Memwise, errors
-from memwise.domain.memory import Evidence
-from memwise.extraction.types import Existing, Extraction, Line, Proposal
-from memwise.services.conversation.record import NewTurn
-from memwise.services.memory.memory import NewItem
+from memwise._domain.memory import Evidence
+from memwise._extraction.types import Existing, Extraction, Line, Proposal
+from memwise._services.conversation.record import NewTurn
+from memwise._services.memory.memory import NewItem
 
 TURNS = [
     ("customer", "Hi there! I have a card 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00."),
@@ -192,7 +192,7 @@ class Embellisher:
     def extract(
         self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Any
     ) -> Extraction:
-        from memwise.extraction.types import ProposedEvent
+        from memwise._extraction.types import ProposedEvent
 
         return Extraction(
             items=[
@@ -225,7 +225,7 @@ def test_dates_entities_and_labels_an_extractor_adds_are_kept_only_when_said(
 ) -> None:
     import sqlalchemy as sa
 
-    from memwise.storage.schema import event_labels
+    from memwise._storage.schema import event_labels
 
     mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=Embellisher())
     try:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 from memwise import FixedClock, Memwise
-from memwise.storage.schema import conversations, kept_turns
+from memwise._storage.schema import conversations, kept_turns
 from tests.contract.test_history_vectors import PieceEmbedder
 
 QUESTIONS = ("which bike cracked?", "when is the fitting?", "what did you say about the warranty?")
@@ -40,7 +40,7 @@ def _ranked(mw: Memwise, ws: str, ann: str) -> list[list[tuple[str, float]]]:
 def test_the_worker_keeps_each_ended_conversation_and_a_cold_recall_joins_them(
     database_url: str, clock: FixedClock, monkeypatch
 ) -> None:
-    from memwise.storage.stores import record as record_store
+    from memwise._storage.stores import record as record_store
 
     pieces = PieceEmbedder()
     mw = Memwise.open(database_url, clock=clock, migrate=False, embedder=pieces)
@@ -144,7 +144,7 @@ def test_a_data_request_deletes_what_was_kept(database_url: str, clock: FixedClo
 def test_a_recall_that_cannot_keep_what_it_read_still_answers(
     database_url: str, clock: FixedClock, monkeypatch
 ) -> None:
-    from memwise.storage.stores import record as record_store
+    from memwise._storage.stores import record as record_store
 
     def taken(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise sa.exc.IntegrityError("INSERT INTO kept_turns", {}, Exception("duplicate key"))

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from memwise import Memwise, errors
-from memwise.retrieval import embedders
-from memwise.services.knowledge.teaching import Tickets, WebhookTickets
-from memwise.services.memory.memory import NewItem
-from memwise.text import lexical
+from memwise._retrieval import embedders
+from memwise._services.knowledge.teaching import Tickets, WebhookTickets
+from memwise._services.memory.memory import NewItem
+from memwise._text import lexical
 
 MANUAL = """The Alpine 2 is a two-person trekking tent.
 
@@ -292,7 +292,7 @@ def test_another_workspaces_newer_chunks_never_hide_ours(
 ) -> None:
     """Questions whose every word is in many chunks rank a sample of them (the newest on
     SQLite); a sample filled by another workspace's chunks still finds this one's."""
-    from memwise.storage import postgres, sqlite
+    from memwise._storage import postgres, sqlite
 
     monkeypatch.setattr(sqlite, "SAMPLE", 20)
     monkeypatch.setattr(postgres, "SAMPLE", 20)

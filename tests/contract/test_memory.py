@@ -6,8 +6,8 @@ import pytest
 import sqlalchemy as sa
 
 from memwise import FixedClock, Memwise, errors
-from memwise.domain.memory import Evidence
-from memwise.services.memory.memory import NewItem
+from memwise._domain.memory import Evidence
+from memwise._services.memory.memory import NewItem
 
 
 class World:
@@ -338,8 +338,8 @@ class SynonymEmbedder:
     def embed(self, texts: list[str]):  # type: ignore[no-untyped-def]
         import numpy as np
 
-        from memwise.retrieval import embedders
-        from memwise.text import lexical
+        from memwise._retrieval import embedders
+        from memwise._text import lexical
 
         out = np.zeros((len(texts), len(self.GROUPS) + 1), dtype=np.float32)
         for i, t in enumerate(texts):

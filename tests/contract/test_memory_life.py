@@ -9,7 +9,7 @@ import pytest
 import sqlalchemy as sa
 
 from memwise import FixedClock, Memwise, errors
-from memwise.storage.schema import audit_log, memory_changes
+from memwise._storage.schema import audit_log, memory_changes
 from tests.contract.test_memory import World
 
 

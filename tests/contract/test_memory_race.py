@@ -8,8 +8,8 @@ import threading
 import pytest
 
 from memwise import Memwise
-from memwise.domain.memory import Evidence
-from memwise.services.memory.memory import NewItem
+from memwise._domain.memory import Evidence
+from memwise._services.memory.memory import NewItem
 
 CITIES = ["Hamburg", "Munich", "Berlin", "Cologne"]
 ROUNDS = 25

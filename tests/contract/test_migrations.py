@@ -6,10 +6,10 @@ import sqlalchemy as sa
 from alembic import command
 
 from memwise import FixedClock, Memwise
-from memwise.domain.memory import Evidence
-from memwise.services.memory.memory import NewItem
-from memwise.storage.engine import Database, alembic_config
-from memwise.storage.schema import metadata
+from memwise._domain.memory import Evidence
+from memwise._services.memory.memory import NewItem
+from memwise._storage.engine import Database, alembic_config
+from memwise._storage.schema import metadata
 
 
 def test_migrations_go_down_to_base_and_up_again(database_url: str) -> None:

@@ -4,8 +4,8 @@ edit then recount, archive then repeat, stated after inferred, memory off."""
 from __future__ import annotations
 
 from memwise import FixedClock, Memwise
-from memwise.domain.memory import Evidence
-from memwise.services.memory.memory import NewItem
+from memwise._domain.memory import Evidence
+from memwise._services.memory.memory import NewItem
 
 
 class Shop:

@@ -41,7 +41,7 @@ def test_record_search_windows_follow_the_lexeme_statistics(pg_mw: Memwise) -> N
     """Common words start in a short recent window sized by the planner's statistics and
     walked newest first (bitmaps off for that statement only); a rare word (not among the
     most common lexemes) searches the whole record at once."""
-    from memwise.services.conversation.record import NewTurn
+    from memwise._services.conversation.record import NewTurn
 
     mw = pg_mw
     ws, _ = mw.tenancy.create_workspace("Stats")
@@ -83,7 +83,7 @@ def test_a_common_word_sample_is_read_from_the_index_for_that_statement_only(
     """A question whose every word is in some of the chunks ranks a sample read from the
     full-text index (walking the table is turned off for that one statement); a word in
     nearly every chunk leaves the planner its walk."""
-    from memwise.storage import postgres
+    from memwise._storage import postgres
 
     mw = pg_mw
     ws, _ = mw.tenancy.create_workspace("Samples")

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from memwise import FixedClock, Memwise, errors
-from memwise.domain.memory import Evidence
-from memwise.services.memory.memory import NewItem
+from memwise._domain.memory import Evidence
+from memwise._services.memory.memory import NewItem
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memwise import FixedClock, Memwise, errors
-from memwise.services.conversation.record import NewTurn
+from memwise._services.conversation.record import NewTurn
 
 
 def _setup(mw: Memwise, policy: str = "archive") -> tuple[str, str, str]:
@@ -133,7 +133,7 @@ def test_search_widens_slice_by_slice_and_stops_when_enough_are_found(
     """The recency-bounded candidates: a common word is ranked among the newest matches of
     the first window that holds enough; a word only the oldest turn holds is still found;
     no turn is looked at twice."""
-    from memwise.storage import search
+    from memwise._storage import search
 
     ws, agent, contact = _setup(mw)
     conv, _ = mw.record.start(ws, agent, "web", contact_id=contact)

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 
 from memwise import FixedClock, Memwise, errors
-from memwise.policies.window import Message
-from memwise.services.conversation.record import NewTurn
+from memwise._policies.window import Message
+from memwise._services.conversation.record import NewTurn
 
 
 def _conv(mw: Memwise, channel: str = "email", **agent: object) -> tuple[str, str]:

@@ -138,7 +138,7 @@ def test_error_messages_keep_their_brackets(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
     from memwise import errors
-    from memwise.cli.main import handles_errors
+    from memwise._cli.main import handles_errors
 
     @handles_errors
     def failing() -> None:
@@ -233,7 +233,7 @@ def test_serve_without_the_mcp_extra_names_it_whole(
     import uvicorn
     from typer.testing import CliRunner
 
-    from memwise.cli.main import app
+    from memwise._cli.main import app
 
     real_import = builtins.__import__
 

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from schemathesis.checks import response_schema_conformance
 
 from memwise import FixedClock, Memwise
-from memwise.config import Settings
-from memwise.server.app import create_app
+from memwise._config import Settings
+from memwise._server.app import create_app
 
 STATE: dict[str, Any] = {}
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from memwise import FixedClock, Memwise, errors
-from memwise.accounts.policy import AccountPolicy
-from memwise.accounts.source import DemoCRM, HTTPAccountSource, SQLAccountSource
+from memwise._accounts.policy import AccountPolicy
+from memwise._accounts.source import DemoCRM, HTTPAccountSource, SQLAccountSource
 
 
 class CRM(BaseHTTPRequestHandler):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memwise.accounts.policy import AccountPolicy
+from memwise._accounts.policy import AccountPolicy
 from tests.integration.conftest import Api
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import httpx
 
 from memwise import FixedClock
-from memwise.domain.memory import Evidence
-from memwise.services.memory.memory import NewItem
+from memwise._domain.memory import Evidence
+from memwise._services.memory.memory import NewItem
 from tests.integration.conftest import ADMIN, Api
 
 

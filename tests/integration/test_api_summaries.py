@@ -122,8 +122,8 @@ def test_without_an_embedder_the_parse_reads_the_parts() -> None:
     from datetime import UTC, datetime
     from zoneinfo import ZoneInfo
 
-    from memwise.extraction import summary
-    from memwise.extraction.types import Line
+    from memwise._extraction import summary
+    from memwise._extraction.types import Line
 
     at = datetime(2026, 3, 2, 9, tzinfo=UTC)
     lines = [
@@ -140,8 +140,8 @@ def test_a_summary_written_by_hand_is_its_checked_sentences(api: Api) -> None:
     """The library's write path: a summary's text must be its sentences, each from a turn of
     its conversation — text beside them would escape their checks."""
     from memwise import errors
-    from memwise.domain.memory import Evidence
-    from memwise.services.memory.memory import NewItem
+    from memwise._domain.memory import Evidence
+    from memwise._services.memory.memory import NewItem
 
     key = api.call("POST", "/v1/workspaces", ADMIN, json={"name": "Shop"}).json()["api_key"]
     done = _remember(api, key, FIRST, user_id="crm-3")

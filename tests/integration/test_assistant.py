@@ -5,11 +5,11 @@ from __future__ import annotations
 import httpx
 
 from memwise import FixedClock, Memwise
-from memwise.accounts.source import DemoCRM
-from memwise.domain.memory import Evidence
-from memwise.policies.window import Message
-from memwise.services.knowledge.teaching import WebhookTickets
-from memwise.services.memory.memory import NewItem
+from memwise._accounts.source import DemoCRM
+from memwise._domain.memory import Evidence
+from memwise._policies.window import Message
+from memwise._services.knowledge.teaching import WebhookTickets
+from memwise._services.memory.memory import NewItem
 
 
 class Shop:

@@ -7,9 +7,9 @@ import re
 from fastapi.testclient import TestClient
 
 from memwise import FixedClock, Memwise
-from memwise.domain.memory import Evidence
-from memwise.services.memory.memory import NewItem
-from memwise.storage.stores import webhooks as webhook_store
+from memwise._domain.memory import Evidence
+from memwise._services.memory.memory import NewItem
+from memwise._storage.stores import webhooks as webhook_store
 from tests.integration.conftest import ADMIN, Api
 
 
@@ -142,7 +142,7 @@ def test_delete_needs_the_name_typed_and_export_downloads(api: Api) -> None:
 
 
 def test_occurs_on_is_edited_and_cleared_and_items_archived(api: Api) -> None:
-    from memwise.services.memory.memory import NewItem
+    from memwise._services.memory.memory import NewItem
 
     ws, key, mw = business(api)
     ann = mw.tenancy.create_contact(ws, "Ann Lee")
@@ -239,7 +239,7 @@ def test_the_evaluations_page_plots_before_and_after(api: Api) -> None:
 
 
 def test_bad_form_input_is_a_message_never_a_server_error(api: Api) -> None:
-    from memwise.services.memory.memory import NewItem
+    from memwise._services.memory.memory import NewItem
 
     ws, key, mw = business(api)
     ann = mw.tenancy.create_contact(ws, "Ann")

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from memwise import FixedClock
-from memwise.accounts.policy import AccountPolicy
+from memwise._accounts.policy import AccountPolicy
 from tests.integration.conftest import Api
 
 
@@ -159,7 +159,7 @@ def test_a_data_request_deletes_the_contacts_events_too(api: Api) -> None:
     queued = api.call("GET", "/v1/event-deliveries", key).json()["items"]
     assert {d["type"] for d in queued} >= {"memory.created", "conversation.ended"}
     assert api.call("DELETE", f"/v1/contacts/{contact}", key).status_code == 200
-    from memwise.storage.schema import jobs
+    from memwise._storage.schema import jobs
 
     with api.mw.rt.db.read() as conn:
         payloads = [str(p) for p in conn.execute(jobs.select()).mappings()]

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memwise import FixedClock, Memwise
-from memwise.extraction.types import Proposal
+from memwise._extraction.types import Proposal
 from memwise.testing import ScriptedExtractor
 from tests.integration.conftest import Api
 from tests.integration.test_console import business, logged_in

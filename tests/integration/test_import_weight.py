@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-HEAVY = ("sqlalchemy", "numpy", "fastapi", "memwise.services", "memwise.storage")
+HEAVY = ("sqlalchemy", "numpy", "fastapi", "memwise._services", "memwise._storage")
 
 
 def test_the_client_imports_without_the_server_side() -> None:

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from memwise import Memwise
-from memwise.bootstrap import Parts
-from memwise.config import Settings
-from memwise.extraction.models import ModelExtractor
-from memwise.extraction.verify import ItemVerifier
-from memwise.providers.chat import OpenAIChat
+from memwise._bootstrap import Parts
+from memwise._config import Settings
+from memwise._extraction.models import ModelExtractor
+from memwise._extraction.verify import ItemVerifier
+from memwise._providers.chat import OpenAIChat
 from memwise.testing import FakeModelServer, Reply
 
 

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 
 from memwise import Memwise
-from memwise.bootstrap import Parts
-from memwise.config import Settings
+from memwise._bootstrap import Parts
+from memwise._config import Settings
 from memwise.testing import FakeModelServer, Reply
 
 

@@ -11,7 +11,7 @@ def test_minilm_embeds_offline_and_finds_meaning(
     mw_sqlite: object, monkeypatch: pytest.MonkeyPatch, sqlite_url: str
 ) -> None:
     from memwise import Memwise
-    from memwise.retrieval.embedders import MiniLMEmbedder
+    from memwise._retrieval.embedders import MiniLMEmbedder
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     embedder = MiniLMEmbedder()

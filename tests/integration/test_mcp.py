@@ -8,7 +8,7 @@ from typing import Any
 
 from mcp import Client
 
-from memwise.doors.mcp_server import build_server
+from memwise._doors.mcp_server import build_server
 from tests.integration.conftest import Api
 
 TOOLS = {

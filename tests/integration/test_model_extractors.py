@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from memwise import FixedClock, Memwise
-from memwise.extraction.models import AnthropicExtractor, OpenAIExtractor
+from memwise._extraction.models import AnthropicExtractor, OpenAIExtractor
 from memwise.testing import FakeModelServer, Reply
 
 
@@ -206,9 +206,9 @@ def test_with_a_model_configured_the_model_compacts_the_window(
     sqlite_url: str, server: FakeModelServer
 ) -> None:
     from memwise import Memwise
-    from memwise.bootstrap import Parts
-    from memwise.config import Settings
-    from memwise.services.conversation.record import NewTurn
+    from memwise._bootstrap import Parts
+    from memwise._config import Settings
+    from memwise._services.conversation.record import NewTurn
 
     settings = Settings(
         database_url=sqlite_url,
@@ -246,8 +246,8 @@ def test_openai_compatible_embeddings_drive_hybrid_search(
     sqlite_url: str, server: FakeModelServer
 ) -> None:
     from memwise import Memwise
-    from memwise.bootstrap import Parts
-    from memwise.config import Settings
+    from memwise._bootstrap import Parts
+    from memwise._config import Settings
 
     settings = Settings(embedder="openai", embedding_model="emb", model_base_url=f"{server.url}/v1")
     mw = Memwise.open(sqlite_url, embedder=Parts(settings).embedder(), migrate=False)

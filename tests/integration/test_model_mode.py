@@ -7,9 +7,9 @@ from collections.abc import Iterator
 import pytest
 
 from memwise import Memwise
-from memwise.accounts.source import DemoCRM
-from memwise.bootstrap import Parts
-from memwise.config import Settings
+from memwise._accounts.source import DemoCRM
+from memwise._bootstrap import Parts
+from memwise._config import Settings
 from memwise.testing import FakeModelServer, Reply
 
 
@@ -133,9 +133,9 @@ def test_anthropic_tool_use_drives_the_same_loop(sqlite_url: str, server: FakeMo
 
 
 def test_the_server_is_built_as_the_settings_say(sqlite_url: str, server: FakeModelServer) -> None:
-    from memwise.bootstrap import open_memwise
-    from memwise.policies.compaction import ModelSummariser
-    from memwise.retrieval.embedders import OpenAIEmbedder, Remembering
+    from memwise._bootstrap import open_memwise
+    from memwise._policies.compaction import ModelSummariser
+    from memwise._retrieval.embedders import OpenAIEmbedder, Remembering
 
     mw = open_memwise(
         Settings(
@@ -159,7 +159,7 @@ def test_the_chat_route_uses_the_model_when_one_is_configured(
 ) -> None:
     from fastapi.testclient import TestClient
 
-    from memwise.server.app import create_app
+    from memwise._server.app import create_app
 
     mw = _mw(sqlite_url, server)
     ws, conv = _customer(mw)
@@ -180,7 +180,7 @@ def test_an_unreachable_model_is_a_clear_503_not_a_500(
 ) -> None:
     from fastapi.testclient import TestClient
 
-    from memwise.server.app import create_app
+    from memwise._server.app import create_app
 
     settings = Settings(extractor="openai", model="m", model_base_url="http://127.0.0.1:9/v1")
     mw = Memwise.open(sqlite_url, chat_model=Parts(settings).chat_model(), migrate=False)

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from memwise.observability import JSONFormatter, request_id
+from memwise._observability import JSONFormatter, request_id
 from tests.integration.conftest import ADMIN, Api
 
 

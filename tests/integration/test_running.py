@@ -9,9 +9,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from memwise import FixedClock, Memwise
-from memwise.clock import WorkspaceClocks
-from memwise.config import Settings
-from memwise.server.app import create_app
+from memwise._clock import WorkspaceClocks
+from memwise._config import Settings
+from memwise._server.app import create_app
 from tests.integration.conftest import ADMIN, Api
 
 

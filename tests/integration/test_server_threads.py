@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from memwise.config import WAITING_THREADS, WORKING_THREADS, Settings
+from memwise._config import WAITING_THREADS, WORKING_THREADS, Settings
 from tests.integration.conftest import Api
 
 

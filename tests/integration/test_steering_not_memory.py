@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from memwise import FixedClock, Memwise
-from memwise.extraction.types import Proposal
+from memwise._extraction.types import Proposal
 from memwise.testing import ScriptedExtractor
 
 SAID = "I always get the first-timer discount. I'm vegetarian."

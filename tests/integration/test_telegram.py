@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from memwise import FixedClock, Memwise
-from memwise.doors.telegram import Incoming, TelegramDoor, build_bot
+from memwise._doors.telegram import Incoming, TelegramDoor, build_bot
 from memwise.testing import FakeTelegramServer
 
 CUSTOMER, STAFF = 1001, 2002
@@ -162,8 +162,8 @@ def test_the_real_library_polls_a_fake_bot_api(setup: tuple[Memwise, str, str]) 
 
 
 def test_a_confirmation_waits_beside_the_transcript_on_telegram(sqlite_url: str) -> None:
-    from memwise.bootstrap import Parts
-    from memwise.config import Settings
+    from memwise._bootstrap import Parts
+    from memwise._config import Settings
     from memwise.testing import FakeModelServer, Reply
 
     server = FakeModelServer()
@@ -202,8 +202,8 @@ def test_a_confirmation_waits_beside_the_transcript_on_telegram(sqlite_url: str)
 
 
 def test_an_unreachable_model_gets_a_short_apology(sqlite_url: str) -> None:
-    from memwise.bootstrap import Parts
-    from memwise.config import Settings
+    from memwise._bootstrap import Parts
+    from memwise._config import Settings
 
     settings = Settings(
         extractor="openai", model="m", model_api_key="x", model_base_url="http://127.0.0.1:9/v1"
@@ -226,7 +226,7 @@ def test_an_unreachable_model_gets_a_short_apology(sqlite_url: str) -> None:
 def test_memory_never_quotes_an_operators_note_to_the_customer(
     setup: tuple[Memwise, str, str], clock: FixedClock
 ) -> None:
-    from memwise.services.memory.memory import NewItem
+    from memwise._services.memory.memory import NewItem
 
     mw, ws, agent = setup
     door = TelegramDoor(mw, ws, agent)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from memwise.services.conversation.inbound import sign
+from memwise._services.conversation.inbound import sign
 from tests.integration.conftest import Api
 
 VOUCHED = {"email": {"spf": "pass", "dkim": "pass", "dmarc": "pass"}, "any": {"verified": True}}

@@ -19,9 +19,9 @@ import pytest
 import sqlalchemy as sa
 
 from memwise import Memwise
-from memwise.domain.jobs import Job
-from memwise.services.platform.worker import Worker
-from memwise.storage.schema import jobs, memory_items
+from memwise._domain.jobs import Job
+from memwise._services.platform.worker import Worker
+from memwise._storage.schema import jobs, memory_items
 from tests.conftest import _pg_clone, _pg_drop
 
 FORK = multiprocessing.get_context("fork")

@@ -23,9 +23,9 @@ import pytest
 import sqlalchemy as sa
 
 from memwise import FixedClock, Memwise
-from memwise.extraction.types import Existing, Extraction, Line, Proposal
-from memwise.safety import instructions
-from memwise.storage.schema import lessons, memory_items, notebook_entries, turns
+from memwise._extraction.types import Existing, Extraction, Line, Proposal
+from memwise._safety import instructions
+from memwise._storage.schema import lessons, memory_items, notebook_entries, turns
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = (

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from memwise.accounts.policy import AccountPolicy, PolicyRefused, same_database
-from memwise.accounts.source import SQLAccountSource
+from memwise._accounts.policy import AccountPolicy, PolicyRefused, same_database
+from memwise._accounts.source import SQLAccountSource
 from tests.conftest import PG_ADMIN_URL
 from tests.integration.conftest import Api
 from tests.security.conftest import conversation, staff
@@ -355,7 +355,7 @@ def test_a_memwise_database_is_refused_whatever_its_url(sec: Api, tmp_path: Path
     if own.get_backend_name() == "sqlite":
         shutil.copy(own.database or "", copy)
     else:
-        from memwise.storage.engine import Database
+        from memwise._storage.engine import Database
 
         Database(f"sqlite:///{copy}").migrate()
     sec.mw.accounts.allow(AccountPolicy(sql_urls=(f"sqlite:///{copy}",)))
@@ -400,7 +400,7 @@ def test_same_database_sees_through_spellings(tmp_path: Path) -> None:
 def test_internal_addresses_in_every_form(address: str) -> None:
     import ipaddress
 
-    from memwise.accounts.policy import internal
+    from memwise._accounts.policy import internal
 
     assert internal(ipaddress.ip_address(address))
     assert not internal(ipaddress.ip_address("93.184.216.34"))
@@ -413,7 +413,7 @@ def test_the_checked_address_is_the_one_connected(monkeypatch: pytest.MonkeyPatc
     import httpx
 
     from memwise import FixedClock
-    from memwise.accounts.source import HTTPAccountSource
+    from memwise._accounts.source import HTTPAccountSource
 
     answers = iter(["93.184.216.34", "127.0.0.1"])  # public once, then loopback
 
@@ -445,7 +445,7 @@ def test_answers_are_capped_while_they_arrive(internal: tuple[str, list[str]]) -
     import httpx
 
     from memwise import FixedClock
-    from memwise.accounts.source import HTTPAccountSource
+    from memwise._accounts.source import HTTPAccountSource
 
     sent = {"bytes": 0}
 
@@ -483,7 +483,7 @@ def test_base_paths_and_headers_are_plain(sec: Api, base: str, headers: dict[str
 
 
 def test_a_dot_reference_stays_one_segment() -> None:
-    from memwise.accounts.source import _seg
+    from memwise._accounts.source import _seg
 
     assert _seg("..") == "%2E%2E" and _seg(".") == "%2E" and _seg("a/b") == "a%2Fb"
 

@@ -3,7 +3,7 @@ uses it: several matches are never a guess, a name is never an identity."""
 
 from __future__ import annotations
 
-from memwise.doors.telegram import Incoming, TelegramDoor
+from memwise._doors.telegram import Incoming, TelegramDoor
 from tests.integration.conftest import Api
 from tests.security.conftest import staff
 

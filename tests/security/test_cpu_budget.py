@@ -20,18 +20,18 @@ from typing import Any
 import pytest
 
 from memwise import Memwise, errors
-from memwise.context import router
-from memwise.domain.access import Kind, Principal
-from memwise.domain.tenancy import Role
-from memwise.extraction import harness
-from memwise.policies import compaction
-from memwise.policies.window import Message
-from memwise.safety import instructions, pii, secrets
-from memwise.services.assistant import tools
-from memwise.services.assistant.tools import Call, Door
-from memwise.services.conversation import inbound
-from memwise.text import dates as text_dates
-from memwise.text import lexical
+from memwise._context import router
+from memwise._domain.access import Kind, Principal
+from memwise._domain.tenancy import Role
+from memwise._extraction import harness
+from memwise._policies import compaction
+from memwise._policies.window import Message
+from memwise._safety import instructions, pii, secrets
+from memwise._services.assistant import tools
+from memwise._services.assistant.tools import Call, Door
+from memwise._services.conversation import inbound
+from memwise._text import dates as text_dates
+from memwise._text import lexical
 
 BUDGET_S = 0.200
 SIZE = 32_000
@@ -69,7 +69,7 @@ ADVERSARIAL: dict[str, str] = {
     "relatives": _fill("my sister's friend's "),
     "speaker labels": _fill("customer: agent: "),
     # every sentence different, so nothing parsed is remembered: the statement reader
-    # (extraction/reader.py) parses a bounded part of a turn, whatever its shape
+    # (_extraction/reader.py) parses a bounded part of a turn, whatever its shape
     "distinct statements": " ".join(f"I live in Town{i}." for i in range(4000))[:SIZE],
     "distinct bookings": " ".join(
         f"Can we do the {i % 28 + 1}th at {i % 12 + 1}pm for table {i}?" for i in range(4000)

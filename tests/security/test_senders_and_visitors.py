@@ -11,8 +11,8 @@ import pytest
 import sqlalchemy as sa
 
 from memwise import FixedClock
-from memwise.services.conversation.inbound import sign
-from memwise.storage.schema import contacts, conversations, turns
+from memwise._services.conversation.inbound import sign
+from memwise._storage.schema import contacts, conversations, turns
 from tests.integration.conftest import Api
 from tests.security.conftest import conversation, staff
 

@@ -13,19 +13,19 @@ import pytest
 from fastapi.testclient import TestClient
 
 from memwise import FixedClock, Memwise, errors
-from memwise.accounts.policy import AccountPolicy, PolicyRefused
-from memwise.clock import WorkspaceClocks
-from memwise.config import Settings
-from memwise.domain.access import Kind, Principal
-from memwise.domain.tenancy import Role
-from memwise.doors.telegram import ONE_TO_ONE, Incoming, TelegramDoor
-from memwise.providers import http
-from memwise.providers.sdk import sdk_client
-from memwise.server.app import create_app
-from memwise.services.assistant import tools
-from memwise.services.assistant.tools import Call, Door
+from memwise._accounts.policy import AccountPolicy, PolicyRefused
+from memwise._clock import WorkspaceClocks
+from memwise._config import Settings
+from memwise._domain.access import Kind, Principal
+from memwise._domain.tenancy import Role
+from memwise._doors.telegram import ONE_TO_ONE, Incoming, TelegramDoor
+from memwise._providers import http
+from memwise._providers.sdk import sdk_client
+from memwise._server.app import create_app
+from memwise._services.assistant import tools
+from memwise._services.assistant.tools import Call, Door
+from memwise._web import threads
 from memwise.testing import HostileServer
-from memwise.web import threads
 from tests.integration.conftest import ADMIN, Api
 from tests.security.conftest import staff
 

@@ -15,9 +15,9 @@ from fastapi.testclient import TestClient
 from mcp import Client
 
 from memwise import FixedClock
-from memwise.doors.mcp_server import build_server
-from memwise.storage.schema import agents, audit_log, jobs
-from memwise.web.errors import ErrorIds
+from memwise._doors.mcp_server import build_server
+from memwise._storage.schema import agents, audit_log, jobs
+from memwise._web.errors import ErrorIds
 from tests.integration.conftest import ADMIN, Api
 from tests.security.conftest import conversation, staff
 
@@ -144,7 +144,7 @@ def test_a_planted_document_is_never_served_before_review(sec: Api) -> None:
 
 
 def _principal(api: Api, key: str) -> Any:
-    from memwise.domain.access import Kind, Principal
+    from memwise._domain.access import Kind, Principal
 
     found = api.mw.tenancy.authenticate_key(key)
     assert found
@@ -183,7 +183,7 @@ def test_console_headers_and_no_inline_script(sec: Api) -> None:
     assert page.headers["referrer-policy"] == "same-origin"
     widget = client.get("/widget.js")
     assert widget.headers["x-content-type-options"] == "nosniff"
-    from memwise.console.routes import HERE
+    from memwise._console.routes import HERE
 
     for template in (HERE / "templates").glob("*.html"):
         text = template.read_text()
@@ -196,7 +196,7 @@ def test_console_headers_and_no_inline_script(sec: Api) -> None:
 def test_an_old_javascript_link_is_rendered_as_text(sec: Api) -> None:
     s = staff(sec)
     sec.mw.knowledge.add_document(s["ws"], kind="faq", title="Old", body="b", version="1")
-    from memwise.storage.schema import knowledge_documents
+    from memwise._storage.schema import knowledge_documents
 
     with sec.mw.rt.db.write() as conn:  # stored before links were checked
         conn.execute(knowledge_documents.update().values(source_url="javascript:alert(1)"))
@@ -366,7 +366,7 @@ def test_an_unexpected_error_logs_an_id_not_the_input(caplog: pytest.LogCaptureF
 
     app.add_middleware(ErrorIds)
     with (
-        caplog.at_level(logging.ERROR, logger="memwise.api"),
+        caplog.at_level(logging.ERROR, logger="memwise._api"),
         TestClient(app, raise_server_exceptions=False) as client,
     ):
         r = client.post("/boom", params={"said": "my card is 4111 1111 1111 1111"})

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from memwise import errors
-from memwise.domain.access import Kind, Principal
-from memwise.domain.tenancy import Role
-from memwise.services.assistant import tools
+from memwise._domain.access import Kind, Principal
+from memwise._domain.tenancy import Role
+from memwise._services.assistant import tools
 from tests.integration.conftest import Api
 from tests.security.conftest import conversation, staff
 
@@ -160,7 +160,7 @@ def test_the_audit_log_keeps_no_secret_and_no_ticket_body() -> None:
 
 
 def test_an_ambiguous_telegram_sender_keeps_one_contact_of_its_own(sec: Api) -> None:
-    from memwise.doors.telegram import Incoming, TelegramDoor
+    from memwise._doors.telegram import Incoming, TelegramDoor
 
     s = staff(sec)
     ws = s["ws"]

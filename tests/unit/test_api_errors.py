@@ -40,7 +40,7 @@ def test_the_kind_the_server_names_wins_over_the_status() -> None:
 
 
 def test_the_server_names_the_kind_of_each_error() -> None:
-    from memwise.web.errors import kind_of
+    from memwise._web.errors import kind_of
 
     assert kind_of(errors.Refused("no", code="contact_details")) == "refused"
     assert kind_of(errors.Invalid("no", code="too_long")) == "invalid"

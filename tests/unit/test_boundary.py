@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from memwise import errors
-from memwise.safety.boundary import classify
-from memwise.services.memory.memory import check_text
+from memwise._safety.boundary import classify
+from memwise._services.memory.memory import check_text
 
 DATA = Path(__file__).parent.parent / "data"
 FORBIDDEN = {"absence", "operational", "instruction", "entitlement"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memwise import errors
-from memwise.safety import boundary, guards, learned
+from memwise._safety import boundary, guards, learned
 
 # Phrasings the concept rules pass and the learned classifier refuses (written for this
 # test, in none of the labelled sets).

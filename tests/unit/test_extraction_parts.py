@@ -8,10 +8,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from memwise.extraction import dates, harness
-from memwise.extraction import pack as packs
-from memwise.extraction.rules import RuleExtractor
-from memwise.extraction.types import Line, Proposal
+from memwise._extraction import dates, harness
+from memwise._extraction import pack as packs
+from memwise._extraction.rules import RuleExtractor
+from memwise._extraction.types import Line, Proposal
 
 BERLIN = ZoneInfo("Europe/Berlin")
 SUNDAY = datetime(2026, 11, 29, 10, 0, tzinfo=BERLIN)
@@ -53,7 +53,7 @@ def test_dates_resolve_against_the_turn_in_the_workspace_timezone(
 
 
 def test_a_run_of_numbers_is_not_searched_for_dates() -> None:
-    from memwise.text import dates as text_dates
+    from memwise._text import dates as text_dates
 
     assert text_dates.candidates("booked for friday 6 11 4 or 11 11 10 12 12 am pm 12 2") == []
     assert dates.find_phrase("booked for friday 6 11 4 or 11 11 10 12 12 am pm 12 2") == "friday 6"
@@ -265,7 +265,7 @@ def test_a_custom_pack_is_validated_with_clear_errors(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from memwise import errors
-    from memwise.extraction import pack
+    from memwise._extraction import pack
 
     monkeypatch.setattr(pack, "_DIRS", [])  # the folder added below is this test's alone
 

@@ -8,12 +8,12 @@ import pytest
 
 import memwise
 from memwise import errors
-from memwise.cli.main import exit_code
-from memwise.clock import FixedClock, aware
-from memwise.ids import new_id
-from memwise.services.platform import identity
-from memwise.storage import fts
-from memwise.storage.highlight import START, STOP, to_html
+from memwise._cli.main import exit_code
+from memwise._clock import FixedClock, aware
+from memwise._ids import new_id
+from memwise._services.platform import identity
+from memwise._storage import fts
+from memwise._storage.highlight import START, STOP, to_html
 
 
 def test_error_docstring_is_the_default_message_and_code_is_stable() -> None:
@@ -75,7 +75,7 @@ def test_bad_identities_are_refused(kind: str, raw: str) -> None:
 
 
 def test_the_question_book_redaction_masks_cards_ibans_and_passwords() -> None:
-    from memwise.safety import pii
+    from memwise._safety import pii
 
     text = (
         "My card 4111 1111 1111 1111 was charged twice; refund to IBAN "
@@ -90,7 +90,7 @@ def test_the_question_book_redaction_masks_cards_ibans_and_passwords() -> None:
 def test_the_deploy_page_lists_every_setting() -> None:
     from pathlib import Path
 
-    from memwise.config import Settings
+    from memwise._config import Settings
 
     doc = (Path(__file__).parents[2] / "docs" / "deploy.md").read_text()
     assert Settings.reference() in doc, "docs/deploy.md is stale: regenerate its table"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memwise.retrieval import fusion
-from memwise.services.knowledge import knowledge
+from memwise._retrieval import fusion
+from memwise._services.knowledge import knowledge
 
 
 def test_equal_weights_let_the_first_of_either_ranking_tie() -> None:

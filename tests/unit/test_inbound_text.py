@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memwise.services.conversation.inbound import new_words, spoken
+from memwise._services.conversation.inbound import new_words, spoken
 
 
 def test_a_transcript_string_is_split_by_its_speakers() -> None:

@@ -1,4 +1,4 @@
-"""Kept turns (memwise.retrieval.kept), term rows (postings) and word pieces loaded when
+"""Kept turns (memwise._retrieval.kept), term rows (postings) and word pieces loaded when
 first needed (late.Pieces.lazy)."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from memwise import errors
-from memwise.retrieval import late, postings
-from memwise.retrieval.kept import KeptTurns
-from memwise.retrieval.late import Pieces, TokenVectors
-from memwise.text import lexical
+from memwise._retrieval import late, postings
+from memwise._retrieval.kept import KeptTurns
+from memwise._retrieval.late import Pieces, TokenVectors
+from memwise._text import lexical
 
 TEXTS = ("The frame of my Trek bike cracked.", "Booked: Saturday 10am with Sam. 北京", "")
 

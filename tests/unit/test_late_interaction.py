@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from memwise import errors
-from memwise.retrieval import late
-from memwise.retrieval.late import TokenVectors
-from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
+from memwise._retrieval import late
+from memwise._retrieval.late import TokenVectors
+from memwise._retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 
 DIM = 16
 # a toy vocabulary: each word one piece id and a direction; "kids" and "children" share

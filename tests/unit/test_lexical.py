@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 
-from memwise.text import lexical
+from memwise._text import lexical
 
 WORDS = [
     "flies",

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memwise import errors
-from memwise.domain.memory import (
+from memwise._domain.memory import (
     CURRENT,
     Evidence,
     Item,
@@ -26,7 +26,7 @@ from memwise.domain.memory import (
     temporal,
     trust,
 )
-from memwise.safety import guards
+from memwise._safety import guards
 
 NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 BERLIN = ZoneInfo("Europe/Berlin")

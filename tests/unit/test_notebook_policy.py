@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from memwise import Limits, errors
-from memwise.policies.notebook import Entry, build_block, check_entry, normalize
-from memwise.safety import secrets
+from memwise._policies.notebook import Entry, build_block, check_entry, normalize
+from memwise._safety import secrets
 
 LIMITS = Limits().notebook
 DATA = Path(__file__).parent.parent / "data"

@@ -1,13 +1,13 @@
-"""The parser behind ``memwise.text.parse``: whom each clause is about, read off the parse."""
+"""The parser behind ``memwise._text.parse``: whom each clause is about, read off the parse."""
 
 from __future__ import annotations
 
 import pytest
 
 from memwise import errors
-from memwise.domain.memory import Evidence
-from memwise.extraction import harness
-from memwise.text import parse
+from memwise._domain.memory import Evidence
+from memwise._extraction import harness
+from memwise._text import parse
 
 
 def _whos(text: str) -> list[tuple[str, str, str]]:

@@ -12,7 +12,8 @@ import memwise
 EXPECTED = {
     # the library (as the environment configures it, or each part given), the values it takes
     "connect", "Memwise", "NewTurn", "NewItem", "Evidence", "Limits", "Message", "Clock",
-    "FixedClock", "SystemClock", "Principal", "AccountPolicy", "errors", "__version__",
+    "FixedClock", "SystemClock", "Principal", "AccountPolicy", "Settings", "errors",
+    "__version__",
     # the results it returns
     "Workspace", "Agent", "Contact", "User", "Conversation", "Turn", "Item", "Written",
     "Served", "Reply", "Remembered", "HistoryHit", "KnowledgeHit", "RecordHit",
@@ -58,7 +59,7 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 
 
 def test_importing_memwise_loads_no_services_until_a_name_is_used() -> None:
-    code = "import sys, memwise; print(any(m.startswith('memwise.services') for m in sys.modules))"
+    code = "import sys, memwise; print(any(m.startswith('memwise._services') for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

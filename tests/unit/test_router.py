@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memwise.context import blocks, router
+from memwise._context import blocks, router
 
 TABLE = [
     # live record: orders, invoices, shipments, balances
@@ -110,7 +110,7 @@ def test_data_blocks_escape_collisions_and_flag_instructions() -> None:
 
 
 def test_a_cards_digits_are_never_read_as_an_order_number() -> None:
-    from memwise.context.router import live_target
+    from memwise._context.router import live_target
 
     assert live_target("Where is my order? I paid with 4111 1111 1111 1111")[1] is None
     assert live_target("Where is order 4411?") == ("order", "4411")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memwise.safety import phones, pii, secrets
+from memwise._safety import phones, pii, secrets
 
 
 @pytest.mark.parametrize(

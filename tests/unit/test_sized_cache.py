@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memwise.services.platform.cache import SizedLRU
+from memwise._services.platform.cache import SizedLRU
 
 
 def test_it_evicts_by_bytes_least_recently_used_first() -> None:

@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from memwise.extraction.rules import RuleExtractor
-from memwise.extraction.types import Line
+from memwise._extraction.rules import RuleExtractor
+from memwise._extraction.types import Line
 
 AT = datetime(2026, 11, 29, 10, 0, tzinfo=ZoneInfo("Europe/Berlin"))
 

@@ -1,14 +1,14 @@
-"""What a customer states of themselves, read off the parse and retold (text/statements.py),
-and the offline extractor's reading of it by meaning (extraction/reader.py)."""
+"""What a customer states of themselves, read off the parse and retold (_text/statements.py),
+and the offline extractor's reading of it by meaning (_extraction/reader.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from memwise.extraction import reader
-from memwise.extraction.types import Existing, Proposal
-from memwise.retrieval import embedders
-from memwise.text import statements
+from memwise._extraction import reader
+from memwise._extraction.types import Existing, Proposal
+from memwise._retrieval import embedders
+from memwise._text import statements
 
 
 def _texts(sentence: str) -> list[str]:

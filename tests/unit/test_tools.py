@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from memwise.services.assistant import tools
+from memwise._services.assistant import tools
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "memwise"
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from memwise.retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
+from memwise._retrieval.turns import TurnDoc, TurnIndex, TurnRecallConfig
 
 
 def docs() -> list[TurnDoc]:
@@ -157,7 +157,7 @@ def test_the_voice_of_a_question_points_at_a_side() -> None:
 def test_you_having_done_something_asks_about_the_other_side(
     question: str, customers: bool | None
 ) -> None:
-    from memwise.retrieval.turns import _voice
+    from memwise._retrieval.turns import _voice
 
     assert _voice(question) is customers
 

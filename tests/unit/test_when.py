@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memwise.retrieval.when import period, wants_newest
+from memwise._retrieval.when import period, wants_newest
 
 NOW = datetime(2026, 12, 2, 15, 0, tzinfo=UTC)  # a Wednesday
 

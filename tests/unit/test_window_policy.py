@@ -7,10 +7,10 @@ from datetime import timedelta
 import pytest
 
 from memwise import FixedClock, Limits, errors
-from memwise.policies import window
-from memwise.policies.compaction import ExtractiveSummariser, select
-from memwise.policies.telegram import TelegramWindows
-from memwise.policies.window import Message
+from memwise._policies import window
+from memwise._policies.compaction import ExtractiveSummariser, select
+from memwise._policies.telegram import TelegramWindows
+from memwise._policies.window import Message
 
 LIMITS = Limits()
 
@@ -157,7 +157,7 @@ def test_running_summary_stays_within_its_limit_newest_first() -> None:
 def test_every_limit_has_a_minimum_and_a_maximum_and_is_documented() -> None:
     from pathlib import Path
 
-    from memwise.policies.limits import Limits, reference
+    from memwise._policies.limits import Limits, reference
 
     for group, info in Limits.model_fields.items():
         model = info.default_factory() if info.default_factory else info.default  # type: ignore[call-arg]

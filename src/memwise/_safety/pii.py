@@ -1,8 +1,7 @@
 """Contact details never enter knowledge: found against the contact store and generic patterns.
 
 The same detector redacts questions for the question book (placeholders instead of details).
-Telephone numbers are found by python-phonenumbers (:mod:`memwise._safety.phones`).
-"""
+Telephone numbers are found by python-phonenumbers (:mod:`memwise._safety.phones`)."""
 
 from __future__ import annotations
 

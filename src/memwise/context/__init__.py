@@ -1,1 +1,0 @@
-"""Per-turn context: the single place that decides what the model sees."""

@@ -1,1 +1,0 @@
-"""Plain data and pure rules. Imports nothing of memwise but errors."""

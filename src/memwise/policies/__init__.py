@@ -1,1 +1,0 @@
-"""Limits and the rules that enforce them."""

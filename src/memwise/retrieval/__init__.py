@@ -1,1 +1,0 @@
-"""Retrieval: lexical scoring, vectors, fusion."""

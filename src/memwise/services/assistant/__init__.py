@@ -1,1 +1,0 @@
-"""Assistant: see docs/architecture.md."""

@@ -1,1 +1,0 @@
-"""Conversation: see docs/architecture.md."""

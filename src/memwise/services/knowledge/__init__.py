@@ -1,1 +1,0 @@
-"""Knowledge: see docs/architecture.md."""

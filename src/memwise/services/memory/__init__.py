@@ -1,1 +1,0 @@
-"""Memory: see docs/architecture.md."""

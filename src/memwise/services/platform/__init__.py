@@ -1,1 +1,0 @@
-"""Platform: see docs/architecture.md."""
