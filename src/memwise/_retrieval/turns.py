@@ -58,15 +58,16 @@ class TurnRecallConfig:
     grid each, the mean of r@1 and r@5, bench/recall_ablation.py) on eight sets of
     businesses' records and reported on sets none of them was chosen on: a blind set of
     businesses' records written after the fit and questions of LongMemEval_S no earlier run
-    had taken (bench/README.md). The neighbours' words weigh at most a half by design: a
-    turn's own words outweigh the same words lent to its neighbour. The window, k1, b, the
+    had taken (bench/README.md). The neighbours' words and vectors weigh at most a half by
+    design: a turn's own words and meaning outweigh what it lends its neighbour (at 1, the
+    two turns of a two-turn conversation share one vector). The window, k1, b, the
     stemmer, the long floor and the key weight were set by hand earlier. Three features that
     did not earn on blind data (the conversation's own score, the reply lifted to its
     question, spreading a gathering question over sessions) were retired."""
 
     neighbour_weight: float = 0.5  # the neighbours' words, at weight w / distance
     window: int = 2  # neighbours on each side, inside the same conversation
-    speaker_boost: float = 0.6  # ×(1 + boost) for turns of the one participant named
+    speaker_boost: float = 0.3  # ×(1 + boost) for turns of the one participant named
     voice_boost: float = 0.3  # ×(1 + boost) for the customer's turns when a question says
     # "I"/"my" (a customer asking about themself), for the other side's when it says "you"
     long_ratio: float = 1.5  # a turn is long past ratio × the customer's typical length: a
@@ -77,7 +78,7 @@ class TurnRecallConfig:
     period_boost: float = 1.0  # ×(1 + boost) for turns said in the period a question names
     newest_boost: float = 1.0  # up to ×(1 + boost) for later turns, when the newest is wanted
     dense_weight: float = 2.0  # meaning (cosine, normalised), when vectors are given
-    dense_neighbour_weight: float = 1.0  # neighbours' vectors added at w / distance
+    dense_neighbour_weight: float = 0.5  # neighbours' vectors added at w / distance
     late_weight: float = 1.0  # word-piece matching (late interaction, 0 to 1) added to the
     # best turns' scores (each over the best one's), when word-piece vectors are given
     late_depth: int = 100  # how many of the best turns late interaction reorders
