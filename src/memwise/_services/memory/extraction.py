@@ -37,6 +37,7 @@ from memwise._storage.stores import memory_items as item_store
 from memwise._storage.stores import record as record_store
 from memwise._storage.stores import tenancy as tenancy_store
 from memwise._storage.stores import usage as usage_store
+from memwise._text import parse
 
 RunStatus = Literal["applied", "skipped", "waiting", "failed", "retrying"]
 
@@ -158,6 +159,9 @@ class ExtractionRunner:
             return Outcome("waiting", reason=why)
         pack = packs.load(agent.domain or "general")
         model = self.extractor.name != "rules"
+        # the turns are read by several parts (the extractor, the summary, the harness):
+        # parsed in one batch first, about half the time of one parse each
+        parse.prefetch([line.text for line in transcript])
         try:
             with observability.span("memwise.extract", extractor=self.extractor.name):
                 extraction = self.extractor.extract(transcript, existing, pack)
