@@ -109,3 +109,24 @@ def test_a_relatives_fact_is_kept_under_that_persons_key() -> None:
     assert key == "people.sister_in_law.home.city"
     mine = harness.key_about("Lives in Sutton", "home.city", ["I live in Sutton now."], [])
     assert mine == "home.city"
+
+
+def test_texts_parsed_ahead_in_batches_read_as_one_at_a_time() -> None:
+    texts = [
+        "My sister lives in Denpasar and I moved to Brunswick.",
+        "We don't have a locker here.",
+        "Can you book me in for Friday at 3?",
+        "Our dog Biscuit hates the hairdryer.",
+    ] * 3  # the repeats are parsed once
+    alone = parse.SpacyParser()
+    ahead = parse.SpacyParser()
+    calls = []
+    ahead.prefetch(texts)
+    ahead._load()  # loaded by the prefetch; from here every parse would be counted
+    original = ahead._parse_all
+    ahead._parse_all = lambda todo: calls.append(todo) or original(todo)  # type: ignore[method-assign]
+    for text in texts:
+        assert ahead.parse(text + " ") == alone.parse(text + " ")  # a new text: parsed now
+        assert [c.who for c in ahead.parse(text)] == [c.who for c in alone.parse(text)]
+    assert all(todo[0].endswith(" ") for todo in calls)  # the prefetched were not parsed again
+    assert len(ahead._docs) <= parse.KEPT_DOCS

