@@ -283,6 +283,9 @@ def main() -> None:
         if "en5" in wanted:  # written 2026-12-07 (second session) for this session's changes
             data = json.loads((SETS / "language_en_blind_5.json").read_text())["conversations"]
             report("language_en_blind_5 (English, blind)", score_facts(data, run))
+        if "en6" in wanted:  # written 2026-12-07 (third session), kept for the next change
+            data = json.loads((SETS / "language_en_blind_6.json").read_text())["conversations"]
+            report("language_en_blind_6 (English, blind)", score_facts(data, run))
         if "en4" in wanted:  # measured on the dates change (2026-12-07); a tuning set since
             data = json.loads((SETS / "language_en_blind_4.json").read_text())["conversations"]
             report("language_en_blind_4 (English, tuning set)", score_facts(data, run))
