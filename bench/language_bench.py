@@ -14,13 +14,16 @@ contact's items (active and superseded) are matched to the labels:
 - a labelled fact about the customer is *kept* when an item's text holds every one of its
   ``must_contain`` strings (case and accents folded);
 - *precision*: the share of kept items (facts, preferences, events, tasks) that match a
-  fact labelled about the customer; an item matching only another person's fact, or
-  nothing, counts against it;
+  fact labelled about the customer, or another person's fact and name that person; an item
+  matching only another person's fact without naming them, or nothing, counts against it;
 - *dates*: for each kept dated fact, the item's ``occurs_on`` in the workspace's timezone has
   the labelled day, and the labelled time when one is given;
 - *corrections*: a fact that supersedes another is kept, the other was kept, and the other's
   item is superseded while the new one is active;
-- *others as the customer's*: items matching only a fact labelled about someone else.
+- *others as the customer's*: items matching only a fact labelled about someone else, and
+  not naming them (an item that does, "Has a daughter, Maya", is stored as about that
+  person, as it should be, and counts as right in precision; until 2026-12-07's third
+  session the bench counted those as errors too).
 
 Other languages: the same facts and dates, plus record search (the evidence turn among the
 first 5 and 10 of ``History.recall``) and what the extraction result says it did not read.
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 import time
@@ -58,6 +62,12 @@ def fold(text: str) -> str:
 def holds(text: str, strings: list[str]) -> bool:
     t = fold(text)
     return all(fold(s) in t for s in strings)
+
+
+def names(text: str, about: str) -> bool:
+    """Whether an item's text names the one a fact is about ("daughter Maya": "daughter" or
+    "Maya")."""
+    return any(fold(w) in fold(text) for w in re.findall(r"[^\W\d_]{3,}", about))
 
 
 def when(item: Any, zone: ZoneInfo) -> tuple[str | None, str | None]:
@@ -176,8 +186,11 @@ def score_facts(conversations: list[dict[str, Any]], run: Run) -> dict[str, Any]
             counted.add(item.id)
             hits = {fid for fid, found in matched.items() if item in found}
             c["items"] += 1
-            c["items right"] += bool(hits & mine_ids)
-            c["others as the customer's"] += bool(hits & other_ids) and not hits & mine_ids
+            # another's fact is right when the item names them ("Has a daughter, Maya",
+            # "Son Leo is allergic to peanuts"): stored as about that person, as it should be
+            named = {fid for fid in hits & other_ids if names(item.text, every[fid]["about"])}
+            c["items right"] += bool(hits & mine_ids or named)
+            c["others as the customer's"] += bool(hits & other_ids) and not hits & mine_ids | named
             c["items with debris"] += debris(item.text)
     return {
         "counts": c,
