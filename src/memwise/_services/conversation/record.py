@@ -239,7 +239,7 @@ class Record:
                 self.rt.bus,
                 workspace_id,
                 conversation_id,
-                ConversationStatus.ended.value,
+                ConversationStatus.ended,
                 self.rt.clock.now(),
             )
         return self.get(workspace_id, conversation_id)
@@ -273,7 +273,7 @@ def close(
     bus: Bus,
     workspace_id: WorkspaceId,
     conversation_id: ConversationId,
-    status: str,
+    status: ConversationStatus,
     at: datetime,
 ) -> bool:
     """Mark an open conversation ended or expired; False if it was already closed.

@@ -146,7 +146,7 @@ class Windows:
                     self.rt.bus,
                     row.workspace_id,
                     row.id,
-                    ConversationStatus.expired.value,
+                    ConversationStatus.expired,
                     now,
                 ):
                     expired.append(row.id)

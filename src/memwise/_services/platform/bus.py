@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection
 
+from memwise._domain.tenancy import ConversationStatus
 from memwise._ids import ContactId, ConversationId, WorkspaceId
 
 
@@ -27,7 +28,7 @@ class ConversationClosed:
     workspace_id: WorkspaceId
     conversation_id: ConversationId
     contact_id: ContactId | None  # None: nobody's record (a visitor never identified)
-    status: str
+    status: ConversationStatus
     at: datetime
 
 
