@@ -265,7 +265,9 @@ def test_a_message_sized_paste_is_bounded_by_its_proposals(shop: dict[str, Any])
     """A turn under the paste length (2,500 characters) is read whole by the statement
     reader, so its cost is its proposals': at most 10 a turn, ~30 ms each to check and
     write (docs/security.md). Three times the entry-point budget, on distinct sentences
-    that nothing remembered can answer."""
+    that nothing remembered can answer; the least of three such turns of each shape (as
+    ``_spent`` takes the best of five: a busy machine's noise is not the input's work — a
+    shape that costs more costs more every time)."""
     extract = _extract(shop)
     extract(ORDINARY)
     units = [
@@ -276,5 +278,11 @@ def test_a_message_sized_paste_is_bounded_by_its_proposals(shop: dict[str, Any])
         "My booking {} is friday 6 11 4 or 11 11 10 12 12 am pm 12 2 5 at at.",
     ]
     for n, unit in enumerate(units):
-        text = " ".join(unit.format(i + 100_000 * n) for i in range(400))[:2_400]
-        assert cpu(extract, text) < 3 * BUDGET_S
+        spent = [
+            cpu(
+                extract,
+                " ".join(unit.format(i + 100_000 * n + 1_000 * k) for i in range(400))[:2_400],
+            )
+            for k in range(3)  # distinct numbers each time: nothing remembered answers
+        ]
+        assert min(spent) < 3 * BUDGET_S, (unit, spent)
