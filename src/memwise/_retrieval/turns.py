@@ -15,13 +15,13 @@ then multiplied by what the question says about who and when:
   towards later turns when it asks for the present state ("what is my current address?");
 - for the other side's *long* turns (a chat assistant's essays), a damping by length: the
   customer's words are what a record of a customer is about. Long is relative to how the
-  customer writes here (twice their median turn), so a dialogue between equals keeps both.
+  customer writes here (1.5 × their median turn), so a dialogue between equals keeps both.
 
 The neighbour terms matter because an answer is often split across a question and its reply
 (a long neighbour lends only a short turn's worth of words); a turn's keys are the memory
 items quoting it, so it is found by what was kept from it. Words are compared
-at their full Snowball stem ("adopted" meets "adoption"). Every weight was chosen on half of
-the public data and is reported on the other half; bench/README.md lists what was tried.
+at their full Snowball stem ("adopted" meets "adoption"). The weights were learned, and
+reported on sets they were not chosen on (``TurnRecallConfig``; bench/README.md).
 """
 
 from __future__ import annotations
