@@ -295,7 +295,7 @@ def use(replacement: Parser | None) -> None:
 
 
 def prefetch(texts: Sequence[str]) -> None:
-    """Parse ``texts`` in one batch ahead of their readings (a parser without a pipeline:
+    """Parse ``texts`` in batches ahead of their readings (a parser without a pipeline:
     nothing to do)."""
     found = parser()
     if isinstance(found, SpacyParser):
