@@ -98,6 +98,20 @@ def evaluate(
     return got
 
 
+def each_off(
+    cases: Sequence[Case], meaning: Vectors, asked: Questions
+) -> dict[str, dict[str, list[float]]]:
+    """The shipped ranking with each of its features turned off alone (its grid's first
+    value), question by question."""
+    return {
+        f"shipped, {name} off": evaluate(
+            cases, replace(DEFAULT, **{name: values[0]}), meaning, asked
+        )
+        for name, values in GRID.items()
+        if getattr(DEFAULT, name) != values[0]
+    }
+
+
 def objective(got: dict[str, list[float]]) -> float:
     return float((np.mean(got["r@1"]) + np.mean(got["r@5"])) / 2)
 
@@ -203,12 +217,7 @@ def main(argv: list[str] | None = None) -> int:
             "memwise, shipped": evaluate(cases, DEFAULT, meaning, asked),
             "memwise, learned": evaluate(cases, learned, meaning, asked),
         }
-        for name, values in GRID.items():
-            off = values[0]
-            if getattr(DEFAULT, name) != off:
-                readings[f"shipped, {name} off"] = evaluate(
-                    cases, replace(DEFAULT, **{name: off}), meaning, asked
-                )
+        readings |= each_off(cases, meaning, asked)
         report(args.report.stem, readings, ["memwise, shipped", "MiniLM cosine"])
     if args.longmemeval:
         if args.sample is None:
@@ -224,11 +233,7 @@ def main(argv: list[str] | None = None) -> int:
             "memwise, shipped": evaluate(lme, DEFAULT, meaning, asked),
             "memwise, learned": evaluate(lme, learned, meaning, asked),
         }
-        for name, values in GRID.items():
-            if getattr(DEFAULT, name) != values[0]:
-                on_lme[f"shipped, {name} off"] = evaluate(
-                    lme, replace(DEFAULT, **{name: values[0]}), meaning, asked
-                )
+        on_lme |= each_off(lme, meaning, asked)
         report(title, on_lme, ["memwise, shipped", "BM25, the user's turns"])
     return 0
 
