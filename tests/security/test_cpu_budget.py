@@ -264,10 +264,13 @@ def test_text_readers_are_linear(name: str) -> None:
 def test_a_message_sized_paste_is_bounded_by_its_proposals(shop: dict[str, Any]) -> None:
     """A turn under the paste length (2,500 characters) is read whole by the statement
     reader, so its cost is its proposals': at most 10 a turn, ~30 ms each to check and
-    write (docs/security.md). Three times the entry-point budget, on distinct sentences
+    write (docs/security.md). Five times the entry-point budget, on distinct sentences
     that nothing remembered can answer; the least of three such turns of each shape (as
     ``_spent`` takes the best of five: a busy machine's noise is not the input's work — a
-    shape that costs more costs more every time)."""
+    shape that costs more costs more every time). The booking shape costs ~0.5 s on an idle
+    core and up to ~0.95 s with the other core busy (the code of 2026-12-06 and now alike):
+    three times the budget failed on load alone; a blowup (7 s for one date library) fails
+    at any of them."""
     extract = _extract(shop)
     extract(ORDINARY)
     units = [
@@ -285,4 +288,4 @@ def test_a_message_sized_paste_is_bounded_by_its_proposals(shop: dict[str, Any])
             )
             for k in range(3)  # distinct numbers each time: nothing remembered answers
         ]
-        assert min(spent) < 3 * BUDGET_S, (unit, spent)
+        assert min(spent) < 5 * BUDGET_S, (unit, spent)
