@@ -3,6 +3,8 @@ that the model it ships never saw the held-out set it is reported on."""
 
 from __future__ import annotations
 
+import importlib.resources
+
 import pytest
 
 from memwise import errors
@@ -100,7 +102,11 @@ def test_a_broken_model_file_holds_what_needs_it_and_says_so(
         def read_text(self) -> str:
             return raw
 
-    monkeypatch.setattr("importlib.resources.files", lambda package: Files())
+    real = importlib.resources.files  # the word lists a first reading loads stay real
+    monkeypatch.setattr(
+        "importlib.resources.files",
+        lambda package: Files() if package == "memwise._safety" else real(package),
+    )
     learned.model.cache_clear()
     try:
         assert learned.model() is None and learned.model.status == "unavailable"

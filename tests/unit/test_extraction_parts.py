@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from memwise._extraction import dates, harness
+from memwise._extraction import dates, harness, meaning
 from memwise._extraction import pack as packs
 from memwise._extraction.rules import RuleExtractor
 from memwise._extraction.types import Line, Proposal
+from memwise._retrieval import embedders
 
 BERLIN = ZoneInfo("Europe/Berlin")
 SUNDAY = datetime(2026, 11, 29, 10, 0, tzinfo=BERLIN)
@@ -66,10 +68,20 @@ def test_no_date_no_resolution() -> None:
     assert dates.find_phrase("call me back at 9 tomorrow please") == "at 9 tomorrow"
 
 
-def _one(turn: str, quote: str, item: str) -> harness.Verified:
-    """One customer turn, one quote of it and the fact proposed from it, through the harness."""
+@functools.cache
+def _support() -> meaning.Similar | None:
+    """The packaged encoder's reading of meaning, as extraction uses it."""
+    return embedders.support(embedders.shipped())
+
+
+def _one(
+    turn: str, quote: str, item: str, similar: meaning.Similar | None = None
+) -> harness.Verified:
+    """One customer turn, one quote of it and the fact proposed from it, through the harness
+    (by its words alone unless ``similar`` reads meaning)."""
     at = datetime(2026, 11, 29, 9, tzinfo=UTC)
-    return harness.verify([Proposal("fact", item, [quote])], [], [Line("t1", "customer", turn, at)])
+    line = Line("t1", "customer", turn, at)
+    return harness.verify([Proposal("fact", item, [quote])], [], [line], similar=similar)
 
 
 def _lines() -> list[Line]:
@@ -133,74 +145,82 @@ def test_an_ellipsis_leaves_words_out_but_each_part_is_found_in_order() -> None:
     assert checker.find(found.quote) is not None  # what is kept is found again
 
 
-@pytest.mark.parametrize(
-    ("turn", "item", "quote"),
-    [
-        # the issue's own example: the assistant asked, the customer said no
-        (
-            "Munich in March? No, I'm staying in Hamburg.",
-            "Relocating to Munich in March",
-            "Munich in March? No, I'm staying in Hamburg.",
-        ),
-        ("I'm not vegetarian, I just skip beef.", "Is vegetarian", "I'm not vegetarian"),
-        (
-            "If I ever moved to Vienna I'd want the same plan.",
-            "Moved to Vienna",
-            "If I ever moved to Vienna",
-        ),
-        (
-            "My neighbour is allergic to peanuts, not me.",
-            "Allergic to peanuts",
-            "My neighbour is allergic to peanuts, not me",
-        ),
-        (
-            "She's allergic to peanuts, my daughter.",
-            "Allergic to peanuts",
-            "She's allergic to peanuts",
-        ),
-        # grounded in the quote alone, not in the rest of its turn
-        ("My sister lives in Vienna, and I prefer email.", "Lives in Vienna", "I prefer email"),
-        # a capitalised first word is a name too
-        ("I live in Hamburg.", "Munich is home", "I live in Hamburg"),
-        # one word of many is not grounding
-        ("I have a dog.", "Has a dog walker on Tuesdays and a cat sitter", "I have a dog"),
-    ],
-)
-def test_an_item_must_be_stated_by_the_clause_it_quotes(turn: str, item: str, quote: str) -> None:
-    verified = _one(turn, quote, item)
-    assert verified.items == [] and verified.discarded == 1
+STATED_ELSEWHERE = [
+    # the issue's own example: the assistant asked, the customer said no
+    (
+        "Munich in March? No, I'm staying in Hamburg.",
+        "Relocating to Munich in March",
+        "Munich in March? No, I'm staying in Hamburg.",
+    ),
+    ("I'm not vegetarian, I just skip beef.", "Is vegetarian", "I'm not vegetarian"),
+    (
+        "If I ever moved to Vienna I'd want the same plan.",
+        "Moved to Vienna",
+        "If I ever moved to Vienna",
+    ),
+    (
+        "My neighbour is allergic to peanuts, not me.",
+        "Allergic to peanuts",
+        "My neighbour is allergic to peanuts, not me",
+    ),
+    (
+        "She's allergic to peanuts, my daughter.",
+        "Allergic to peanuts",
+        "She's allergic to peanuts",
+    ),
+    # grounded in the quote alone, not in the rest of its turn
+    ("My sister lives in Vienna, and I prefer email.", "Lives in Vienna", "I prefer email"),
+    # a capitalised first word is a name too
+    ("I live in Hamburg.", "Munich is home", "I live in Hamburg"),
+    # one word of many is not grounding
+    ("I have a dog.", "Has a dog walker on Tuesdays and a cat sitter", "I have a dog"),
+]
 
 
-@pytest.mark.parametrize(
-    ("turn", "item", "quote"),
-    [
-        ("I'm not vegetarian, I just skip beef.", "Is not vegetarian", "I'm not vegetarian"),
-        (
-            "Please don't call me, email is better.",
-            "Prefers not to be called",
-            "Please don't call me",
-        ),
-        ("I don't eat meat at all.", "Vegetarian", "I don't eat meat at all"),
-        ("My sister and I live in Vienna.", "Lives in Vienna", "My sister and I live in Vienna"),
-        ("I live with my sister in Vienna.", "Lives in Vienna", "I live with my sister in Vienna"),
-        (
-            "My daughter is allergic to peanuts.",
-            "Daughter is allergic to peanuts",
-            "My daughter is allergic to peanuts",
-        ),
-        (
-            "If possible, email me rather than calling.",
-            "Prefers email",
-            "If possible, email me rather than calling",
-        ),
-        ("I might move to Vienna next year.", "Might move to Vienna", "I might move to Vienna"),
-        ("I live in Stuttgart, do you ship there?", "Lives in Stuttgart", "I live in Stuttgart"),
-        ("Email me if there is a problem.", "Prefers email", "Email me if there is a problem"),
-    ],
-)
-def test_what_the_customer_states_is_still_grounded(turn: str, item: str, quote: str) -> None:
-    verified = _one(turn, quote, item)
-    assert [p.text for p, _ in verified.items] == [item]
+def test_an_item_must_be_stated_by_the_clause_it_quotes() -> None:
+    for similar in (None, _support()):  # by the words alone, and by meaning as extraction runs
+        wrong = [
+            (turn, item, quote)
+            for turn, item, quote in STATED_ELSEWHERE
+            if (found := _one(turn, quote, item, similar=similar)).items or found.discarded != 1
+        ]
+        assert wrong == [], (similar is not None, wrong)
+
+
+STILL_GROUNDED = [
+    ("I'm not vegetarian, I just skip beef.", "Is not vegetarian", "I'm not vegetarian"),
+    (
+        "Please don't call me, email is better.",
+        "Prefers not to be called",
+        "Please don't call me",
+    ),
+    ("I don't eat meat at all.", "Vegetarian", "I don't eat meat at all"),
+    ("My sister and I live in Vienna.", "Lives in Vienna", "My sister and I live in Vienna"),
+    ("I live with my sister in Vienna.", "Lives in Vienna", "I live with my sister in Vienna"),
+    (
+        "My daughter is allergic to peanuts.",
+        "Daughter is allergic to peanuts",
+        "My daughter is allergic to peanuts",
+    ),
+    (
+        "If possible, email me rather than calling.",
+        "Prefers email",
+        "If possible, email me rather than calling",
+    ),
+    ("I might move to Vienna next year.", "Might move to Vienna", "I might move to Vienna"),
+    ("I live in Stuttgart, do you ship there?", "Lives in Stuttgart", "I live in Stuttgart"),
+    ("Email me if there is a problem.", "Prefers email", "Email me if there is a problem"),
+]
+
+
+def test_what_the_customer_states_is_still_grounded() -> None:
+    for similar in (None, _support()):  # by the words alone, and by meaning as extraction runs
+        wrong = [
+            (turn, item, quote)
+            for turn, item, quote in STILL_GROUNDED
+            if [p.text for p, _ in _one(turn, quote, item, similar=similar).items] != [item]
+        ]
+        assert wrong == [], (similar is not None, wrong)
 
 
 def test_rule_extractor_reads_customers_only_and_emits_labelled_events() -> None:
@@ -293,138 +313,192 @@ def test_a_custom_pack_is_validated_with_clear_errors(
 
 # A second attack review: each (turn, quote, item) was stored before the quote was read in
 # the clauses of its turn and the item held to all of its words.
-@pytest.mark.parametrize(
-    ("turn", "quote", "item"),
-    [
-        (
-            "Am I allergic to peanuts? The doctor wasn't sure.",
-            "Am I allergic to peanuts?",
-            "Is allergic to peanuts",
-        ),
-        ("Do you deliver to Munich", "Do you deliver to Munich", "Lives in Munich"),
-        (
-            "Munich in March? No, I'm staying in Hamburg.",
-            "Munich in March",
-            "Moving to Munich in March",
-        ),
-        ("I don't live in Berlin any more.", "I … live in Berlin", "Lives in Berlin"),
-        (
-            "I am fine, thanks. My son is allergic to shellfish.",
-            "I am … allergic to shellfish",
-            "Is allergic to shellfish",
-        ),
-        ("I would never eat meat", "I would … eat meat", "Eats meat"),
-        ("If I ever moved to Vienna, I'd tell you.", "moved to Vienna", "Moved to Vienna"),
-        ("My sister moved to Vienna", "sister moved to Vienna", "Moved to Vienna"),
-        ("I'll never move to Berlin", "move to Berlin", "Moving to Berlin"),
-        ("I would hate to live in Berlin", "live in Berlin", "Lives in Berlin"),
-        ("I'd love to live in Paris", "love to live in Paris", "Lives in Paris"),
-        ("I'm thinking about going vegan", "thinking about going vegan", "Vegan"),
-        ("My wife's allergic to cats", "allergic to cats", "Allergic to cats"),
-        ("My lovely wife is allergic to cats", "is allergic to cats", "Allergic to cats"),
-        ("Mum is allergic to cats", "is allergic to cats", "Allergic to cats"),
-        (
-            "My doctor thinks I am allergic to peanuts",
-            "I am allergic to peanuts",
-            "Allergic to peanuts",
-        ),
-        ("My doctor says I should avoid gluten", "I should avoid gluten", "Avoids gluten"),
-        ("I live in Hamburg and my wife works in Berlin", "works in Berlin", "Works in Berlin"),
-        ("My landlord lives in Hamburg", "lives in Hamburg", "Lives in Hamburg"),
-        ("I love peanuts", "I love peanuts", "Allergic to peanuts"),
-        ("I hate Hamburg", "I hate Hamburg", "Lives in Hamburg"),
-        ("I visited Hamburg once", "I visited Hamburg once", "Lives in Hamburg"),
-        ("I got fired from Siemens", "I got fired from Siemens", "Works at Siemens"),
-        ("I used to be vegetarian", "I used to be vegetarian", "Vegetarian"),
-        ("I'm vegetarian", "I'm vegetarian", "Eats meat"),
-        ("I eat meat every day", "I eat meat every day", "Vegetarian"),
-        ("I have two kids", "I have two kids", "Has three kids"),
-        ("I have 2 kids", "I have 2 kids", "Has twelve kids"),
-        ("My budget is 500 euros", "My budget is 500 euros", "Budget is 500 million euros"),
-        ("I am 45 and live in Hamburg", "I am 45 and live in Hamburg", "Has 45 cats in Hamburg"),
-        ("I live in Hamburg", "I live in Hamburg", "lives in hamburg and berlin"),
-        # a held-out set's kinds of misses, in other words
-        ("I was a keen cyclist until my knee op.", "I was a keen cyclist", "Is a keen cyclist"),
-        ("We had two cats before the move.", "We had two cats", "Has two cats"),
-        ("I lived in Leeds as a teenager.", "I lived in Leeds", "Lives in Leeds"),
-        (
-            "Your app says I'm on the family plan, which is wrong.",
-            "I'm on the family plan",
-            "On the family plan",
-        ),
-        (
-            "According to the invoice I live in Bremen, but I don't.",
-            "I live in Bremen",
-            "Lives in Bremen",
-        ),
-        (
-            "Is a halal menu offered on board, or should I bring food?",
-            "a halal menu offered",
-            "Eats halal",
-        ),
-        # said in other words, and of someone else
-        ("My son doesn't eat meat at all.", "My son doesn't eat meat at all", "Vegetarian"),
-    ],
-)
-def test_the_clauses_around_a_quote_and_all_of_an_items_words_count(
-    turn: str, quote: str, item: str
-) -> None:
-    verified = _one(turn, quote, item)
-    assert verified.items == [], item
+NOT_STATED = [
+    (
+        "Am I allergic to peanuts? The doctor wasn't sure.",
+        "Am I allergic to peanuts?",
+        "Is allergic to peanuts",
+    ),
+    ("Do you deliver to Munich", "Do you deliver to Munich", "Lives in Munich"),
+    (
+        "Munich in March? No, I'm staying in Hamburg.",
+        "Munich in March",
+        "Moving to Munich in March",
+    ),
+    ("I don't live in Berlin any more.", "I … live in Berlin", "Lives in Berlin"),
+    (
+        "I am fine, thanks. My son is allergic to shellfish.",
+        "I am … allergic to shellfish",
+        "Is allergic to shellfish",
+    ),
+    ("I would never eat meat", "I would … eat meat", "Eats meat"),
+    ("If I ever moved to Vienna, I'd tell you.", "moved to Vienna", "Moved to Vienna"),
+    ("My sister moved to Vienna", "sister moved to Vienna", "Moved to Vienna"),
+    ("I'll never move to Berlin", "move to Berlin", "Moving to Berlin"),
+    ("I would hate to live in Berlin", "live in Berlin", "Lives in Berlin"),
+    ("I'd love to live in Paris", "love to live in Paris", "Lives in Paris"),
+    ("I'm thinking about going vegan", "thinking about going vegan", "Vegan"),
+    ("My wife's allergic to cats", "allergic to cats", "Allergic to cats"),
+    ("My lovely wife is allergic to cats", "is allergic to cats", "Allergic to cats"),
+    ("Mum is allergic to cats", "is allergic to cats", "Allergic to cats"),
+    (
+        "My doctor thinks I am allergic to peanuts",
+        "I am allergic to peanuts",
+        "Allergic to peanuts",
+    ),
+    ("My doctor says I should avoid gluten", "I should avoid gluten", "Avoids gluten"),
+    ("I live in Hamburg and my wife works in Berlin", "works in Berlin", "Works in Berlin"),
+    ("My landlord lives in Hamburg", "lives in Hamburg", "Lives in Hamburg"),
+    ("I love peanuts", "I love peanuts", "Allergic to peanuts"),
+    ("I hate Hamburg", "I hate Hamburg", "Lives in Hamburg"),
+    ("I visited Hamburg once", "I visited Hamburg once", "Lives in Hamburg"),
+    ("I got fired from Siemens", "I got fired from Siemens", "Works at Siemens"),
+    ("I used to be vegetarian", "I used to be vegetarian", "Vegetarian"),
+    ("I'm vegetarian", "I'm vegetarian", "Eats meat"),
+    ("I eat meat every day", "I eat meat every day", "Vegetarian"),
+    ("I have two kids", "I have two kids", "Has three kids"),
+    ("I have 2 kids", "I have 2 kids", "Has twelve kids"),
+    ("My budget is 500 euros", "My budget is 500 euros", "Budget is 500 million euros"),
+    ("I am 45 and live in Hamburg", "I am 45 and live in Hamburg", "Has 45 cats in Hamburg"),
+    ("I live in Hamburg", "I live in Hamburg", "lives in hamburg and berlin"),
+    # a held-out set's kinds of misses, in other words
+    ("I was a keen cyclist until my knee op.", "I was a keen cyclist", "Is a keen cyclist"),
+    ("We had two cats before the move.", "We had two cats", "Has two cats"),
+    ("I lived in Leeds as a teenager.", "I lived in Leeds", "Lives in Leeds"),
+    (
+        "Your app says I'm on the family plan, which is wrong.",
+        "I'm on the family plan",
+        "On the family plan",
+    ),
+    (
+        "According to the invoice I live in Bremen, but I don't.",
+        "I live in Bremen",
+        "Lives in Bremen",
+    ),
+    (
+        "Is a halal menu offered on board, or should I bring food?",
+        "a halal menu offered",
+        "Eats halal",
+    ),
+    # said in other words, and of someone else
+    ("My son doesn't eat meat at all.", "My son doesn't eat meat at all", "Vegetarian"),
+]
 
 
-@pytest.mark.parametrize(
-    ("turn", "quote", "item"),
-    [
-        ("I don't smoke and I'm vegetarian", "I'm vegetarian", "Is vegetarian"),
-        ("I never eat out and I live in Hamburg", "I live in Hamburg", "Lives in Hamburg"),
-        ("My wife is a doctor and I am a teacher", "I am a teacher", "Works as a teacher"),
-        (
-            "I don't know if it matters: I'm allergic to peanuts",
-            "I'm allergic to peanuts",
-            "Allergic to peanuts",
-        ),
-        ("I live in São Paulo", "I live in São Paulo", "Lives in Sao Paulo"),
-        ("I have 2 kids", "I have 2 kids", "Has two children"),
-        ("I am forty-five years old", "I am forty-five years old", "Is 45"),
-        (
-            "she's allergic to nuts, my daughter",
-            "she's allergic to nuts",
-            "Daughter is allergic to nuts",
-        ),
-        ("I'd like to be contacted by email", "I'd like to be contacted by email", "Prefers email"),
-        ("I'm based in Hamburg", "I'm based in Hamburg", "Lives in Hamburg"),
-        (
-            "I work as a nurse at the city hospital",
-            "I work as a nurse at the city hospital",
-            "Works as a nurse at the city hospital",
-        ),
-        ("Im allergic to sesame, fyi", "I'm allergic to sesame", "Allergic to sesame"),
-        ("I'm allergic to sesame, fyi", "Im allergic to sesame", "Allergic to sesame"),
-        ("I moved to Hamburg last month.", "I moved to Hamburg", "Lives in Hamburg"),
-        ("I retired in May and I'm home most days.", "I'm home most days", "Home most days"),
-        ("As I said, I prefer email.", "I prefer email", "Prefers email"),
-    ],
-)
-def test_what_the_review_found_wrongly_discarded_is_kept(turn: str, quote: str, item: str) -> None:
-    verified = _one(turn, quote, item)
-    assert [p.text for p, _ in verified.items] == [item]
+def test_the_clauses_around_a_quote_and_all_of_an_items_words_count() -> None:
+    for similar in (None, _support()):  # by the words alone, and by meaning as extraction runs
+        wrong = [
+            (turn, quote, item)
+            for turn, quote, item in NOT_STATED
+            if (found := _one(turn, quote, item, similar=similar)).items or found.discarded != 1
+        ]
+        assert wrong == [], (similar is not None, wrong)
 
 
-def test_the_harness_on_its_labelled_tuning_set() -> None:
+WRONGLY_DISCARDED = [
+    ("I don't smoke and I'm vegetarian", "I'm vegetarian", "Is vegetarian"),
+    ("I never eat out and I live in Hamburg", "I live in Hamburg", "Lives in Hamburg"),
+    ("My wife is a doctor and I am a teacher", "I am a teacher", "Works as a teacher"),
+    (
+        "I don't know if it matters: I'm allergic to peanuts",
+        "I'm allergic to peanuts",
+        "Allergic to peanuts",
+    ),
+    ("I live in São Paulo", "I live in São Paulo", "Lives in Sao Paulo"),
+    ("I have 2 kids", "I have 2 kids", "Has two children"),
+    ("I am forty-five years old", "I am forty-five years old", "Is 45"),
+    (
+        "she's allergic to nuts, my daughter",
+        "she's allergic to nuts",
+        "Daughter is allergic to nuts",
+    ),
+    ("I'd like to be contacted by email", "I'd like to be contacted by email", "Prefers email"),
+    ("I'm based in Hamburg", "I'm based in Hamburg", "Lives in Hamburg"),
+    (
+        "I work as a nurse at the city hospital",
+        "I work as a nurse at the city hospital",
+        "Works as a nurse at the city hospital",
+    ),
+    ("Im allergic to sesame, fyi", "I'm allergic to sesame", "Allergic to sesame"),
+    ("I'm allergic to sesame, fyi", "Im allergic to sesame", "Allergic to sesame"),
+    ("I moved to Hamburg last month.", "I moved to Hamburg", "Lives in Hamburg"),
+    ("I retired in May and I'm home most days.", "I'm home most days", "Home most days"),
+    ("As I said, I prefer email.", "I prefer email", "Prefers email"),
+]
+
+
+def test_what_the_review_found_wrongly_discarded_is_kept() -> None:
+    for similar in (None, _support()):  # by the words alone, and by meaning as extraction runs
+        wrong = [
+            (turn, quote, item)
+            for turn, quote, item in WRONGLY_DISCARDED
+            if [p.text for p, _ in _one(turn, quote, item, similar=similar).items] != [item]
+        ]
+        assert wrong == [], (similar is not None, wrong)
+
+
+@pytest.mark.parametrize(("meaning", "keep", "discard"), [(False, 0.84, 0.94), (True, 0.87, 0.94)])
+def test_the_harness_on_its_labelled_tuning_set(meaning: bool, keep: float, discard: float) -> None:
     """Set 1 was written blind, measured once (0.786 kept, 0.897 discarded), then tuned on:
-    these floors guard what the tuning bought (bench/README.md reports set 2, held out)."""
+    these floors guard what the tuning bought (bench/README.md reports set 2, held out).
+    With the packaged encoder (as extraction runs): 135/154 kept, 128/136 discarded; by the
+    words alone (an install whose encoder cannot load): 130/154, 130/136."""
     import json
 
     data = Path(__file__).parents[1] / "data" / "harness_set_1.json"
     cases = json.loads(data.read_text())["cases"]
+    similar = _support() if meaning else None
     right = {"keep": 0, "discard": 0}
     for c in cases:
-        kept = bool(_one(c["turn"], c["quote"], c["item"]).items)
+        kept = bool(_one(c["turn"], c["quote"], c["item"], similar=similar).items)
         right[c["label"]] += kept == (c["label"] == "keep")
     total = {label: sum(c["label"] == label for c in cases) for label in right}
-    assert right["keep"] / total["keep"] >= 0.84, right
-    assert right["discard"] / total["discard"] >= 0.94, right
+    assert right["keep"] / total["keep"] >= keep, right
+    assert right["discard"] / total["discard"] >= discard, right
+
+
+def _meaning(turn: str, quote: str, item: str, kind: str = "fact") -> bool:
+    """Whether the harness keeps ``item`` with the packaged encoder reading meaning."""
+    line = Line("t1", "customer", turn, datetime(2026, 11, 29, 9, tzinfo=UTC))
+    similar = _support()
+    return bool(harness.verify([Proposal(kind, item, [quote])], [], [line], similar=similar).items)
+
+
+def test_a_fact_said_in_other_words_is_kept_by_meaning() -> None:
+    turn = "Honestly I'm terrified of dentists."
+    assert not _one(turn, "I'm terrified of dentists", "Has dental anxiety").items  # words alone
+    assert _meaning(turn, "I'm terrified of dentists", "Has dental anxiety")
+    assert _meaning(
+        "I'm actually a vet nurse.", "I'm actually a vet nurse", "Works as a veterinary nurse"
+    )
+
+
+def test_meaning_never_grounds_an_antonym_a_detail_never_said_or_a_reworded_preference() -> None:
+    # an antonym reads as near as a synonym: what the item says of its subject must be said
+    assert not _meaning(
+        "I am allergic to penicillin.", "I am allergic to penicillin", "Safe with penicillin"
+    )
+    # a word that meets nothing of the quote ("software engineer") is a detail never said
+    assert not _meaning(
+        "I work from home.", "I work from home", "Works from home as a software engineer"
+    )
+    # what someone wants done, reworded, turns into an order: a preference keeps its words
+    turn = "Honestly I'm terrified of dentists."
+    assert not _meaning(turn, "I'm terrified of dentists", "Has dental anxiety", "preference")
+
+
+def test_a_quote_about_someone_with_no_subject_grounds_only_an_item_that_names_them() -> None:
+    turn = "also his metformin and his blood pressure ones"
+    quote = "his metformin and his blood pressure ones"
+    assert not _one(turn, quote, "Metformin and blood pressure tablets").items
+    assert _one(turn, quote, "His metformin and blood pressure tablets").items
+
+
+def test_a_month_or_weekday_the_quote_shortens_is_its_own() -> None:
+    turn = "sorry, i'm away in Glasgow for work thurs"
+    quote = "i'm away in Glasgow for work thurs"
+    assert _meaning(turn, quote, "Away in Glasgow for work on Thursday", "event")
+    assert not _meaning(turn, quote, "Away in Glasgow for work on Friday", "event")
 
 
 @pytest.mark.parametrize(("role", "kept"), [("assistant", True), ("tool", False)])

@@ -75,13 +75,10 @@ TABLE = [
 ]
 
 
-def test_the_table_is_large_enough() -> None:
+def test_each_question_goes_to_the_part_that_must_answer_it() -> None:
     assert len(TABLE) >= 60
-
-
-@pytest.mark.parametrize(("question", "part"), TABLE)
-def test_each_question_goes_to_the_part_that_must_answer_it(question: str, part: str) -> None:
-    assert router.route(question) == part
+    routed = [(question, part, router.route(question)) for question, part in TABLE]
+    assert [r for r in routed if r[1] != r[2]] == []
 
 
 @pytest.mark.parametrize(

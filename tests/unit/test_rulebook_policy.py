@@ -92,14 +92,13 @@ KEEP = [
 ]
 
 
-@pytest.mark.parametrize("rule", UNDO)
-def test_rules_that_undo_the_harness_are_named(rule: str) -> None:
-    assert undoes_harness(rule), rule
+def test_rules_that_undo_the_harness_are_named() -> None:
+    assert [rule for rule in UNDO if not undoes_harness(rule)] == []
 
 
-@pytest.mark.parametrize("rule", KEEP)
-def test_ordinary_rules_and_restated_prohibitions_pass(rule: str) -> None:
-    assert undoes_harness(rule) is None, (rule, undoes_harness(rule))
+def test_ordinary_rules_and_restated_prohibitions_pass() -> None:
+    named = [(rule, undoes_harness(rule)) for rule in KEEP]
+    assert [(rule, why) for rule, why in named if why is not None] == []
 
 
 def test_a_negation_in_another_clause_does_not_excuse_a_rule() -> None:

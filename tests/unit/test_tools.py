@@ -6,8 +6,6 @@ import ast
 from pathlib import Path
 from types import SimpleNamespace
 
-import pytest
-
 from memwise._services.assistant import tools
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "memwise"
@@ -48,15 +46,18 @@ def test_limits_are_one_rule_for_every_door() -> None:
         assert limit["default"] == 5 and limit["maximum"] == tools.MAX_LIMIT
 
 
-@pytest.mark.parametrize("path", sorted(SRC.rglob("*.py")), ids=lambda p: p.name)
-def test_tools_are_defined_only_in_the_registry(path: Path) -> None:
+def test_tools_are_defined_only_in_the_registry() -> None:
     """No door declares a tool by hand: no MCP decorators, no function-spec literals."""
-    if path.name == "tools.py" and path.parent.name == "assistant":
-        return
-    tree = ast.parse(path.read_text())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Dict):
-            keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
-            assert not {"name", "parameters"} <= keys, f"{path}: a tool spec by hand"
-        if isinstance(node, ast.Attribute) and node.attr == "tool":
-            assert not (isinstance(node.value, ast.Name) and node.value.id == "server"), path
+    by_hand = []
+    for path in sorted(SRC.rglob("*.py")):
+        if path.name == "tools.py" and path.parent.name == "assistant":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Dict):
+                keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+                if {"name", "parameters"} <= keys:
+                    by_hand.append(f"{path}: a tool spec by hand")
+            decorator = isinstance(node, ast.Attribute) and node.attr == "tool"
+            if decorator and isinstance(node.value, ast.Name) and node.value.id == "server":
+                by_hand.append(f"{path}: an MCP decorator")
+    assert by_hand == []

@@ -27,7 +27,8 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import DamerauLevenshtein
 
 from memwise._domain.memory import Evidence
-from memwise._extraction.dates import CARDINALS
+from memwise._extraction import meaning as meaning_of
+from memwise._extraction.dates import CARDINALS, MONTHS, WEEKDAYS
 from memwise._extraction.types import Line, Proposal, ProposedEvent
 from memwise._safety import secrets
 from memwise._text import parse
@@ -92,43 +93,8 @@ def _stems(text: str) -> set[str]:
 # -- words with their places in the text ------------------------------------------------------
 _TOKEN = re.compile(r"[\w'’‘`´]+")
 _SUFFIXES = (("n't", "not"), ("'m", "am"), ("'re", "are"), ("'ve", "have"), ("'ll", "will"))
-_IRREGULAR = {
-    "can't": ("can", "not"),
-    "won't": ("will", "not"),
-    "cannot": ("can", "not"),
-    # written without the apostrophe ("im allergic", "dont call")
-    "im": ("i", "am"),
-    "ive": ("i", "have"),
-    "dont": ("do", "not"),
-    "doesnt": ("does", "not"),
-    "didnt": ("did", "not"),
-    "cant": ("can", "not"),
-    "wont": ("will", "not"),
-    "isnt": ("is", "not"),
-    "arent": ("are", "not"),
-    "wasnt": ("was", "not"),
-    "werent": ("were", "not"),
-    "havent": ("have", "not"),
-    "hasnt": ("has", "not"),
-    "hadnt": ("had", "not"),
-    "couldnt": ("could", "not"),
-    "wouldnt": ("would", "not"),
-    "shouldnt": ("should", "not"),
-    "shes": ("she", "is"),
-    "hes": ("he", "is"),
-    "theres": ("there", "is"),
-    "thats": ("that", "is"),
-    "whats": ("what", "is"),
-    "youre": ("you", "are"),
-    "theyre": ("they", "are"),
-    "weve": ("we", "have"),
-    "theyve": ("they", "have"),
-    "youve": ("you", "have"),
-    "she's": ("she", "is"),
-    "he's": ("he", "is"),
-    "there's": ("there", "is"),
-    "that's": ("that", "is"),
-    "it's": ("it", "is"),
+_IRREGULAR = {  # "can't", "cannot", "im", "dont" … (a data file: text/data)
+    word: tuple(full.split()) for word, full in wordlists.labelled("contractions")
 }
 # An ellipsis in a quote leaves words out: each part must be found, in order, in one turn.
 _ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\.\.|…)\s*\]|\.\.\.+|…)\s*")
@@ -443,18 +409,29 @@ def names(text: str, name: str, clause: str) -> bool:
     return bool((item & people | capitals) - own)
 
 
-def predicate(text: str) -> str:
-    """What an item text says of its subject, as a lemma: the head of its first clause, or
-    for "is …" the word it is ("allergic" in "Is allergic to peanuts")."""
-    first = text.split()[0].lower() if text.split() else ""
-    subject = first in parse.PRONOUNS | {"my", "our", "the", "a", "an"}  # else a note's verb
-    said = text if subject else f"The customer {text[:1].lower()}{text[1:]}"
-    clauses = parse.parser().parse(said)
-    if not clauses:
-        return ""
-    c = clauses[0]
-    rest = [w for w in c.lemmas[c.lemmas.index(c.head) + 1 :] if w not in STOPWORDS]
-    return rest[0] if c.head == "be" and rest else c.head
+def _calendar_said(word: str, said_norm: str, quotes: str) -> bool:
+    """Whether a month or weekday an item names is one its quotes say: shortened ("jan",
+    "thurs", "sept") or as a date the parser reads ("the 14th" for "14 March": the dates
+    themselves are resolved and checked apart, ``memwise._extraction.dates``)."""
+    if word not in MONTHS and word not in WEEKDAYS:
+        return False
+    shortened = any(f" {word[:n]} " in said_norm for n in range(3, len(word)))
+    return shortened or parse.dated(quotes)
+
+
+def _names_whom(text: str, quotes: str) -> bool:
+    """Whether an item names the person its quotes speak of, when they speak of someone:
+    a quote that says "he", "my husband", "Joan" or "the dog" grounds "Husband takes
+    metformin" or "Has a greyhound called Pip", never a bare "Takes metformin"."""
+    mentioned = parse.people(quotes)
+    if not mentioned or {"i", "we", "me", "us"} & set(norm(quotes).split()):
+        return True  # "My husband and I are … retired teachers": said of the customer too
+    item = {w.split("'")[0] for w in norm(text).split()}
+    if _same(item) & _same(set(mentioned)) or item & parse.PRONOUNS:
+        return True  # the item names them as the quote does
+    words = OTHERS | wordlists.load("animals")
+    # a quote that says only "he" or "Joan" is named by any person word ("Father died …")
+    return bool(item & words) and not mentioned & words
 
 
 def shares_meaning(new: str, old: str) -> bool:
@@ -594,6 +571,7 @@ def grounded(
     context: Sequence[str] | None = None,
     kind: str | None = None,
     answered: Sequence[str] = (),
+    similar: meaning_of.Similar | None = None,
 ) -> bool:
     """Whether the item's text is supported by what its quotes say: its numbers (in digits
     or words) and names appear in them, and all of its other content words (all but one
@@ -604,7 +582,11 @@ def grounded(
     ``context``: the clauses of the turns around the quotes (``QuoteChecker.around``);
     ``answered``: the turns just before (``QuoteChecker.before``): a booking (an event with
     numbers) whose quote confirms a date or time takes its other words, never its numbers,
-    from them ("Cleaning Thursday 19th at 8:15" for "Thursday the 19th at 8:15 is perfect")."""
+    from them ("Cleaning Thursday 19th at 8:15" for "Thursday the 19th at 8:15 is perfect");
+    ``similar``: the cosine of two texts by the packaged embedder — an item that shares a
+    word with its quotes but says the rest in other words ("Works as a night-shift nurse"
+    for "i'm a nurse on nights") is grounded when it says them in other words
+    (``meaning.said_in_other_words``)."""
     if not evidence:
         return False
     text = re.sub(r"(?i)\b(\w+)-in-laws?\b", r"\1", text)  # a sister-in-law is a sister here
@@ -630,14 +612,19 @@ def grounded(
         # A capitalised first word is a name when the item goes on "is …" ("Munich is home").
         lead = i == 0 and len(words) > 1 and words[1].lower() in _BEING
         name = capital and (i > 0 or lead)
-        if name and snowball(norm(word)) not in said_stems and f" {norm(word)} " not in said_norm:
-            return False
+        unsaid = snowball(norm(word)) not in said_stems and f" {norm(word)} " not in said_norm
+        if name and unsaid:
+            if not _calendar_said(low, said_norm, quotes):
+                return False
+            said_stems.add(snowball(low))  # "thurs" said "Thursday"
     # Someone the item names ("Daughter is allergic …") is in the turn around the quote, or
     # the quote says it of someone ("she's allergic to nuts").
     said_of = context if context else [e.quote for e in evidence]
     who, name, clause = attribution(text, said_of, [e.quote for e in evidence])
     if who == "other" and not names(text, name, clause):
         return False  # "Joan gets seasick" is not the customer's "Gets seasick"
+    if who == "none" and not _names_whom(text, quotes):
+        return False  # "my husband his metformin" is not the customer's "Takes metformin"
     others = {w.split("'")[0] for w in norm(text).split()} & OTHERS
     around = _clauses(" . ".join(context) if context else quotes)
     if others and not (
@@ -656,7 +643,17 @@ def grounded(
         and w.split("'")[0] not in OTHERS
     }
     found = {m for m in meaning if m in said_stems or _prefix_of(m, said_stems)}
-    if len(found) < len(meaning) - (1 if len(meaning) >= 4 else 0):
+    if len(found) < len(meaning) - (1 if len(meaning) >= 4 else 0) and not (
+        similar is not None
+        and kind != "preference"  # what someone wants done, reworded, turns into an order
+        and meaning_of.said_in_other_words(
+            text,
+            quotes,
+            meaning - found,
+            lambda m: m in said_stems or _prefix_of(m, said_stems),
+            similar,
+        )
+    ):
         return False
     wanted = found or {snowball(w) for w in content_words(text)}
     best: list[tuple[list[str], bool, list[int]]] = []
@@ -693,8 +690,10 @@ def verify(
     events: Sequence[ProposedEvent],
     transcript: Sequence[Line],
     threshold: float = 90.0,
+    similar: meaning_of.Similar | None = None,
 ) -> Verified:
-    """The proposals whose quotes are the customer's and ground them."""
+    """The proposals whose quotes are the customer's and ground them (``similar``: see
+    ``grounded``)."""
     checker = QuoteChecker(transcript, threshold)
     out = Verified()
     for p in items:
@@ -703,7 +702,7 @@ def verify(
             out.dropped.append((p.text[:MAX_ITEM_CHARS], "too_long"))
             continue
         ev = checker.evidence(p.quotes)
-        if ev and grounded(p.text, ev, checker.around(ev), p.kind, checker.before(ev)):
+        if ev and grounded(p.text, ev, checker.around(ev), p.kind, checker.before(ev), similar):
             out.items.append((p, ev))
         else:
             out.discarded += 1

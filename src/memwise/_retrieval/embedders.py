@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -209,6 +209,37 @@ def shipped() -> Embedder | None:
                 found = None
             _shipped.append(found)
         return _shipped[0]
+
+
+def support(
+    embedder: Embedder | None,
+) -> Callable[[str, str], tuple[float, dict[str, float]]] | None:
+    """What tells whether a text says what another says in other words, by the packaged
+    encoder's vectors: the two texts' cosine, and for each word of the first its best
+    cosine to a word piece of the second, each read in its own sentence ("anxiety" meets
+    "terrified", "engineer" meets nothing of "I work from home"). None without word-piece
+    vectors (the embedder off, or on torch)."""
+    encoder = getattr(embedder, "_onnx", None)
+    if encoder is None:
+        return None
+
+    def read(a: str, b: str) -> tuple[float, dict[str, float]]:
+        (va, _, sa, ta), (vb, _, sb, _) = encoder.encode_tokens([a, b])
+        pooled = normalise(np.stack([va, vb]))
+        sa, sb = normalise(sa), normalise(sb)
+        best = (sa @ sb.T).max(axis=1) if len(sa) and len(sb) else np.zeros(len(sa))
+        words: dict[str, float] = {}
+        word, score = "", 0.0
+        for piece, s in [*zip(ta, best.tolist(), strict=True), ("", 0.0)]:
+            if piece.startswith("##"):  # a piece of the word before
+                word, score = word + piece[2:], max(score, s)
+                continue
+            if word:
+                words[word] = max(words.get(word, 0.0), score)
+            word, score = piece, s
+        return float(pooled[0] @ pooled[1]), words
+
+    return read
 
 
 def _installed(*modules: str) -> bool:

@@ -469,6 +469,33 @@ def dated(text: str) -> bool:
     return any(e.label_ in ("DATE", "TIME") for e in found._doc(text[:MAX_CHARS]).ents)
 
 
+_THEIRS = frozenset(["his", "her", "hers", "their", "theirs"])
+
+
+def people(text: str) -> frozenset[str]:
+    """The words of ``text`` that name someone other than its speaker, lower-cased: he, she,
+    his, her …, a person or animal word ("husband", "greyhound"), a person's name (the
+    parser's PERSON); without the parser, the words alone."""
+    found = parser()
+    known = words.load("people") | words.load("animals") | _THIRD | _THEIRS
+    if not isinstance(found, SpacyParser):
+        return frozenset(w for w in text.lower().split() if w.strip(".,!?;:'") in known)
+    out = set()
+    for t in found._doc(text[:MAX_CHARS]):
+        if t.lower_ in known or t.lemma_.lower() in known or t.ent_type_ == "PERSON":
+            out.add(t.lower_)
+    return frozenset(out)
+
+
+def proper_nouns(text: str) -> frozenset[str]:
+    """The words of ``text`` the parser reads as names (PROPN), lower-cased, however they
+    are cased ("berlin" in "lives in hamburg and berlin"); none without the parser."""
+    found = parser()
+    if not isinstance(found, SpacyParser):
+        return frozenset()
+    return frozenset(t.lower_ for t in found._doc(text[:MAX_CHARS]) if t.pos_ == "PROPN")
+
+
 def about(text: str, start: int = 0, end: int | None = None) -> list[Clause]:
     """The clauses of ``text`` that overlap the characters ``start:end``."""
     end = len(text) if end is None else end

@@ -183,6 +183,7 @@ class ExtractionRunner:
             extraction.events if agent.business_intelligence else [],
             transcript,
             self.threshold,
+            embedders.support(embedders.shipped()),
         )
         outcome = Outcome(
             "applied",

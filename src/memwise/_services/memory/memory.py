@@ -38,7 +38,7 @@ from memwise._domain.memory import (
     temporal,
     trust,
 )
-from memwise._extraction import harness, summary
+from memwise._extraction import harness, meaning, summary
 from memwise._extraction.types import Line
 from memwise._ids import ContactId, ConversationId, ItemId, WorkspaceId, new_id
 from memwise._policies.notebook import normalize
@@ -331,9 +331,9 @@ class Memory:
         with none installed, a word in common); and a health item (an allergy, a condition,
         a medication) is replaced only by one that says the same of it ("Loves peanut butter
         cookies" never replaces "Is allergic to peanuts")."""
-        said = harness.predicate(text)
+        said = meaning.predicate(text)
         if key.split(".")[0] in HEALTH_KEYS and any(
-            harness.predicate(r.text) != said for r in rivals
+            meaning.predicate(r.text) != said for r in rivals
         ):
             return False
         embedder = self.embedder if self.embedder is not None else embedders.shipped()
@@ -379,7 +379,7 @@ class Memory:
         if kind is Kind.summary:
             self._check_summary(conn, workspace_id, contact_id, new)
         elif source is Source.stated and not harness.grounded(
-            text, evidence, around, kind.value, answered
+            text, evidence, around, kind.value, answered, embedders.support(embedders.shipped())
         ):
             raise errors.Refused(
                 "a stated item must say what its quotes state: its names, numbers and words "
