@@ -14,27 +14,32 @@ def _whos(text: str) -> list[tuple[str, str, str]]:
     return [(text[c.start : c.end].strip(" ,."), c.who, c.name) for c in parse.parser().parse(text)]
 
 
-@pytest.mark.parametrize(
-    ("text", "who", "name"),
-    [
-        ("I moved to Hamburg last month.", "speaker", "I"),
-        ("We have a newborn at home.", "household", "We"),
-        ("My sister and I live in Leeds.", "household", "My sister"),
-        ("Joan gets terribly seasick.", "other", "Joan"),
-        ("A friend of mine runs a roofing company.", "other", "A friend of mine"),
-        ("My wife's allergic to cats.", "other", "My wife"),  # a contracted "is"
-        ("The dog is allergic to chicken.", "other", "The dog"),
-        ("She works from home.", "other", "She"),
-        ("My booking is for two people.", "speaker", "My booking"),  # a thing of the speaker's
-        ("It was raining all day.", "none", ""),
-        ("My maid of honour Síle is a coeliac and pregnant.", "other", "Síle"),
-        ("It's the neighbour's Kelpie who's on heart meds.", "other", "the neighbour's Kelpie"),
-        ("My dad's allergic to sulfa drugs.", "other", "My dad"),
-    ],
-)
-def test_whom_a_clause_is_about(text: str, who: str, name: str) -> None:
-    (first, *_) = _whos(text)
-    assert first[1:] == (who, name)
+WHOM = [
+    ("I moved to Hamburg last month.", "speaker", "I"),
+    ("We have a newborn at home.", "household", "We"),
+    ("My sister and I live in Leeds.", "household", "My sister"),
+    ("Joan gets terribly seasick.", "other", "Joan"),
+    ("A friend of mine runs a roofing company.", "other", "A friend of mine"),
+    ("My wife's allergic to cats.", "other", "My wife"),  # a contracted "is"
+    ("The dog is allergic to chicken.", "other", "The dog"),
+    ("She works from home.", "other", "She"),
+    ("My booking is for two people.", "speaker", "My booking"),  # a thing of the speaker's
+    ("It was raining all day.", "none", ""),
+    ("My maid of honour Síle is a coeliac and pregnant.", "other", "Síle"),
+    ("It's the neighbour's Kelpie who's on heart meds.", "other", "the neighbour's Kelpie"),
+    ("My dad's allergic to sulfa drugs.", "other", "My dad"),
+]
+
+
+def test_whom_a_clause_is_about() -> None:
+    wrong = []
+    for text, who, name in WHOM:
+        try:
+            (first, *_) = _whos(text)
+            assert first[1:] == (who, name)
+        except AssertionError as miss:
+            wrong.append(((text, who, name), str(miss)))
+    assert wrong == []
 
 
 def test_a_verb_joined_by_and_takes_its_subject() -> None:
@@ -76,30 +81,33 @@ def test_a_parser_that_cannot_load_says_so() -> None:
     assert failed.value.code == "parser_unavailable"
 
 
-@pytest.mark.parametrize(
-    ("said", "quote", "item", "kept"),
-    [
-        (
-            "Joan gets terribly seasick.",
-            "Joan gets terribly seasick",
-            "Gets terribly seasick",
-            False,
-        ),
-        ("Joan gets terribly seasick.", "Joan gets terribly seasick", "Joan gets seasick", True),
-        ("she lives in Cheam and works from home.", "works from home", "Works from home", False),
-        (
-            "she lives in Cheam and works from home.",
-            "she lives in Cheam",
-            "Sister-in-law lives in Cheam",
-            True,
-        ),
-        ("My sister and I live in Leeds.", "My sister and I live in Leeds", "Lives in Leeds", True),
-    ],
-)
-def test_an_item_about_someone_else_names_them(
-    said: str, quote: str, item: str, kept: bool
-) -> None:
-    assert harness.grounded(item, [Evidence("t1", quote)], [said], "fact") is kept
+NAMED = [
+    (
+        "Joan gets terribly seasick.",
+        "Joan gets terribly seasick",
+        "Gets terribly seasick",
+        False,
+    ),
+    ("Joan gets terribly seasick.", "Joan gets terribly seasick", "Joan gets seasick", True),
+    ("she lives in Cheam and works from home.", "works from home", "Works from home", False),
+    (
+        "she lives in Cheam and works from home.",
+        "she lives in Cheam",
+        "Sister-in-law lives in Cheam",
+        True,
+    ),
+    ("My sister and I live in Leeds.", "My sister and I live in Leeds", "Lives in Leeds", True),
+]
+
+
+def test_an_item_about_someone_else_names_them() -> None:
+    wrong = []
+    for said, quote, item, kept in NAMED:
+        try:
+            assert harness.grounded(item, [Evidence("t1", quote)], [said], "fact") is kept
+        except AssertionError as miss:
+            wrong.append(((said, quote, item, kept), str(miss)))
+    assert wrong == []
 
 
 def test_a_relatives_fact_is_kept_under_that_persons_key() -> None:
