@@ -36,6 +36,7 @@ from memwise._console.session import (
 from memwise._domain.knowledge import DocumentStatus, LessonStatus, UnansweredStatus
 from memwise._domain.shapes import served
 from memwise._ids import ContactId, ConversationId
+from memwise._services.platform.audit import status_of as audit_status
 from memwise._web.threads import waiting
 
 HERE = Path(__file__).parent
@@ -718,7 +719,8 @@ def audit(request: Request, who: Operator) -> Response:
         before=int(cursor) if cursor and cursor.isdigit() and len(cursor) < 19 else None,
         limit=100,
         contact_id=ContactId(contact) if contact else None,
-        **filters,
+        tool=filters["tool"],
+        status=audit_status(filters["status"]),
     )
     return render(
         request,

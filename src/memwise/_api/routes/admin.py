@@ -12,6 +12,7 @@ from memwise._api.auth import MW, Admin, Operator, ws
 from memwise._api.schemas import TestClockIn, out, page
 from memwise._clock import WorkspaceClocks
 from memwise._ids import ContactId
+from memwise._services.platform.audit import status_of as audit_status
 from memwise.client import models as m
 
 router = routes.router("/v1")
@@ -28,7 +29,12 @@ def audit(
     limit: int = Query(50, ge=1, le=500),
 ) -> dict[str, Any]:
     items = mw.audit.entries(
-        ws(caller), tool=tool, status=status, contact_id=contact_id, before=cursor, limit=limit
+        ws(caller),
+        tool=tool,
+        status=audit_status(status),
+        contact_id=contact_id,
+        before=cursor,
+        limit=limit,
     )
     return page([out(e) for e in items], items[-1].seq if len(items) == limit else None)
 

@@ -89,6 +89,15 @@ def _id(value: str | None) -> str | None:
     return value if value is None or len(value) <= ID_CHARS else None
 
 
+def status_of(value: Status | str | None) -> Status | None:
+    """An audit status from what a door was given ("refused"), or a clear error."""
+    if value is None or isinstance(value, Status):
+        return value
+    if value not in Status.__members__:
+        raise errors.Invalid(f"unknown audit status {value!r}", code="bad_status")
+    return Status(value)
+
+
 class Audit:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
@@ -103,13 +112,12 @@ class Audit:
         workspace_id: WorkspaceId,
         *,
         tool: str | None = None,
-        status: str | None = None,
+        status: Status | None = None,
         contact_id: ContactId | None = None,
         before: int | None = None,
         limit: int = 50,
     ) -> list[Entry]:
-        if status is not None and status not in Status.__members__:
-            raise errors.Invalid(f"unknown audit status {status!r}", code="bad_status")
+        wanted = status_of(status)
         with self.rt.db.read() as conn:
             return [
                 Entry(
@@ -128,7 +136,7 @@ class Audit:
                     conn,
                     workspace_id,
                     tool=tool,
-                    status=status,
+                    status=wanted.value if wanted else None,
                     contact_id=contact_id,
                     before=before,
                     limit=max(1, min(limit, 500)),
