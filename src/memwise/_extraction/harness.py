@@ -583,10 +583,9 @@ def grounded(
     ``answered``: the turns just before (``QuoteChecker.before``): a booking (an event with
     numbers) whose quote confirms a date or time takes its other words, never its numbers,
     from them ("Cleaning Thursday 19th at 8:15" for "Thursday the 19th at 8:15 is perfect");
-    ``similar``: the cosine of two texts by the packaged embedder — an item that shares a
-    word with its quotes but says the rest in other words ("Works as a night-shift nurse"
-    for "i'm a nurse on nights") is grounded when it says them in other words
-    (``meaning.said_in_other_words``)."""
+    ``similar``: the packaged encoder's reading of two texts (``embedders.support``) — an
+    item that says its quotes in other words ("Works as a veterinary nurse" for "I'm a vet
+    nurse") is grounded by meaning (``meaning.said_in_other_words``)."""
     if not evidence:
         return False
     text = re.sub(r"(?i)\b(\w+)-in-laws?\b", r"\1", text)  # a sister-in-law is a sister here

@@ -166,6 +166,11 @@ class MiniLMEmbedder:
         self.model = SentenceTransformer(str(files), device="cpu")
 
     @property
+    def encoder(self) -> Any:
+        """The ONNX Runtime encoder (``minilm_onnx.OnnxSentenceEncoder``), None on torch."""
+        return self._onnx if self.runtime == "onnx" else None
+
+    @property
     def gives_tokens(self) -> bool:
         """Word-piece vectors come from the ONNX Runtime graph only, when wanted."""
         return self.runtime == "onnx" and self.word_pieces
@@ -219,7 +224,7 @@ def support(
     cosine to a word piece of the second, each read in its own sentence ("anxiety" meets
     "terrified", "engineer" meets nothing of "I work from home"). None without word-piece
     vectors (the embedder off, or on torch)."""
-    encoder = getattr(embedder, "_onnx", None)
+    encoder = embedder.encoder if isinstance(embedder, MiniLMEmbedder) else None
     if encoder is None:
         return None
 
