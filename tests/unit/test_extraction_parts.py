@@ -482,7 +482,9 @@ def test_a_fact_said_in_other_words_is_kept_by_meaning() -> None:
 
 
 def test_meaning_never_grounds_an_antonym_a_detail_never_said_or_a_reworded_preference() -> None:
-    # an antonym reads as near as a synonym: what the item says of its subject must be said
+    # an antonym reads as near as a synonym: what the item says of its subject must be said,
+    # and a verb too where the parse reads another predicate ("Dislikes coriander")
+    assert not _meaning("i love coriander", "i love coriander", "Dislikes coriander")
     assert not _meaning(
         "I am allergic to penicillin.", "I am allergic to penicillin", "Safe with penicillin"
     )

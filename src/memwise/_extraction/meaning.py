@@ -39,6 +39,19 @@ def predicate(text: str) -> str:
     return rest[0] if c.head == "be" and rest else c.head
 
 
+def _saying(text: str) -> set[str]:
+    """The stems of what an item says its subject does or is: its verbs, and adjectives said
+    of the subject ("safe" in "Safe with penicillin"; not "dental" in "dental anxiety")."""
+    first = text.split()[0].lower() if text.split() else ""
+    subject = first in parse.PRONOUNS | {"my", "our", "the", "a", "an"}
+    said = text if subject else f"The customer {text[:1].lower()}{text[1:]}"
+    return {
+        snowball(word)
+        for word, pos, dep in parse.roles(said)
+        if pos in ("VERB", "AUX") or (pos == "ADJ" and dep in ("acomp", "attr", "ROOT"))
+    }
+
+
 def said_in_other_words(
     text: str,
     quotes: str,
@@ -60,6 +73,8 @@ def said_in_other_words(
         return False
     if unsaid & {snowball(w) for w in parse.proper_nouns(text)}:
         return False  # a name is said or not: "berlin" is near "hamburg", never the same
+    if unsaid & _saying(text):
+        return False  # "Dislikes coriander" for "i love coriander": a verb is said or not
     whole, words = similar(text, quotes)
     near = {snowball(w) for w, score in words.items() if score >= WORD_SUPPORT}
     return whole >= SUPPORT and unsaid <= near
