@@ -27,6 +27,7 @@ from memwise._domain.memory import (
     trust,
 )
 from memwise._safety import guards
+from tests.tables import misses
 
 NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -154,15 +155,12 @@ NEVER_MEMORY = [
 
 
 def test_guards_refuse_what_is_never_memory() -> None:
-    wrong = []
-    for text, code in NEVER_MEMORY:
-        try:
-            with pytest.raises(errors.Refused) as exc:
-                guards.check_memory_text(text)
-            assert exc.value.code == code
-        except AssertionError as miss:
-            wrong.append(((text, code), str(miss)))
-    assert wrong == []
+    def check(text: str, code: str) -> None:
+        with pytest.raises(errors.Refused) as exc:
+            guards.check_memory_text(text)
+        assert exc.value.code == code
+
+    assert misses(NEVER_MEMORY, check) == []
 
 
 ORDINARY_FACTS = [
@@ -176,13 +174,10 @@ ORDINARY_FACTS = [
 
 
 def test_guards_keep_ordinary_facts() -> None:
-    wrong = []
-    for text, kind in ORDINARY_FACTS:
-        try:
-            guards.check_memory_text(text, kind=kind)
-        except AssertionError as miss:
-            wrong.append(((text, kind), str(miss)))
-    assert wrong == []
+    def check(text: str, kind: str) -> None:
+        guards.check_memory_text(text, kind=kind)
+
+    assert misses(ORDINARY_FACTS, check) == []
 
 
 def test_operational_keys_are_refused_whatever_the_text() -> None:

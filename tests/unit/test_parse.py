@@ -8,6 +8,7 @@ from memwise import errors
 from memwise._domain.memory import Evidence
 from memwise._extraction import harness
 from memwise._text import parse
+from tests.tables import misses
 
 
 def _whos(text: str) -> list[tuple[str, str, str]]:
@@ -32,14 +33,11 @@ WHOM = [
 
 
 def test_whom_a_clause_is_about() -> None:
-    wrong = []
-    for text, who, name in WHOM:
-        try:
-            (first, *_) = _whos(text)
-            assert first[1:] == (who, name)
-        except AssertionError as miss:
-            wrong.append(((text, who, name), str(miss)))
-    assert wrong == []
+    def check(text: str, who: str, name: str) -> None:
+        (first, *_) = _whos(text)
+        assert first[1:] == (who, name)
+
+    assert misses(WHOM, check) == []
 
 
 def test_a_verb_joined_by_and_takes_its_subject() -> None:
@@ -101,13 +99,10 @@ NAMED = [
 
 
 def test_an_item_about_someone_else_names_them() -> None:
-    wrong = []
-    for said, quote, item, kept in NAMED:
-        try:
-            assert harness.grounded(item, [Evidence("t1", quote)], [said], "fact") is kept
-        except AssertionError as miss:
-            wrong.append(((said, quote, item, kept), str(miss)))
-    assert wrong == []
+    def check(said: str, quote: str, item: str, kept: bool) -> None:
+        assert harness.grounded(item, [Evidence("t1", quote)], [said], "fact") is kept
+
+    assert misses(NAMED, check) == []
 
 
 def test_a_relatives_fact_is_kept_under_that_persons_key() -> None:

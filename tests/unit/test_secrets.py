@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from memwise._safety import phones, pii, secrets
+from tests.tables import misses
 
 WRITTEN = [
     ("4111 1111 1111 1111 12/28", "card", "4111"),  # with its expiry
@@ -55,15 +56,12 @@ WRITTEN = [
 
 
 def test_secrets_are_found_however_written() -> None:
-    wrong = []
-    for text, kind, gone in WRITTEN:
-        try:
-            assert kind in {f.kind for f in secrets.find(text)}
-            assert gone not in secrets.redact(text)
-            assert gone not in pii.redact(None, None, text)  # the question book's redaction
-        except AssertionError as miss:
-            wrong.append(((text, kind, gone), str(miss)))
-    assert wrong == []
+    def check(text: str, kind: str, gone: str) -> None:
+        assert kind in {f.kind for f in secrets.find(text)}
+        assert gone not in secrets.redact(text)
+        assert gone not in pii.redact(None, None, text)  # the question book's redaction
+
+    assert misses(WRITTEN, check) == []
 
 
 ORDINARY = [
@@ -86,14 +84,11 @@ ORDINARY = [
 
 
 def test_ordinary_numbers_and_words_are_not_secrets() -> None:
-    wrong = []
-    for text in ORDINARY:
-        try:
-            assert secrets.find(text) == []
-            assert secrets.redact(text) == text
-        except AssertionError as miss:
-            wrong.append((text, str(miss)))
-    assert wrong == []
+    def check(text: str) -> None:
+        assert secrets.find(text) == []
+        assert secrets.redact(text) == text
+
+    assert misses(ORDINARY, check) == []
 
 
 def test_phone_numbers_are_read_by_the_workspace_country() -> None:

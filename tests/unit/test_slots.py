@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 from memwise._extraction.rules import RuleExtractor
 from memwise._extraction.types import Line
+from tests.tables import misses
 
 AT = datetime(2026, 11, 29, 10, 0, tzinfo=ZoneInfo("Europe/Berlin"))
 
@@ -34,13 +35,10 @@ MOVES = [
 
 
 def test_moves_in_the_past_and_present_are_the_home() -> None:
-    wrong = []
-    for said in MOVES:
-        try:
-            assert ("fact", "address.city", "Lives in Hamburg") in found(said)
-        except AssertionError as miss:
-            wrong.append((said, str(miss)))
-    assert wrong == []
+    def check(said: str) -> None:
+        assert ("fact", "address.city", "Lives in Hamburg") in found(said)
+
+    assert misses(MOVES, check) == []
 
 
 def test_a_place_whose_name_begins_with_a_common_word() -> None:
@@ -67,19 +65,16 @@ CHANNELS = [
 
 
 def test_channel_preferences_in_their_common_forms() -> None:
-    wrong = []
-    for said, prefers, refuses in CHANNELS:
-        try:
-            items = found(said)
-            keys = {key: text for _, key, text in items}
-            if prefers:
-                assert keys["preference.contact_channel"] == f"Prefers to be contacted by {prefers}"
-            else:
-                assert "preference.contact_channel" not in keys
-            assert ("preference.no_phone" in keys) == (refuses == "phone")
-        except AssertionError as miss:
-            wrong.append(((said, prefers, refuses), str(miss)))
-    assert wrong == []
+    def check(said: str, prefers: str | None, refuses: str | None) -> None:
+        items = found(said)
+        keys = {key: text for _, key, text in items}
+        if prefers:
+            assert keys["preference.contact_channel"] == f"Prefers to be contacted by {prefers}"
+        else:
+            assert "preference.contact_channel" not in keys
+        assert ("preference.no_phone" in keys) == (refuses == "phone")
+
+    assert misses(CHANNELS, check) == []
 
 
 def test_a_one_off_request_is_never_a_preference() -> None:
@@ -127,16 +122,13 @@ EVERYDAY = [
 
 
 def test_everyday_facts_have_stable_keys() -> None:
-    wrong = []
-    for said, key, text in EVERYDAY:
-        try:
-            items = {k: t for _, k, t in found(said)}
-            assert key in items, items
-            if text:
-                assert items[key] == text
-        except AssertionError as miss:
-            wrong.append(((said, key, text), str(miss)))
-    assert wrong == []
+    def check(said: str, key: str, text: str | None) -> None:
+        items = {k: t for _, k, t in found(said)}
+        assert key in items, items
+        if text:
+            assert items[key] == text
+
+    assert misses(EVERYDAY, check) == []
 
 
 def test_a_statement_before_a_question_is_read() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from memwise._retrieval.when import period, wants_newest
+from tests.tables import misses
 
 NOW = datetime(2026, 12, 2, 15, 0, tzinfo=UTC)  # a Wednesday
 
@@ -29,15 +30,12 @@ PERIODS = [
 
 
 def test_a_named_period() -> None:
-    wrong = []
-    for question, inside, outside in PERIODS:
-        try:
-            found = period(question, NOW)
-            assert found is not None
-            assert found.holds(inside) and not found.holds(outside)
-        except AssertionError as miss:
-            wrong.append(((question, inside, outside), str(miss)))
-    assert wrong == []
+    def check(question: str, inside: datetime, outside: datetime) -> None:
+        found = period(question, NOW)
+        assert found is not None
+        assert found.holds(inside) and not found.holds(outside)
+
+    assert misses(PERIODS, check) == []
 
 
 def test_a_month_ahead_of_now_is_last_years() -> None:
@@ -49,13 +47,10 @@ NO_TIME = ["what is my favourite colour?", "when did I adopt the cat?", "how was
 
 
 def test_no_time_words_no_period() -> None:
-    wrong = []
-    for question in NO_TIME:
-        try:
-            assert period(question, NOW) is None
-        except AssertionError as miss:
-            wrong.append((question, str(miss)))
-    assert wrong == []
+    def check(question: str) -> None:
+        assert period(question, NOW) is None
+
+    assert misses(NO_TIME, check) == []
 
 
 def test_wanting_the_newest() -> None:
@@ -69,11 +64,8 @@ NO_CALENDAR = ["in December 9999?", "in January 0001", "in May 0000", "900 years
 
 
 def test_a_period_no_calendar_holds_is_no_period() -> None:
-    wrong = []
-    for question in NO_CALENDAR:
-        try:
-            period(question, NOW)  # never raises
-            assert period("often days ago", NOW) is None  # "ten" inside "often" is no number
-        except AssertionError as miss:
-            wrong.append((question, str(miss)))
-    assert wrong == []
+    def check(question: str) -> None:
+        period(question, NOW)  # never raises
+        assert period("often days ago", NOW) is None  # "ten" inside "often" is no number
+
+    assert misses(NO_CALENDAR, check) == []
