@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -520,3 +522,13 @@ def test_a_confirmed_booking_takes_its_thing_from_the_offer_never_from_a_tool(
     item = Proposal("event", "Root canal Thursday 19th at 8:15", ["Thursday the 19th at 8:15"])
     verified = harness.verify([item], [], lines)
     assert bool(verified.items) is kept
+
+
+def test_meaning_needs_the_packaged_encoder_and_without_it_grounding_reads_words() -> None:
+    class Vectors:  # an embedder of sentence vectors only (a hosted one, say)
+        def embed(self, texts: Sequence[str]) -> Any:
+            raise AssertionError("never asked")
+
+    assert embedders.support(None) is None and embedders.support(Vectors()) is None
+    turn = "Honestly I'm terrified of dentists."
+    assert not _one(turn, "I'm terrified of dentists", "Has dental anxiety", similar=None).items
