@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from memwise._extraction import dates, harness, meaning
+from memwise._extraction import dates, harness
 from memwise._extraction import pack as packs
 from memwise._extraction.rules import RuleExtractor
 from memwise._extraction.types import Line, Proposal
-from memwise._retrieval import embedders
 from tests.tables import misses
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -71,20 +67,11 @@ def test_no_date_no_resolution() -> None:
     assert dates.find_phrase("call me back at 9 tomorrow please") == "at 9 tomorrow"
 
 
-@functools.cache
-def _support() -> meaning.Similar | None:
-    """The packaged encoder's reading of meaning, as extraction uses it."""
-    return embedders.support(embedders.shipped())
-
-
-def _one(
-    turn: str, quote: str, item: str, similar: meaning.Similar | None = None
-) -> harness.Verified:
-    """One customer turn, one quote of it and the fact proposed from it, through the harness
-    (by its words alone unless ``similar`` reads meaning)."""
+def _one(turn: str, quote: str, item: str, kind: str = "fact") -> harness.Verified:
+    """One customer turn, one quote of it and the item proposed from it, through the harness."""
     at = datetime(2026, 11, 29, 9, tzinfo=UTC)
     line = Line("t1", "customer", turn, at)
-    return harness.verify([Proposal("fact", item, [quote])], [], [line], similar=similar)
+    return harness.verify([Proposal(kind, item, [quote])], [], [line])
 
 
 def _lines() -> list[Line]:
@@ -183,13 +170,12 @@ STATED_ELSEWHERE = [
 
 
 def test_an_item_must_be_stated_by_the_clause_it_quotes() -> None:
-    for similar in (None, _support()):  # by the words alone, and by meaning as extraction runs
-        wrong = [
-            (turn, item, quote)
-            for turn, item, quote in STATED_ELSEWHERE
-            if (found := _one(turn, quote, item, similar=similar)).items or found.discarded != 1
-        ]
-        assert wrong == [], (similar is not None, wrong)
+    wrong = [
+        (turn, item, quote)
+        for turn, item, quote in STATED_ELSEWHERE
+        if (found := _one(turn, quote, item)).items or found.discarded != 1
+    ]
+    assert wrong == []
 
 
 STILL_GROUNDED = [
@@ -219,13 +205,12 @@ STILL_GROUNDED = [
 
 
 def test_what_the_customer_states_is_still_grounded() -> None:
-    for similar in (None, _support()):  # by the words alone, and by meaning as extraction runs
-        wrong = [
-            (turn, item, quote)
-            for turn, item, quote in STILL_GROUNDED
-            if [p.text for p, _ in _one(turn, quote, item, similar=similar).items] != [item]
-        ]
-        assert wrong == [], (similar is not None, wrong)
+    wrong = [
+        (turn, item, quote)
+        for turn, item, quote in STILL_GROUNDED
+        if [p.text for p, _ in _one(turn, quote, item).items] != [item]
+    ]
+    assert wrong == []
 
 
 def test_rule_extractor_reads_customers_only_and_emits_labelled_events() -> None:
@@ -391,13 +376,12 @@ NOT_STATED = [
 
 
 def test_the_clauses_around_a_quote_and_all_of_an_items_words_count() -> None:
-    for similar in (None, _support()):  # by the words alone, and by meaning as extraction runs
-        wrong = [
-            (turn, quote, item)
-            for turn, quote, item in NOT_STATED
-            if (found := _one(turn, quote, item, similar=similar)).items or found.discarded != 1
-        ]
-        assert wrong == [], (similar is not None, wrong)
+    wrong = [
+        (turn, quote, item)
+        for turn, quote, item in NOT_STATED
+        if (found := _one(turn, quote, item)).items or found.discarded != 1
+    ]
+    assert wrong == []
 
 
 WRONGLY_DISCARDED = [
@@ -433,65 +417,28 @@ WRONGLY_DISCARDED = [
 
 
 def test_what_the_review_found_wrongly_discarded_is_kept() -> None:
-    for similar in (None, _support()):  # by the words alone, and by meaning as extraction runs
-        wrong = [
-            (turn, quote, item)
-            for turn, quote, item in WRONGLY_DISCARDED
-            if [p.text for p, _ in _one(turn, quote, item, similar=similar).items] != [item]
-        ]
-        assert wrong == [], (similar is not None, wrong)
+    wrong = [
+        (turn, quote, item)
+        for turn, quote, item in WRONGLY_DISCARDED
+        if [p.text for p, _ in _one(turn, quote, item).items] != [item]
+    ]
+    assert wrong == []
 
 
-@pytest.mark.parametrize(("meaning", "keep", "discard"), [(False, 0.84, 0.94), (True, 0.87, 0.94)])
-def test_the_harness_on_its_labelled_tuning_set(meaning: bool, keep: float, discard: float) -> None:
+def test_the_harness_on_its_labelled_tuning_set() -> None:
     """Set 1 was written blind, measured once (0.786 kept, 0.897 discarded), then tuned on:
-    these floors guard what the tuning bought (bench/README.md reports set 2, held out).
-    With the packaged encoder (as extraction runs): 135/154 kept, 128/136 discarded; by the
-    words alone (an install whose encoder cannot load): 130/154, 130/136."""
+    these floors guard what the tuning bought (bench/README.md reports set 2, held out)."""
     import json
 
     data = Path(__file__).parents[1] / "data" / "harness_set_1.json"
     cases = json.loads(data.read_text())["cases"]
-    similar = _support() if meaning else None
     right = {"keep": 0, "discard": 0}
     for c in cases:
-        kept = bool(_one(c["turn"], c["quote"], c["item"], similar=similar).items)
+        kept = bool(_one(c["turn"], c["quote"], c["item"]).items)
         right[c["label"]] += kept == (c["label"] == "keep")
     total = {label: sum(c["label"] == label for c in cases) for label in right}
-    assert right["keep"] / total["keep"] >= keep, right
-    assert right["discard"] / total["discard"] >= discard, right
-
-
-def _meaning(turn: str, quote: str, item: str, kind: str = "fact") -> bool:
-    """Whether the harness keeps ``item`` with the packaged encoder reading meaning."""
-    line = Line("t1", "customer", turn, datetime(2026, 11, 29, 9, tzinfo=UTC))
-    similar = _support()
-    return bool(harness.verify([Proposal(kind, item, [quote])], [], [line], similar=similar).items)
-
-
-def test_a_fact_said_in_other_words_is_kept_by_meaning() -> None:
-    turn = "Honestly I'm terrified of dentists."
-    assert not _one(turn, "I'm terrified of dentists", "Has dental anxiety").items  # words alone
-    assert _meaning(turn, "I'm terrified of dentists", "Has dental anxiety")
-    assert _meaning(
-        "I'm actually a vet nurse.", "I'm actually a vet nurse", "Works as a veterinary nurse"
-    )
-
-
-def test_meaning_never_grounds_an_antonym_a_detail_never_said_or_a_reworded_preference() -> None:
-    # an antonym reads as near as a synonym: what the item says of its subject must be said,
-    # and a verb too where the parse reads another predicate ("Dislikes coriander")
-    assert not _meaning("i love coriander", "i love coriander", "Dislikes coriander")
-    assert not _meaning(
-        "I am allergic to penicillin.", "I am allergic to penicillin", "Safe with penicillin"
-    )
-    # a word that meets nothing of the quote ("software engineer") is a detail never said
-    assert not _meaning(
-        "I work from home.", "I work from home", "Works from home as a software engineer"
-    )
-    # what someone wants done, reworded, turns into an order: a preference keeps its words
-    turn = "Honestly I'm terrified of dentists."
-    assert not _meaning(turn, "I'm terrified of dentists", "Has dental anxiety", "preference")
+    assert right["keep"] / total["keep"] >= 0.84, right
+    assert right["discard"] / total["discard"] >= 0.94, right
 
 
 def test_a_quote_about_someone_with_no_subject_grounds_only_an_item_that_names_them() -> None:
@@ -504,8 +451,11 @@ def test_a_quote_about_someone_with_no_subject_grounds_only_an_item_that_names_t
 def test_a_month_or_weekday_the_quote_shortens_is_its_own() -> None:
     turn = "sorry, i'm away in Glasgow for work thurs"
     quote = "i'm away in Glasgow for work thurs"
-    assert _meaning(turn, quote, "Away in Glasgow for work on Thursday", "event")
-    assert not _meaning(turn, quote, "Away in Glasgow for work on Friday", "event")
+    assert _one(turn, quote, "Away in Glasgow for work on Thursday", "event").items
+    assert not _one(turn, quote, "Away in Glasgow for work on Friday", "event").items
+    # a date the quote names otherwise never names a month ("the 14th" is no "14 March")
+    said = "surgery is the 14th"
+    assert not _one(said, said, "Surgery on 14 March", "event").items
 
 
 @pytest.mark.parametrize(("role", "kept"), [("assistant", True), ("tool", False)])
@@ -524,11 +474,16 @@ def test_a_confirmed_booking_takes_its_thing_from_the_offer_never_from_a_tool(
     assert bool(verified.items) is kept
 
 
-def test_meaning_needs_the_packaged_encoder_and_without_it_grounding_reads_words() -> None:
-    class Vectors:  # an embedder of sentence vectors only (a hosted one, say)
-        def embed(self, texts: Sequence[str]) -> Any:
-            raise AssertionError("never asked")
+def test_false_items_a_careless_model_proposes_with_real_quotes_are_refused() -> None:
+    """tests/data/grounding_attack_1.json: the false items an attack stored through grounding
+    by meaning (taken back): opposites, swapped roles, details never said, changed amounts,
+    health flipped, orders as facts. The harness's words refuse every one."""
+    import json
 
-    assert embedders.support(None) is None and embedders.support(Vectors()) is None
-    turn = "Honestly I'm terrified of dentists."
-    assert not _one(turn, "I'm terrified of dentists", "Has dental anxiety", similar=None).items
+    cases = json.loads((Path(__file__).parents[1] / "data" / "grounding_attack_1.json").read_text())
+    kept = [
+        (c["turn"], c["item"])
+        for c in cases["cases"]
+        if _one(c["turn"], c["quote"], c["item"], c["kind"]).items
+    ]
+    assert kept == []

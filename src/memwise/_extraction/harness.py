@@ -8,7 +8,7 @@ forgives a typo or two, never a different word, a negation or a number ("I am al
 walnuts" is not "I am allergic to peanuts"). What is kept is the turn's own words.
 
 Then the item must be grounded in its quotes alone: every number and every name in the
-item's text is in them, and its other words or their meaning (``_extraction.meaning``); and
+item's text is in them, and its other content words; and
 the clause that says it must state it — not ask it ("Munich in March? No, I'm staying in
 Hamburg."), not negate it ("I'm not vegetarian"), not suppose it ("If I ever moved to
 Vienna"), not say it of someone else ("My neighbour is allergic to peanuts, not me") —
@@ -27,7 +27,6 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import DamerauLevenshtein
 
 from memwise._domain.memory import Evidence
-from memwise._extraction import meaning as meaning_of
 from memwise._extraction.dates import CARDINALS, MONTHS, WEEKDAYS
 from memwise._extraction.types import Line, Proposal, ProposedEvent
 from memwise._safety import secrets
@@ -409,14 +408,12 @@ def names(text: str, name: str, clause: str) -> bool:
     return bool((item & people | capitals) - own)
 
 
-def _calendar_said(word: str, said_norm: str, quotes: str) -> bool:
-    """Whether a month or weekday an item names is one its quotes say: shortened ("jan",
-    "thurs", "sept") or as a date the parser reads ("the 14th" for "14 March": the dates
-    themselves are resolved and checked apart, ``memwise._extraction.dates``)."""
+def _calendar_said(word: str, said_norm: str) -> bool:
+    """Whether a month or weekday an item names is one its quotes say shortened ("jan",
+    "thurs", "sept"); a date the quote names otherwise ("the 14th") never names a month."""
     if word not in MONTHS and word not in WEEKDAYS:
         return False
-    shortened = any(f" {word[:n]} " in said_norm for n in range(3, len(word)))
-    return shortened or parse.dated(quotes)
+    return any(f" {word[:n]} " in said_norm for n in range(3, len(word)))
 
 
 def _names_whom(text: str, quotes: str) -> bool:
@@ -571,7 +568,6 @@ def grounded(
     context: Sequence[str] | None = None,
     kind: str | None = None,
     answered: Sequence[str] = (),
-    similar: meaning_of.Similar | None = None,
 ) -> bool:
     """Whether the item's text is supported by what its quotes say: its numbers (in digits
     or words) and names appear in them, and all of its other content words (all but one
@@ -582,10 +578,7 @@ def grounded(
     ``context``: the clauses of the turns around the quotes (``QuoteChecker.around``);
     ``answered``: the turns just before (``QuoteChecker.before``): a booking (an event with
     numbers) whose quote confirms a date or time takes its other words, never its numbers,
-    from them ("Cleaning Thursday 19th at 8:15" for "Thursday the 19th at 8:15 is perfect");
-    ``similar``: the packaged encoder's reading of two texts (``embedders.support``) — an
-    item that says its quotes in other words ("Works as a veterinary nurse" for "I'm a vet
-    nurse") is grounded by meaning (``meaning.said_in_other_words``)."""
+    from them ("Cleaning Thursday 19th at 8:15" for "Thursday the 19th at 8:15 is perfect")."""
     if not evidence:
         return False
     text = re.sub(r"(?i)\b(\w+)-in-laws?\b", r"\1", text)  # a sister-in-law is a sister here
@@ -613,7 +606,7 @@ def grounded(
         name = capital and (i > 0 or lead)
         unsaid = snowball(norm(word)) not in said_stems and f" {norm(word)} " not in said_norm
         if name and unsaid:
-            if not _calendar_said(low, said_norm, quotes):
+            if not _calendar_said(low, said_norm):
                 return False
             said_stems.add(snowball(low))  # "thurs" said "Thursday"
     # Someone the item names ("Daughter is allergic …") is in the turn around the quote, or
@@ -642,17 +635,7 @@ def grounded(
         and w.split("'")[0] not in OTHERS
     }
     found = {m for m in meaning if m in said_stems or _prefix_of(m, said_stems)}
-    if len(found) < len(meaning) - (1 if len(meaning) >= 4 else 0) and not (
-        similar is not None
-        and kind != "preference"  # what someone wants done, reworded, turns into an order
-        and meaning_of.said_in_other_words(
-            text,
-            quotes,
-            meaning - found,
-            lambda m: m in said_stems or _prefix_of(m, said_stems),
-            similar,
-        )
-    ):
+    if len(found) < len(meaning) - (1 if len(meaning) >= 4 else 0):
         return False
     wanted = found or {snowball(w) for w in content_words(text)}
     best: list[tuple[list[str], bool, list[int]]] = []
@@ -689,10 +672,8 @@ def verify(
     events: Sequence[ProposedEvent],
     transcript: Sequence[Line],
     threshold: float = 90.0,
-    similar: meaning_of.Similar | None = None,
 ) -> Verified:
-    """The proposals whose quotes are the customer's and ground them (``similar``: see
-    ``grounded``)."""
+    """The proposals whose quotes are the customer's and ground them."""
     checker = QuoteChecker(transcript, threshold)
     out = Verified()
     for p in items:
@@ -701,7 +682,7 @@ def verify(
             out.dropped.append((p.text[:MAX_ITEM_CHARS], "too_long"))
             continue
         ev = checker.evidence(p.quotes)
-        if ev and grounded(p.text, ev, checker.around(ev), p.kind, checker.before(ev), similar):
+        if ev and grounded(p.text, ev, checker.around(ev), p.kind, checker.before(ev)):
             out.items.append((p, ev))
         else:
             out.discarded += 1

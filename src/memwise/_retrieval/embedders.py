@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -166,11 +166,6 @@ class MiniLMEmbedder:
         self.model = SentenceTransformer(str(files), device="cpu")
 
     @property
-    def encoder(self) -> Any:
-        """The ONNX Runtime encoder (``minilm_onnx.OnnxSentenceEncoder``), None on torch."""
-        return self._onnx if self.runtime == "onnx" else None
-
-    @property
     def gives_tokens(self) -> bool:
         """Word-piece vectors come from the ONNX Runtime graph only, when wanted."""
         return self.runtime == "onnx" and self.word_pieces
@@ -214,37 +209,6 @@ def shipped() -> Embedder | None:
                 found = None
             _shipped.append(found)
         return _shipped[0]
-
-
-def support(
-    embedder: Embedder | None,
-) -> Callable[[str, str], tuple[float, dict[str, float]]] | None:
-    """What tells whether a text says what another says in other words, by the packaged
-    encoder's vectors: the two texts' cosine, and for each word of the first its best
-    cosine to a word piece of the second, each read in its own sentence ("anxiety" meets
-    "terrified", "engineer" meets nothing of "I work from home"). None without word-piece
-    vectors (the embedder off, or on torch)."""
-    encoder = embedder.encoder if isinstance(embedder, MiniLMEmbedder) else None
-    if encoder is None:
-        return None
-
-    def read(a: str, b: str) -> tuple[float, dict[str, float]]:
-        (va, _, sa, ta), (vb, _, sb, _) = encoder.encode_tokens([a, b])
-        pooled = normalise(np.stack([va, vb]))
-        sa, sb = normalise(sa), normalise(sb)
-        best = (sa @ sb.T).max(axis=1) if len(sa) and len(sb) else np.zeros(len(sa))
-        words: dict[str, float] = {}
-        word, score = "", 0.0
-        for piece, s in [*zip(ta, best.tolist(), strict=True), ("", 0.0)]:
-            if piece.startswith("##"):  # a piece of the word before
-                word, score = word + piece[2:], max(score, s)
-                continue
-            if word:
-                words[word] = max(words.get(word, 0.0), score)
-            word, score = piece, s
-        return float(pooled[0] @ pooled[1]), words
-
-    return read
 
 
 def _installed(*modules: str) -> bool:

@@ -487,24 +487,6 @@ def people(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def proper_nouns(text: str) -> frozenset[str]:
-    """The words of ``text`` the parser reads as names (PROPN), lower-cased, however they
-    are cased ("berlin" in "lives in hamburg and berlin"); none without the parser."""
-    found = parser()
-    if not isinstance(found, SpacyParser):
-        return frozenset()
-    return frozenset(t.lower_ for t in found._doc(text[:MAX_CHARS]) if t.pos_ == "PROPN")
-
-
-def roles(text: str) -> list[tuple[str, str, str]]:
-    """Each word of ``text`` lower-cased, with its part of speech and its dependency
-    ("dislikes", "VERB", …); none without the parser."""
-    found = parser()
-    if not isinstance(found, SpacyParser):
-        return []
-    return [(t.lower_, t.pos_, t.dep_) for t in found._doc(text[:MAX_CHARS])]
-
-
 def about(text: str, start: int = 0, end: int | None = None) -> list[Clause]:
     """The clauses of ``text`` that overlap the characters ``start:end``."""
     end = len(text) if end is None else end

@@ -183,7 +183,6 @@ class ExtractionRunner:
             extraction.events if agent.business_intelligence else [],
             transcript,
             self.threshold,
-            embedders.support(embedders.shipped()),
         )
         outcome = Outcome(
             "applied",

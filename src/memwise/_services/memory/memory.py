@@ -379,7 +379,7 @@ class Memory:
         if kind is Kind.summary:
             self._check_summary(conn, workspace_id, contact_id, new)
         elif source is Source.stated and not harness.grounded(
-            text, evidence, around, kind.value, answered, embedders.support(embedders.shipped())
+            text, evidence, around, kind.value, answered
         ):
             raise errors.Refused(
                 "a stated item must say what its quotes state: its names, numbers and words "
