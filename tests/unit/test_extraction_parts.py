@@ -448,16 +448,6 @@ def test_a_quote_about_someone_with_no_subject_grounds_only_an_item_that_names_t
     assert _one(turn, quote, "His metformin and blood pressure tablets").items
 
 
-def test_a_month_or_weekday_the_quote_shortens_is_its_own() -> None:
-    turn = "sorry, i'm away in Glasgow for work thurs"
-    quote = "i'm away in Glasgow for work thurs"
-    assert _one(turn, quote, "Away in Glasgow for work on Thursday", "event").items
-    assert not _one(turn, quote, "Away in Glasgow for work on Friday", "event").items
-    # a date the quote names otherwise never names a month ("the 14th" is no "14 March")
-    said = "surgery is the 14th"
-    assert not _one(said, said, "Surgery on 14 March", "event").items
-
-
 @pytest.mark.parametrize(("role", "kept"), [("assistant", True), ("tool", False)])
 def test_a_confirmed_booking_takes_its_thing_from_the_offer_never_from_a_tool(
     role: str, kept: bool

@@ -27,7 +27,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import DamerauLevenshtein
 
 from memwise._domain.memory import Evidence
-from memwise._extraction.dates import CARDINALS, MONTHS, WEEKDAYS
+from memwise._extraction.dates import CARDINALS
 from memwise._extraction.types import Line, Proposal, ProposedEvent
 from memwise._safety import secrets
 from memwise._text import parse
@@ -408,14 +408,6 @@ def names(text: str, name: str, clause: str) -> bool:
     return bool((item & people | capitals) - own)
 
 
-def _calendar_said(word: str, said_norm: str) -> bool:
-    """Whether a month or weekday an item names is one its quotes say shortened ("jan",
-    "thurs", "sept"); a date the quote names otherwise ("the 14th") never names a month."""
-    if word not in MONTHS and word not in WEEKDAYS:
-        return False
-    return any(f" {word[:n]} " in said_norm for n in range(3, len(word)))
-
-
 def _names_whom(text: str, quotes: str) -> bool:
     """Whether an item names the person its quotes speak of, when they speak of someone:
     a quote that says "he", "my husband", "Joan" or "the dog" grounds "Husband takes
@@ -604,11 +596,8 @@ def grounded(
         # A capitalised first word is a name when the item goes on "is …" ("Munich is home").
         lead = i == 0 and len(words) > 1 and words[1].lower() in _BEING
         name = capital and (i > 0 or lead)
-        unsaid = snowball(norm(word)) not in said_stems and f" {norm(word)} " not in said_norm
-        if name and unsaid:
-            if not _calendar_said(low, said_norm):
-                return False
-            said_stems.add(snowball(low))  # "thurs" said "Thursday"
+        if name and snowball(norm(word)) not in said_stems and f" {norm(word)} " not in said_norm:
+            return False
     # Someone the item names ("Daughter is allergic …") is in the turn around the quote, or
     # the quote says it of someone ("she's allergic to nuts").
     said_of = context if context else [e.quote for e in evidence]
