@@ -8,11 +8,11 @@ forgives a typo or two, never a different word, a negation or a number ("I am al
 walnuts" is not "I am allergic to peanuts"). What is kept is the turn's own words.
 
 Then the item must be grounded in its quotes alone: every number and every name in the
-item's text is in them, and its other content words; and
-the clause that says it must state it — not ask it ("Munich in March? No, I'm staying in
+item's text is in them, and its other content words (all but one of four or more); and the
+clause that says it must state it — not ask it ("Munich in March? No, I'm staying in
 Hamburg."), not negate it ("I'm not vegetarian"), not suppose it ("If I ever moved to
 Vienna"), not say it of someone else ("My neighbour is allergic to peanuts, not me") —
-unless the item says so too. An item with no grounding quote is discarded and counted.
+unless the item says so too. An item with no verified, grounding quote is discarded.
 """
 
 from __future__ import annotations
