@@ -369,3 +369,27 @@ def test_a_key_that_does_not_fit_its_text_supersedes_nothing(
         assert "Lives in Bremen" not in current
     finally:
         mw.close()
+
+
+def test_a_key_that_does_not_fit_its_text_is_dropped_before_any_item_holds_it(
+    mw: Memwise,
+) -> None:
+    """A model's key is never taken on trust: with no item of that key yet, the text must be
+    about what the key names, or the item is kept without it (and a later item of that key
+    never meets it)."""
+    ws, _ = mw.tenancy.create_workspace("Acme", "Europe/Berlin")
+    agent = mw.tenancy.create_agent(ws.id, "Eve", memory_enabled=True, domain="retail")
+    ann = mw.tenancy.create_contact(ws.id, "Ann")
+    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+    said = mw.record.append(
+        ws.id, conv.id, "customer", "I love peanut butter cookies. I live in Kiel."
+    )
+
+    def write(text: str, quote: str, key: str) -> Any:
+        new = NewItem("fact", text, key=key, evidence=[Evidence(said.id, quote)])
+        return mw.memory.write(ws.id, ann.id, new).item
+
+    cookies = write("Loves peanut butter cookies", "I love peanut butter cookies", "home.city")
+    assert cookies.key is None and cookies.labels["key_dropped"] == "home.city"
+    home = write("Lives in Kiel", "I live in Kiel", "home.city")
+    assert home.key == "home.city" and "key_dropped" not in home.labels

@@ -61,6 +61,10 @@ CLOSES_LOOK_BACK = 10  # earlier summaries a new conversation may close a point 
 # like a prior item, 14 of 16 corrections pass and 2 of 24 wrongly keyed ones; the genuine
 # ones below it were mostly additions ("MacBook battery is swelling" beside "Uses a MacBook").
 SAME_THING = 0.35
+# How close (MiniLM cosine) a stated item must be to its key's own words when no item holds
+# the key yet. Chosen on honesty_blind_5 (a tuning set): at 0.15 it drops 14 of its 22 wrong
+# keys and 7 of 179 genuine ones (kept, without the key); reported on honesty_blind_8.
+KEY_FIT = 0.15
 HEALTH_KEYS = frozenset(["allergy", "allergies", "medical", "medication", "health", "condition"])
 
 
@@ -324,6 +328,17 @@ class Memory:
                 other_item_id=None,
             )
 
+    def _fits_key(self, text: str, key: str) -> bool:
+        """Whether a stated item's text is about what its key names, when no item holds the
+        key yet (a model's key is never taken on trust): cosine at least ``KEY_FIT`` by the
+        configured embedder, else the shipped MiniLM; without one, taken as given. A key
+        that does not fit is dropped, so a later item of that key never meets it."""
+        embedder = self.embedder if self.embedder is not None else embedders.shipped()
+        if embedder is None:
+            return True
+        vectors = _embedded(embedder, [text, key.replace(".", " ").replace("_", " ")])
+        return bool(float(vectors[1] @ vectors[0]) >= KEY_FIT)
+
     def _about_same(self, text: str, key: str, rivals: Sequence[Any]) -> bool:
         """Whether a new stated value is about what the items it would replace are about (a
         model's key is never taken on trust): close in meaning to each of them or to its key
@@ -427,7 +442,13 @@ class Memory:
             return self._repeat(conn, repeat, evidence, said_at)
         rivals = [r for r in same if key and r.key == key]
         told = [r for r in rivals if r.source != Source.inferred.value]  # a count's key is ours
-        if source is Source.stated and told and not self._about_same(text, key or "", told):
+        stated = source is Source.stated and key is not None
+        profile = kind in (Kind.fact, Kind.preference, Kind.event)  # not memwise's own notes
+        if stated and not (  # a key that does not fit its text, or the items it would replace
+            self._about_same(text, key or "", told)
+            if told
+            else not profile or self._fits_key(text, key or "")
+        ):
             # a key that does not fit: the new item is kept beside the old one, never over it
             candidate = replace(
                 candidate, key=None, labels={**candidate.labels, "key_dropped": key}
