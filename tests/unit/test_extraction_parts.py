@@ -471,9 +471,8 @@ def test_false_items_a_careless_model_proposes_with_real_quotes_are_refused() ->
     import json
 
     cases = json.loads((Path(__file__).parents[1] / "data" / "grounding_attack_1.json").read_text())
-    kept = [
-        (c["turn"], c["item"])
-        for c in cases["cases"]
-        if _one(c["turn"], c["quote"], c["item"], c["kind"]).items
-    ]
-    assert kept == []
+    read = [(c, _one(c["turn"], c["quote"], c["item"], c["kind"])) for c in cases["cases"]]
+    # each quote is the customer's own words: the item is refused for what it says
+    assert [
+        (c["item"], v.dropped) for c, v in read if v.dropped != [(c["item"], "not_grounded")]
+    ] == []

@@ -413,14 +413,30 @@ def _names_whom(text: str, quotes: str) -> bool:
     a quote that says "he", "my husband", "Joan" or "the dog" grounds "Husband takes
     metformin" or "Has a greyhound called Pip", never a bare "Takes metformin"."""
     mentioned = parse.people(quotes)
-    if not mentioned or {"i", "we", "me", "us"} & set(norm(quotes).split()):
+    if not mentioned or parse.SELF & {w for w, _, _ in words_at(quotes)}:  # "i'm" is "i am"
         return True  # "My husband and I are … retired teachers": said of the customer too
     item = {w.split("'")[0] for w in norm(text).split()}
-    if _same(item) & _same(set(mentioned)) or item & parse.PRONOUNS:
+    if _same(item) & _same(set(mentioned)) or item & parse.THIRD:
         return True  # the item names them as the quote does
     words = OTHERS | wordlists.load("animals")
     # a quote that says only "he" or "Joan" is named by any person word ("Father died …")
     return bool(item & words) and not mentioned & words
+
+
+def predicate(text: str) -> str:
+    """What an item text says of its subject, as a lemma: the head of its first clause, or
+    for "is …" the word it is ("allergic" in "Is allergic to peanuts")."""
+    first = text.split()[0].lower() if text.split() else ""
+    subject = first in parse.PRONOUNS | {"my", "our", "the", "a", "an"}  # else a note's verb
+    said = text if subject else f"The customer {text[:1].lower()}{text[1:]}"
+    clauses = parse.parser().parse(said)
+    if clauses and not subject and clauses[0].head == "customer":  # "Safe with penicillin"
+        clauses = parse.parser().parse(f"The customer is {text[:1].lower()}{text[1:]}")
+    if not clauses:
+        return ""
+    c = clauses[0]
+    rest = [w for w in c.lemmas[c.lemmas.index(c.head) + 1 :] if w not in STOPWORDS]
+    return rest[0] if c.head == "be" and rest else c.head
 
 
 def shares_meaning(new: str, old: str) -> bool:

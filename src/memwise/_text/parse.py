@@ -46,6 +46,8 @@ _SPEAKER = frozenset(["i", "me", "myself"])
 _HOUSEHOLD = frozenset(["we", "us", "ourselves"])
 _THIRD = frozenset(["he", "she", "they", "him", "her", "them", "himself", "herself"])
 PRONOUNS = _SPEAKER | _HOUSEHOLD | _THIRD
+SELF = _SPEAKER | _HOUSEHOLD  # the customer, or their household with them
+THIRD = _THIRD | frozenset(["his", "hers", "their", "theirs"])  # someone else, by a pronoun
 _MINE = frozenset(["my", "our", "mine", "ours"])
 _POINTING = frozenset(["it", "this", "that"])
 _SUBJECTS = frozenset(["nsubj", "nsubjpass", "csubj"])
@@ -469,15 +471,12 @@ def dated(text: str) -> bool:
     return any(e.label_ in ("DATE", "TIME") for e in found._doc(text[:MAX_CHARS]).ents)
 
 
-_THEIRS = frozenset(["his", "her", "hers", "their", "theirs"])
-
-
 def people(text: str) -> frozenset[str]:
     """The words of ``text`` that name someone other than its speaker, lower-cased: he, she,
     his, her …, a person or animal word ("husband", "greyhound"), a person's name (the
     parser's PERSON); without the parser, the words alone."""
     found = parser()
-    known = words.load("people") | words.load("animals") | _THIRD | _THEIRS
+    known = words.load("people") | words.load("animals") | THIRD
     if not isinstance(found, SpacyParser):
         return frozenset(w for w in text.lower().split() if w.strip(".,!?;:'") in known)
     out = set()

@@ -38,7 +38,7 @@ from memwise._domain.memory import (
     temporal,
     trust,
 )
-from memwise._extraction import harness, meaning, summary
+from memwise._extraction import harness, summary
 from memwise._extraction.types import Line
 from memwise._ids import ContactId, ConversationId, ItemId, WorkspaceId, new_id
 from memwise._policies.notebook import normalize
@@ -99,6 +99,11 @@ def _checker(turn_id: str, said: str, at: datetime) -> harness.QuoteChecker:
     """A turn's quote checker, kept for the next quote of the same words: one extraction
     writes several items from one turn, and reading a long turn costs per reading."""
     return harness.QuoteChecker([Line(turn_id, "customer", said, at)])
+
+
+def _topic(key: str) -> str:
+    """What a key's own words name ("allergy.peanuts" → "allergy peanuts")."""
+    return key.replace(".", " ").replace("_", " ")
 
 
 def _embedded(embedder: Any, texts: list[str]) -> Any:
@@ -336,7 +341,7 @@ class Memory:
         embedder = self.embedder if self.embedder is not None else embedders.shipped()
         if embedder is None:
             return True
-        vectors = _embedded(embedder, [text, key.replace(".", " ").replace("_", " ")])
+        vectors = _embedded(embedder, [text, _topic(key)])
         return bool(float(vectors[1] @ vectors[0]) >= KEY_FIT)
 
     def _about_same(self, text: str, key: str, rivals: Sequence[Any]) -> bool:
@@ -346,13 +351,13 @@ class Memory:
         with none installed, a word in common); and a health item (an allergy, a condition,
         a medication) is replaced only by one that says the same of it ("Loves peanut butter
         cookies" never replaces "Is allergic to peanuts")."""
-        said = meaning.predicate(text)
+        said = harness.predicate(text)
         if key.split(".")[0] in HEALTH_KEYS and any(
-            meaning.predicate(r.text) != said for r in rivals
+            harness.predicate(r.text) != said for r in rivals
         ):
             return False
         embedder = self.embedder if self.embedder is not None else embedders.shipped()
-        topic = key.replace(".", " ").replace("_", " ")
+        topic = _topic(key)
         if embedder is None:
             return all(harness.shares_meaning(text, f"{r.text} {topic}") for r in rivals)
         vectors = _embedded(embedder, [text, topic, *(r.text for r in rivals)])
