@@ -219,7 +219,7 @@ class Memory:
         """Keep the item's vector (for hybrid recall) when an embedder is configured."""
         if self.embedder is None:
             return
-        vector = self.embedder.embed([text])[0]
+        vector = _embedded(self.embedder, [text])[0]  # often just read for key agreement
         store.set_vector(conn, item_id, self.embedder.id, embedders.to_bytes(vector))
 
     @property
