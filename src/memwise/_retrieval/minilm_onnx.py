@@ -26,7 +26,8 @@ import hashlib
 import json
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -130,10 +131,23 @@ def fingerprint(path: Path) -> str:
     return digest.hexdigest()[:12]
 
 
-class _Graph:
-    """Builds the encoder's ONNX graph node by node; weights become initializers."""
+@dataclass(frozen=True)
+class Int8:
+    """A weight kept as integers: ``codes[i, j] · scales[j]`` (a scale per column: per output
+    of a matrix product laid out inputs × outputs, per row of an embedding table)."""
 
-    def __init__(self, weights: dict[str, np.ndarray]) -> None:
+    codes: np.ndarray  # int8
+    scales: np.ndarray  # float32, one per column (matrix) or per row (table)
+
+
+class _Graph:
+    """Builds the encoder's ONNX graph node by node; weights become initializers. A weight
+    given as :class:`Int8` is multiplied in integer arithmetic: its input quantised to
+    unsigned 8 bits on the fly (``DynamicQuantizeLinear``, once per input), the product
+    taken in int32 (``MatMulInteger``), then scaled back to float — ONNX Runtime runs the
+    three as one fused kernel."""
+
+    def __init__(self, weights: Mapping[str, np.ndarray | Int8]) -> None:
         import onnx
         from onnx import helper, numpy_helper
 
@@ -142,6 +156,7 @@ class _Graph:
         self.nodes: list[Any] = []
         self.inits: list[Any] = []
         self._n = 0
+        self._quantised: dict[str, tuple[str, str, str]] = {}
 
     def name(self, hint: str) -> str:
         self._n += 1
@@ -153,7 +168,11 @@ class _Graph:
         return name
 
     def weight(self, key: str, *, transpose: bool = False) -> str:
-        value = self.weights[key].astype(np.float32)
+        found = self.weights[key]
+        if isinstance(found, Int8):  # a table read whole: its float values
+            value = found.codes.astype(np.float32) * found.scales[:, None]
+        else:
+            value = found.astype(np.float32)
         return self.const(np.ascontiguousarray(value.T if transpose else value), key)
 
     def op(self, kind: str, inputs: Sequence[str], hint: str | None = None, **attrs: Any) -> str:
@@ -162,8 +181,31 @@ class _Graph:
         return out
 
     def linear(self, x: str, prefix: str) -> str:
-        product = self.op("MatMul", [x, self.weight(f"{prefix}.weight", transpose=True)])
+        found = self.weights[f"{prefix}.weight"]
+        if not isinstance(found, Int8):
+            product = self.op("MatMul", [x, self.weight(f"{prefix}.weight", transpose=True)])
+            return self.op("Add", [product, self.weight(f"{prefix}.bias")])
+        if x not in self._quantised:
+            names = (self.name("xq"), self.name("xs"), self.name("xz"))
+            self.nodes.append(self.helper.make_node("DynamicQuantizeLinear", [x], list(names)))
+            self._quantised[x] = names
+        xq, xs, xz = self._quantised[x]
+        product = self.op("MatMulInteger", [xq, self.const(found.codes, prefix), xz])
+        scale = self.op("Mul", [xs, self.const(found.scales.astype(np.float32), "scale")])
+        product = self.op("Cast", [product], to=self.onnx.TensorProto.FLOAT)
+        product = self.op("Mul", [product, scale])
         return self.op("Add", [product, self.weight(f"{prefix}.bias")])
+
+    def gather(self, key: str, ids: str) -> str:
+        """Rows of an embedding table; an :class:`Int8` table stays integer in memory and
+        only the rows read are scaled to float."""
+        found = self.weights[key]
+        if not isinstance(found, Int8):
+            return self.op("Gather", [self.weight(key), ids], axis=0)
+        rows = self.op("Gather", [self.const(found.codes, key), ids], axis=0)
+        scales = self.op("Gather", [self.const(found.scales.astype(np.float32)), ids], axis=0)
+        scales = self.op("Unsqueeze", [scales, self.const(np.array([-1], np.int64))])
+        return self.op("Mul", [self.op("Cast", [rows], to=self.onnx.TensorProto.FLOAT), scales])
 
     def layer_norm(self, x: str, prefix: str, eps: float) -> str:
         scale, bias = self.weight(f"{prefix}.weight"), self.weight(f"{prefix}.bias")
@@ -176,7 +218,6 @@ def build_model(path: Path) -> bytes:
     ``embedding`` (batch × hidden), the mean of the real tokens' last hidden states, and
     ``tokens`` (batch × tokens × hidden), those states themselves (for late interaction)."""
     try:
-        from onnx import TensorProto
         from safetensors.numpy import load_file
     except ImportError as exc:
         raise errors.Unavailable(
@@ -186,6 +227,14 @@ def build_model(path: Path) -> bytes:
         ) from exc
     config = json.loads((path / "config.json").read_text())
     weights = {k.removeprefix("bert."): v for k, v in load_file(path / "model.safetensors").items()}
+    return _encoder(weights, config)
+
+
+def _encoder(weights: Mapping[str, np.ndarray | Int8], config: Mapping[str, Any]) -> bytes:
+    """The serialised ONNX graph of a BERT sentence encoder (see :func:`build_model`) with
+    ``weights`` named as the published checkpoint names them."""
+    from onnx import TensorProto
+
     hidden, heads = int(config["hidden_size"]), int(config["num_attention_heads"])
     eps = float(config.get("layer_norm_eps", 1e-12))
     head = hidden // heads
@@ -194,7 +243,7 @@ def build_model(path: Path) -> bytes:
 
     ids, mask = "input_ids", "attention_mask"
     # embeddings: word + position (0..n-1) + token type 0, then LayerNorm
-    words = g.op("Gather", [g.weight("embeddings.word_embeddings.weight"), ids], axis=0)
+    words = g.gather("embeddings.word_embeddings.weight", ids)
     length = g.op("Gather", [g.op("Shape", [ids]), g.const(np.array([1], np.int64))], axis=0)
     positions = g.op(
         "Slice",
@@ -205,7 +254,9 @@ def build_model(path: Path) -> bytes:
             g.const(np.array([0], np.int64)),
         ],
     )
-    token_type = g.const(weights["embeddings.token_type_embeddings.weight"][0].astype(np.float32))
+    types = weights["embeddings.token_type_embeddings.weight"]
+    assert not isinstance(types, Int8)
+    token_type = g.const(types[0].astype(np.float32))
     x = g.op("Add", [g.op("Add", [words, positions]), token_type])
     x = g.layer_norm(x, "embeddings.LayerNorm", eps)
 
@@ -277,12 +328,93 @@ def build_model(path: Path) -> bytes:
     return data
 
 
+# all-MiniLM-L6-v2's config.json, which the packaged file (exported from it) does not ship
+PACKAGED_CONFIG = {
+    "hidden_size": 384,
+    "num_attention_heads": 12,
+    "num_hidden_layers": 6,
+    "layer_norm_eps": 1e-12,
+}
+# the matrix products of a BERT layer, in the order the packaged graph computes them
+_LINEARS = (
+    "attention.self.query",
+    "attention.self.key",
+    "attention.self.value",
+    "attention.output.dense",
+    "intermediate.dense",
+    "output.dense",
+)
+# Weights multiplied in integer arithmetic are kept to 7 bits: an 8-bit input times a 7-bit
+# weight, summed in pairs, stays inside the int16 that CPUs without VNNI instructions (AVX2,
+# AVX-512 before VNNI) accumulate in, so every machine computes the same vectors (ONNX
+# Runtime's "reduce_range"). Measured against 8 bits: bench/README.md.
+WEIGHT_BITS = 7
+
+
+def packaged_weights(path: Path, *, integer: bool = True) -> dict[str, np.ndarray | Int8]:
+    """The packaged int8 file's weights under the published checkpoint's names, read from
+    its graph: the tables and biases by name, each layer's six matrix products in the order
+    the graph computes them (an int8 matrix, cast and scaled per column, feeding a MatMul).
+    ``integer``: the matrices as :class:`Int8` of :data:`WEIGHT_BITS` (inputs × outputs),
+    else as float32 (outputs × inputs, as the checkpoint lays them out)."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    arrays = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    made_by = {out: node for node in graph.node for out in node.output}
+    weights: dict[str, np.ndarray | Int8] = {
+        name.removeprefix("inner."): value
+        for name, value in arrays.items()
+        if name.startswith("inner.") and not name.endswith(("_q", "_scale"))
+    }
+    for table in ("word_embeddings", "position_embeddings"):
+        key = f"inner.embeddings.{table}.weight"
+        weights[f"embeddings.{table}.weight"] = Int8(
+            arrays[f"{key}_q"], arrays[f"{key}_scale"][:, 0]
+        )
+    products = []
+    for node in graph.node:  # MatMul(x, Mul(Cast(codes), scales))
+        scaled = made_by.get(node.input[1]) if node.op_type == "MatMul" else None
+        if scaled is None or scaled.op_type != "Mul":
+            continue
+        cast = made_by.get(scaled.input[0])
+        if cast is not None and cast.op_type == "Cast" and cast.input[0] in arrays:
+            codes, scales = arrays[cast.input[0]], arrays[scaled.input[1]].reshape(-1)
+            products.append(codes.astype(np.float32) * scales[None, :])  # inputs × outputs
+    hidden = int(PACKAGED_CONFIG["hidden_size"])
+    shapes = [(hidden, hidden)] * 4 + [(hidden, 4 * hidden), (4 * hidden, hidden)]
+    layers = int(PACKAGED_CONFIG["num_hidden_layers"])
+    if len(products) != layers * len(_LINEARS) or any(
+        m.shape != shapes[i % len(_LINEARS)] for i, m in enumerate(products)
+    ):
+        raise errors.Unavailable(
+            f"the packaged embedder's file {path} is not laid out as memwise reads it",
+            code="model_files_changed",
+        )
+    top = 2 ** (WEIGHT_BITS - 1) - 1  # symmetric: ±63 for 7 bits
+    for i, matrix in enumerate(products):
+        layer, part = divmod(i, len(_LINEARS))
+        key = f"encoder.layer.{layer}.{_LINEARS[part]}.weight"
+        if not integer:
+            weights[key] = np.ascontiguousarray(matrix.T)
+            continue
+        scales = np.abs(matrix).max(axis=0) / top
+        scales = np.where(scales == 0, 1.0, scales).astype(np.float32)
+        weights[key] = Int8(np.clip(np.round(matrix / scales), -top, top).astype(np.int8), scales)
+    return weights
+
+
 class OnnxSentenceEncoder:
     """The encoder on ONNX Runtime with the model's own word pieces; ``encode`` returns the
     pooled, not yet normalised vectors (float32, one row per text). ``path``: a folder of
-    float32 weights (the graph is built from them); None: the packaged int8 model."""
+    float32 weights (the graph is built from them); None: the packaged int8 model, its
+    weights read into memwise's graph — multiplied in integer arithmetic (``integer``, the
+    default) or in float32 (the vectors of the file as shipped, to the seventh decimal)."""
 
-    def __init__(self, path: Path | None = None, *, threads: int | None = None) -> None:
+    def __init__(
+        self, path: Path | None = None, *, threads: int | None = None, integer: bool = True
+    ) -> None:
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
@@ -292,7 +424,8 @@ class OnnxSentenceEncoder:
                 code="extra_not_installed",
             ) from exc
         if path is None:
-            model: bytes | str = str(packaged_model())
+            weights = packaged_weights(packaged_model(), integer=integer)
+            model = _encoder(weights, PACKAGED_CONFIG)
             self.tokenizer = packaged_word_pieces()
         else:
             model = build_model(path)
@@ -307,9 +440,11 @@ class OnnxSentenceEncoder:
         # thread between batches, CPU a busy server's requests need (and a CPU budget counts)
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
-        names = {o.name for o in self.session.get_outputs()}
-        self.pools = "embedding" not in names  # the packaged file gives token states only
-        self.typed = any(i.name == "token_type_ids" for i in self.session.get_inputs())
+        # integer products quantise each product's input as one tensor: a text batched with
+        # others (and their padding) would be quantised on their range, its vector changed
+        # by its companions (cosine down to 0.96). One text a run keeps a text's vector its
+        # own — the same whenever, and with whatever, it is embedded.
+        self.alone = path is None and integer
 
     def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
         rows = [pooled for pooled, _, _ in self._run(texts, batch_size, tokens=False)]
@@ -330,7 +465,9 @@ class OnnxSentenceEncoder:
 
     def _run(self, texts: Sequence[str], batch_size: int, *, tokens: bool) -> list[Any]:
         """(pooled vector, last hidden states or None, the text's encoding) per text, in
-        order; texts of like length are batched together."""
+        order; texts of like length are batched together (unless each must run alone)."""
+        if self.alone:
+            batch_size = 1
         encoded = self.tokenizer.encode_batch(list(texts))
         order = sorted(range(len(encoded)), key=lambda i: len(encoded[i].ids))
         outputs = ["embedding", "tokens"] if tokens else ["embedding"]
@@ -343,21 +480,9 @@ class OnnxSentenceEncoder:
             for row, e in enumerate(chunk):
                 ids[row, : len(e.ids)] = e.ids
                 mask[row, : len(e.ids)] = 1
-            feed = {"input_ids": ids, "attention_mask": mask}
-            if self.typed:
-                feed["token_type_ids"] = np.zeros_like(ids)
-            states: np.ndarray | None
-            if self.pools:
-                (hidden,) = self.session.run(["last_hidden_state"], feed)
-                states = np.asarray(hidden, dtype=np.float32)
-                weights = mask[:, :, None].astype(np.float32)
-                pooled = (states * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-                if not tokens:
-                    states = None
-            else:
-                found = self.session.run(outputs, feed)
-                pooled = np.asarray(found[0], dtype=np.float32)
-                states = np.asarray(found[1], dtype=np.float32) if tokens else None
+            found = self.session.run(outputs, {"input_ids": ids, "attention_mask": mask})
+            pooled = np.asarray(found[0], dtype=np.float32)
+            states = np.asarray(found[1], dtype=np.float32) if tokens else None
             for row, e in enumerate(chunk):
                 own = states[row, : len(e.ids)] if states is not None else None
                 result[order[start + row]] = (pooled[row], own, e)
