@@ -28,9 +28,10 @@ all@10, every evidence turn in the first 10; any@5. Differences are paired (the 
 questions), with a 95% bootstrap interval (2,000 resamples). LongMemEval_S is read from the
 path given (``.json`` or ``.json.xz``), never copied; its questions without an answer
 (``_abs``) and those whose evidence is only in the assistant's turns are left out (418 of
-the 498 remain); ``--sample N`` takes N of them in a seeded random order, so a run cut short
-is still a random sample; ``--start S`` begins the draw at S, so a long set runs in parts
-(each with ``--save``) whose saved metrics ``--combine`` joins into one report.
+the 498 remain; ``--evidence assistant`` takes those 50 instead); ``--sample N`` takes N of
+them in a seeded random order, so a run cut short is still a random sample; ``--start S``
+begins the draw at S, so a long set runs in parts (each with ``--save``) whose saved
+metrics ``--combine`` joins into one report.
 
 Two versions of memwise side by side: ``--save`` writes every question's metrics per
 reading; run the other version (a checkout of it, this script copied in) with ``--compare``
@@ -90,7 +91,9 @@ def business_cases(path: Path) -> list[Case]:
     return out
 
 
-def longmemeval_cases(path: Path, limit: int | None) -> list[Case]:
+def longmemeval_cases(path: Path, limit: int | None, side: str = "user") -> list[Case]:
+    """The answerable questions whose evidence is in the user's turns (``side`` "user"), or
+    only in the assistant's ("assistant": the 50 the default leaves out, evidence theirs)."""
     opener = lzma.open if path.suffix == ".xz" else open
     with opener(path, "rt", encoding="utf-8") as f:
         data = json.load(f)
@@ -98,11 +101,12 @@ def longmemeval_cases(path: Path, limit: int | None) -> list[Case]:
     for q in data:
         if q["question_id"].endswith("_abs"):
             continue
-        docs, users, _ = lme_turns(q)
-        if not users:
+        docs, users, theirs = lme_turns(q)
+        evidence = users if side == "user" else (theirs if not users else set())
+        if not evidence:
             continue
         when = _lme_time(q["question_date"]) if q.get("question_date") else docs[-1].at
-        out.append(Case(docs, [Q(str(q["question"]), frozenset(users), when, True)]))
+        out.append(Case(docs, [Q(str(q["question"]), frozenset(evidence), when, True)]))
         if limit and len(out) >= limit:
             break
     return out
@@ -319,6 +323,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--model-dir", help="also another model plugged in (its folder)")
     ap.add_argument(
+        "--evidence",
+        choices=("user", "assistant"),
+        default="user",
+        help="LongMemEval: questions answered in the user's turns, or only in the assistant's",
+    )
+    ap.add_argument(
         "--start", type=int, default=0, help="LongMemEval: --sample's draw from this place on"
     )
     ap.add_argument(
@@ -340,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
     other = Vectors(MiniLMEmbedder(model_dir=args.model_dir)) if args.model_dir else None
     sets: list[tuple[str, list[Case]]] = [(p.stem, business_cases(p)) for p in args.records]
     if args.longmemeval:
-        cases = longmemeval_cases(args.longmemeval, args.limit)
+        cases = longmemeval_cases(args.longmemeval, args.limit, args.evidence)
         if args.sample:  # a seeded draw: any N of it is a random sample of the whole
             cases = seeded(cases, args.start, args.sample)
         sets.append(("LongMemEval_S", cases))
