@@ -154,7 +154,6 @@ def packaged() -> object:
 
 def test_the_packaged_model_is_the_default_and_near_the_full_one(packaged: object) -> None:
     from memwise._config import Settings
-
     from memwise._retrieval.embedders import MiniLMEmbedder
 
     assert packaged.id == "local:all-MiniLM-L6-v2-int8-i7"  # type: ignore[attr-defined]
