@@ -73,8 +73,9 @@ def test_every_change_is_seen_by_the_other_process(
     assert (ws.id, ann.id) not in writer.recaller._cache  # the deleting process at once
     with pytest.raises(errors.NotFound):  # the other process on its next look
         reader.recaller.recall(ws.id, ann.id, "anything")
-    with pytest.raises(errors.NotFound):
+    with pytest.raises(errors.NotFound) as caught:
         reader.history.recall(ws.id, ann.id, "email")
+    assert caught.value.code == "contact_not_found"
     assert (ws.id, ann.id) not in reader.recaller._cache
     assert (ws.id, ann.id) not in reader.history._cache
 

@@ -168,12 +168,12 @@ class History:
         ranks by words alone and is not kept, so the next recall tries again."""
         eid = self.embedder.id if self.embedder is not None else None
         with self.rt.db.read() as conn:
-            try:
-                contact = tenancy_store.contact_row(conn, workspace_id, contact_id)
-            except errors.NotFound:
-                self.forget(workspace_id, contact_id)  # deleted, perhaps by another process
-                raise
+            # two round trips when the kept index still holds (the contact's row, for its
+            # name, only when the index is built)
             zone = items_store.zone_and_version(conn, workspace_id, contact_id)
+            if zone is None:  # deleted, perhaps by another process
+                self.forget(workspace_id, contact_id)
+                raise errors.NotFound("no such contact", code="contact_not_found")
             version = (record_store.history_version(conn, workspace_id, contact_id), zone)
             cached = self._cache.get((workspace_id, contact_id))
             if (
@@ -183,6 +183,7 @@ class History:
                 and not (cached.pieceless and not self._pieces_failing())
             ):
                 return cached
+            contact = tenancy_store.contact_row(conn, workspace_id, contact_id)
             names = tenancy_store.speaker_names(conn, workspace_id)
             convs = record_store.contact_conversations(conn, workspace_id, contact_id)
             values = (
