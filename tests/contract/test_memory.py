@@ -359,6 +359,34 @@ def test_recall_is_hybrid_when_an_embedder_is_configured(database_url: str) -> N
         mw.close()
 
 
+class OtherSynonymEmbedder(SynonymEmbedder):
+    id = "test:other-synonyms"  # another model's vectors, never compared with the first's
+
+
+def test_items_written_under_another_embedder_are_embedded_by_the_worker(
+    database_url: str,
+) -> None:
+    """An item written while no embedder, or another one, was configured gains the
+    configured embedder's vectors in the worker's sweep, a bounded batch at a time; recall
+    then finds it by meaning again (a deployment that changes its embedder — the packaged
+    MiniLM's integer products, 2026-12-08 — loses no item's meaning)."""
+    first = Memwise.open(database_url, embedder=OtherSynonymEmbedder(), migrate=False)
+    world = World(first)
+    world.stated("Planning a paddling trip on the Danube", kind="note")
+    world.stated("Prefers email", kind="preference")
+    first.close()
+    mw = Memwise.open(database_url, embedder=SynonymEmbedder(), migrate=False)
+    asked = "any news about the kayak tour?"
+    assert not mw.recaller.recall(world.ws, world.contact, asked).notes  # by words: nothing
+    assert mw.memory.embed_missing(world.ws, limit=1) == 1  # bounded
+    assert mw.memory.embed_missing(world.ws) == 1
+    assert mw.memory.embed_missing(world.ws) == 0
+    assert len(mw.recaller.recall(world.ws, world.contact, asked).notes) == 1
+    mw.worker().run_once(force=True)  # the sweep runs it; nothing is left to do
+    assert mw.memory.embed_missing() == 0
+    mw.close()
+
+
 def test_an_inference_against_a_conflict_leaves_no_dangling_mark(world: World) -> None:
     ev = world.say("Call me on Monday, actually no, on Tuesday")
     for day in ("Monday", "Tuesday"):

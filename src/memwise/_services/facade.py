@@ -290,6 +290,7 @@ class Memwise:
                 self.patterns.schedule,
                 lambda force, ws: schedule_folds(self.rt, force, ws),
                 lambda force, ws: self.knowledge.embed_missing(ws),
+                lambda force, ws: self.memory.embed_missing(ws),
             ],
             name=name,
         )

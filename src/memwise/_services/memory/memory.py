@@ -56,6 +56,7 @@ MAX_SUMMARY_TEXT = 1000  # a session summary: up to MAX_SUMMARY sentences
 MAX_SUMMARY = 4
 SUMMARY_PARTS = ("wanted", "decided", "open")
 CLOSES_LOOK_BACK = 10  # earlier summaries a new conversation may close a point of
+EMBED_SWEEP = 256  # items a sweep embeds at most (a second or two of the worker's time)
 # How close in meaning (MiniLM cosine) a new stated value must be to the one it would replace,
 # or to its key's words. Chosen on honesty_blind_1 (a tuning set since): of the proposals keyed
 # like a prior item, 14 of 16 corrections pass and 2 of 24 wrongly keyed ones; the genuine
@@ -221,6 +222,26 @@ class Memory:
             return
         vector = _embedded(self.embedder, [text])[0]  # often just read for key agreement
         store.set_vector(conn, item_id, self.embedder.id, embedders.to_bytes(vector))
+
+    def embed_missing(
+        self, workspace_id: WorkspaceId | None = None, limit: int = EMBED_SWEEP
+    ) -> int:
+        """Embed up to ``limit`` items that have no vector of the configured embedder —
+        written before it was configured, or under another one (the packaged MiniLM's
+        float products before 2026-12-08) — and keep the vectors; how many (the worker's
+        sweep: recall finds them by meaning again, a bounded batch a minute)."""
+        if self.embedder is None:
+            return 0
+        eid = self.embedder.id
+        with self.rt.db.read() as conn:
+            found = store.unembedded(conn, eid, limit, workspace_id)
+        if not found:
+            return 0
+        vectors = self.embedder.embed([r.text for r in found])  # outside the transaction
+        with self.rt.db.write() as conn:
+            for r, v in zip(found, vectors, strict=True):
+                store.set_vector(conn, r.id, eid, embedders.to_bytes(v))
+        return len(found)
 
     @property
     def stale_after(self) -> timedelta:

@@ -281,6 +281,18 @@ def settle_conflicts(
     conn.execute(memory_items.update().where(live).values(conflicted=count > 1, revision=_NEXT))
 
 
+def unembedded(
+    conn: Connection, embedder: str, limit: int, workspace_id: WorkspaceId | None = None
+) -> list[Any]:
+    """(id, text) of items without a vector of ``embedder`` (none yet, or another
+    embedder's), oldest first, at most ``limit``."""
+    c = memory_items.c
+    query = sa.select(c.id, c.text).where(sa.or_(c.embedder.is_(None), c.embedder != embedder))
+    if workspace_id is not None:
+        query = query.where(c.workspace_id == workspace_id)
+    return list(conn.execute(query.order_by(c.seq).limit(limit)).all())
+
+
 def set_vector(conn: Connection, item_id: str, embedder: str, vector: bytes) -> None:
     conn.execute(
         memory_items.update()
