@@ -8,6 +8,7 @@ import sqlalchemy as sa
 from memwise import FixedClock, Memwise, errors
 from memwise._domain.memory import Evidence
 from memwise._services.memory.memory import NewItem
+from memwise._storage.stores import memory_items as item_store
 
 
 class World:
@@ -373,11 +374,18 @@ def test_items_written_under_another_embedder_are_embedded_by_the_worker(
     first = Memwise.open(database_url, embedder=OtherSynonymEmbedder(), migrate=False)
     world = World(first)
     world.stated("Planning a paddling trip on the Danube", kind="note")
-    world.stated("Prefers email", kind="preference")
+    email = world.stated("Prefers email", kind="preference").item
     first.close()
     mw = Memwise.open(database_url, embedder=SynonymEmbedder(), migrate=False)
     asked = "any news about the kayak tour?"
     assert not mw.recaller.recall(world.ws, world.contact, asked).notes  # by words: nothing
+    with mw.rt.db.write() as conn:  # a sweep's vector of a text the item no longer says
+        item_store.set_vector(conn, email.id, "test:synonyms", b"\0" * 16, text="Prefers post")
+    with mw.rt.db.read() as conn:
+        (row,) = [
+            r for r in item_store.contact_rows(conn, world.ws, world.contact) if r.id == email.id
+        ]
+    assert row.embedder == "test:other-synonyms"  # kept its own
     assert mw.memory.embed_missing(world.ws, limit=1) == 1  # bounded
     assert mw.memory.embed_missing(world.ws) == 1
     assert mw.memory.embed_missing(world.ws) == 0

@@ -240,7 +240,7 @@ class Memory:
         vectors = self.embedder.embed([r.text for r in found])  # outside the transaction
         with self.rt.db.write() as conn:
             for r, v in zip(found, vectors, strict=True):
-                store.set_vector(conn, r.id, eid, embedders.to_bytes(v))
+                store.set_vector(conn, r.id, eid, embedders.to_bytes(v), text=r.text)
         return len(found)
 
     @property

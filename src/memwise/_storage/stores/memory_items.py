@@ -293,10 +293,17 @@ def unembedded(
     return list(conn.execute(query.order_by(c.seq).limit(limit)).all())
 
 
-def set_vector(conn: Connection, item_id: str, embedder: str, vector: bytes) -> None:
+def set_vector(
+    conn: Connection, item_id: str, embedder: str, vector: bytes, text: str | None = None
+) -> None:
+    """Keep the item's vector as ``embedder``'s; with ``text``, only while the item still
+    says it (a sweep embeds outside the transaction: an edit in between keeps its own)."""
+    where = memory_items.c.id == item_id
+    if text is not None:
+        where = sa.and_(where, memory_items.c.text == text)
     conn.execute(
         memory_items.update()
-        .where(memory_items.c.id == item_id)
+        .where(where)
         .values(embedder=embedder, embedding=vector, revision=_NEXT)
     )
 
