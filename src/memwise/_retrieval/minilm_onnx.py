@@ -29,6 +29,7 @@ import hashlib
 import json
 import math
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -491,3 +492,20 @@ class OnnxSentenceEncoder:
                 own = states[row, : len(e.ids)] if states is not None else None
                 result[order[start + row]] = (pooled[row], own, e)
         return result
+
+
+_shared: dict[bool, OnnxSentenceEncoder] = {}
+_shared_lock = threading.Lock()
+
+
+def packaged_encoder(*, integer: bool = True) -> OnnxSentenceEncoder:
+    """The packaged model's encoder, one per process for each arithmetic: the configured
+    embedder and the one the offline extractor reads meaning with share one graph and one
+    session (ONNX Runtime runs a session from many threads). The file's checksum is checked
+    on every call, so a changed file is refused even while an encoder is held."""
+    packaged_model()
+    with _shared_lock:
+        found = _shared.get(integer)
+        if found is None:
+            found = _shared[integer] = OnnxSentenceEncoder(integer=integer)
+        return found
