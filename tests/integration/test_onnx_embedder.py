@@ -250,7 +250,7 @@ def test_a_texts_vector_is_its_own_whatever_it_is_embedded_with(packaged: object
 
 def test_one_packaged_encoder_serves_every_embedder_of_a_process() -> None:
     """The configured embedder and the offline extractor's read meaning with one graph and
-    one session (built once: about a second and 50 MB each)."""
+    one session (built once: about a second and 90 MB each)."""
     from memwise._retrieval.embedders import MiniLMEmbedder, shipped
 
     configured, extractor = MiniLMEmbedder(), shipped()
