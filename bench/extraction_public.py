@@ -40,8 +40,9 @@ from _common import table
 from memwise import FixedClock, Memwise
 from memwise._bootstrap import Parts
 from memwise._config import Settings
-from memwise._extraction.harness import TEMPLATE_WORDS, content_words, norm
+from memwise._extraction.harness import TEMPLATE_WORDS, content_words
 from memwise._text.lexical import snowball
+from memwise._text.normal import norm
 
 DATA = Path(__file__).parent.parent / "tests" / "data"
 SAID = datetime(2026, 11, 29, 10, 0, tzinfo=ZoneInfo("Europe/Berlin"))

@@ -14,9 +14,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from memwise._domain.memory import Served
-from memwise._extraction.harness import norm
 from memwise._services.conversation.record import NewTurn
 from memwise._services.facade import Memwise
+from memwise._text.normal import norm
 
 
 @dataclass

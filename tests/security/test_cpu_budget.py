@@ -23,7 +23,6 @@ from memwise import Memwise, errors
 from memwise._context import router
 from memwise._domain.access import Kind, Principal
 from memwise._domain.tenancy import Role
-from memwise._extraction import harness
 from memwise._policies import compaction
 from memwise._policies.window import Message
 from memwise._safety import instructions, pii, secrets
@@ -31,7 +30,7 @@ from memwise._services.assistant import tools
 from memwise._services.assistant.tools import Call, Door
 from memwise._services.conversation import inbound
 from memwise._text import dates as text_dates
-from memwise._text import lexical
+from memwise._text import lexical, normal
 
 BUDGET_S = 0.200
 SIZE = 32_000
@@ -81,7 +80,7 @@ ORDINARY = "Hi, I moved to Leeds and my order 4410 has not arrived. Call me tomo
 
 def cpu(call: Callable[[str], Any], text: str) -> float:
     text_dates.most_specific.cache_clear()  # each run pays in full: no answer remembered
-    harness.fold_word.cache_clear()
+    normal.fold_word.cache_clear()
     gc.disable()  # the collector's pauses are the whole process's, not this input's
     try:
         start = time.process_time()
@@ -227,7 +226,7 @@ READERS: dict[str, Callable[[str], Any]] = {
     "inbound.new_words": inbound.new_words,
     "inbound.spoken": inbound.spoken,
     "pii.find": lambda t: pii.find(None, None, t),
-    "harness.words_at": harness.words_at,
+    "normal.words_at": normal.words_at,
     "compaction.select": lambda t: compaction.select([Message("user", t)]),
     "lexical.terms": lexical.terms,
 }

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -33,6 +32,7 @@ from memwise._safety import secrets
 from memwise._text import parse
 from memwise._text import words as wordlists
 from memwise._text.lexical import STOPWORDS, snowball
+from memwise._text.normal import norm, words_at
 
 MIN_CONTENT_WORDS = 2
 # Words an item's wording adds around what the customer said: never evidence on their own.
@@ -50,26 +50,6 @@ SAME = [
     {"speak", "languag", "spoken"},
     {"move", "reloc", "live", "home", "base", "resid"},
 ]
-
-_QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "´": "'", "`": "'"})
-
-
-@functools.lru_cache(maxsize=8192)
-def fold_word(word: str) -> str:
-    """``fold`` for one word, remembered (a turn says the same words again and again)."""
-    return fold(word)
-
-
-def fold(text: str) -> str:
-    """Compatibility forms, quote marks, case and accents folded ("São" is "sao")."""
-    t = unicodedata.normalize("NFKD", text).translate(_QUOTES).casefold()
-    return unicodedata.normalize("NFC", "".join(c for c in t if not unicodedata.combining(c)))
-
-
-def norm(text: str) -> str:
-    t = fold(text)
-    t = re.sub(r"[^\w\s']", " ", t)
-    return " ".join(t.split())
 
 
 @dataclass
@@ -89,40 +69,8 @@ def _stems(text: str) -> set[str]:
     return {snowball(w) for w in content_words(text)}
 
 
-# -- words with their places in the text ------------------------------------------------------
-_TOKEN = re.compile(r"[\w'’‘`´]+")
-_SUFFIXES = (("n't", "not"), ("'m", "am"), ("'re", "are"), ("'ve", "have"), ("'ll", "will"))
-_IRREGULAR = {  # "can't", "cannot", "im", "dont" … (a data file: text/data)
-    word: tuple(full.split()) for word, full in wordlists.labelled("contractions")
-}
 # An ellipsis in a quote leaves words out: each part must be found, in order, in one turn.
 _ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\.\.|…)\s*\]|\.\.\.+|…)\s*")
-
-
-def words_at(text: str) -> list[tuple[str, int, int]]:
-    """The text's words, normalised (case, quote marks, contractions spelled out), each with
-    the span of the original word it comes from."""
-    out: list[tuple[str, int, int]] = []
-    # ASCII folds to its lower case, character for character: fold it whole, once (a word
-    # at a time cost most of an extraction's CPU on a long turn)
-    whole = text.lower().replace("`", "'") if text.isascii() else None
-    for m in _TOKEN.finditer(text):
-        w = (whole[m.start() : m.end()] if whole is not None else fold_word(m.group())).strip("'")
-        if not w:
-            continue
-        parts: tuple[str, ...] = (w,)
-        if w in _IRREGULAR:
-            parts = _IRREGULAR[w]
-        elif "'" in w:
-            for suffix, full in _SUFFIXES:
-                if w.endswith(suffix) and len(w) > len(suffix):
-                    parts = (w[: -len(suffix)], full)
-                    break
-            else:
-                if w.endswith("'d") and len(w) > 2:
-                    parts = (w[:-2], "would")
-        out += [(part, m.start(), m.end()) for part in parts]
-    return out
 
 
 # Words whose change turns a statement around: a near-match never differs in them.
@@ -224,6 +172,31 @@ class QuoteChecker:
         unique = {(e.turn_id, e.quote): e for e in found}
         return list(unique.values())
 
+    def complete(self, text: str, evidence: Sequence[Evidence], most: int = 2) -> list[Evidence]:
+        """Up to ``most`` more of the customer's clauses, in the 16 turns nearest the quotes',
+        that say the words, names and numbers of ``text`` its quotes leave out, each the
+        clause saying most of what is still missing ("Has a son, Theo, aged 6" quoting "he's
+        6" is completed by "my son theo"). A model could quote them itself; they ground words
+        only (``grounded``'s ``support``), and only clauses linked to the quotes (``_linked``)."""
+        quotes = " . ".join(e.quote for e in evidence)
+        missing = set().union(*unsaid(text, quotes)[:2])
+        at = {line.turn_id: i for i, (line, _) in enumerate(self.customer)}
+        near = min(at.get(e.turn_id, 0) for e in evidence)
+        lines = sorted((x for x, _ in self.customer), key=lambda x: abs(at[x.turn_id] - near))
+        said = [(c.strip(), x) for x in lines[:16] for c in _BOUNDARY.split(x.text)][:200]
+        people = {x.turn_id: parse.people(x.text) for _, x in said}  # a parse a turn
+        pieces = [c for c, x in said if c and _linked(c, people[x.turn_id], quotes, text)]
+        left = {c: set().union(*unsaid(text, c)[:2]) for c in pieces}  # what each does not say
+        out: list[Evidence] = []
+        while missing and len(out) < most:
+            best = max(pieces, key=lambda c: len(missing - left[c]), default="")
+            found = self.find(best) if best and missing - left[best] else None
+            if found is None or found in [*evidence, *out]:
+                break
+            out.append(found)
+            missing &= left[best]
+        return out
+
     def before(self, evidence: Sequence[Evidence], turns: int = 2) -> list[str]:
         """The texts of the few turns just before the quotes' turns, the customer's or the
         assistant's (never a tool's output or an operator's note): what they answer."""
@@ -261,6 +234,19 @@ _BOUNDARY = re.compile(
 )
 
 
+def _linked(clause: str, people: frozenset[str], quotes: str, item: str) -> bool:
+    """Whether a clause speaks of what the quotes speak of: a content word of both (the dog
+    of "I've got a dog" and "the dog is 12 now"), or, for an item that names someone, a
+    person both speak of ("my son, he starts at Kings" and "he's 11"; ``people``: those its
+    turn names)."""
+    if _same(set(content_words(clause))) & _same(set(content_words(quotes))):
+        return True
+    named, said = parse.people(item) - parse.THIRD, parse.people(quotes)
+    them = named if parse.THIRD & said else frozenset()  # "he's 11" of "Son, 11, …"
+    own = people & {w.split("'")[0] for w in norm(clause).split()}
+    return bool(named) and bool(own & (said | them))
+
+
 def _around(text: str, a: int, b: int) -> str:
     """The clauses of ``text`` the span ``a:b`` lies in, with what ends the last one (so a
     question keeps its "?")."""
@@ -278,28 +264,12 @@ def _around(text: str, a: int, b: int) -> str:
 # An item that says the opposite of a negated clause needs a negation of its own; a few
 # words carry one in their meaning ("Vegetarian" from "I don't eat meat") — unless the
 # clause negates that very word ("I'm not vegetarian").
-_ITEM_NEGATION = re.compile(
-    r"n't\b|\b(?:not|no|never|nor|without|cannot|dont|doesnt|didnt|wont|cant|avoid\w*|dislik\w*|hate\w*|refus\w*|stop\w*|"
-    r"quit\w*|\w+-free|free of|instead|rather than|against|skip\w*|no longer)\b",
-    re.I,
-)
 _INHERENTLY_NEGATIVE = wordlists.load("negative_by_nature")
 _HYPOTHETICAL = wordlists.load("supposing")
-_ITEM_TENTATIVE = re.compile(
-    r"\b(?:if|whether|might|maybe|perhaps|may|consider\w*|think\w*|plan\w*|hop\w*|wish\w*|"
-    r"possibl\w*|could|would|someday|dream\w*|want\w*|unsure|undecided|prefer\w*|lik\w*|"
-    r"lov\w*|rather|hat\w*)\b",
-    re.I,
-)
 # someone else than the customer, when a clause is said of them (a data file: text/data)
 OTHERS = wordlists.load("people")
 _REPORTED = wordlists.load("reporting")
 _FORMER = wordlists.load("former")
-_ITEM_FORMER = re.compile(
-    r"\b(?:used to|formerly|former|previously|no longer|stopped|quit|ex-|gave up|anymore|left|"
-    r"fired|retired)\b",
-    re.I,
-)
 _DESIRE = wordlists.load("desire")
 _NUMBER_WORDS = {w: str(n) for w, n in CARDINALS.items()}
 _SCALES = frozenset(["hundred", "thousand", "million", "billion", "trillion", "k", "bn", "dozen"])
@@ -356,8 +326,22 @@ def _clauses(text: str) -> list[tuple[list[str], bool]]:
     return out
 
 
+@functools.cache
+def _cue(label: str) -> re.Pattern[str]:
+    """The words by which an item says it is itself negated, tentative, former, past, reported
+    or asked (``_text/data/item_cues.txt``): one pattern of literal alternatives (linear)."""
+    cues = [c for lab, c in wordlists.labelled("item_cues") if lab == label]
+    alts = [
+        (r"\w+" if c.startswith("*") else "")
+        + re.escape(c.strip("*"))
+        + (r"\w*" if c.endswith("*") else "")
+        for c in cues
+    ]
+    return re.compile(rf"\b(?:{'|'.join(alts)})\b", re.I)
+
+
 def _negation_ok(words: list[str], item: str, item_words: set[str]) -> bool:
-    if _ITEM_NEGATION.search(item):
+    if _cue("negation").search(item):
         return True
     return bool(item_words & _INHERENTLY_NEGATIVE - set(words))
 
@@ -399,13 +383,18 @@ def names(text: str, name: str, clause: str) -> bool:
     "sister"); for "he", "she" or "they", a person word or a name that the clause itself
     does not hold ("Colleague is a platinum member", not "Platinum member")."""
     item = {w.split("'")[0] for w in norm(text).split()}
-    named = {w.split("'")[0] for w in norm(name).split()} - STOPWORDS - {"my", "our", "mine"}
+    person = {w.split("'")[0] for w in parse.people(name)}  # "mum" of "my mum's ipad"
+    named = (
+        (person or {w.split("'")[0] for w in norm(name).split()})
+        - STOPWORDS
+        - {"my", "our", "mine"}
+    )
     people = wordlists.load("people")
     if named - parse.PRONOUNS:  # "Father lives with …" names "my dad": any person word does,
         return bool(_same(named) & _same(item) or item & people)  # checked against the turn
     own = {w.split("'")[0] for w in norm(clause).split()}
-    capitals = {norm(w) for w in text.split()[1:] if w[:1].isupper()}
-    return bool((item & people | capitals) - own)
+    capitals = {norm(w) for w in text.split()[1:] if w[:1].isupper()} & parse.people(text)
+    return bool((item & people | capitals) - own)  # a person's name, not "Perth, Australia"
 
 
 def _names_whom(text: str, quotes: str) -> bool:
@@ -489,7 +478,7 @@ def _clause_ok(
     """Whether a clause holding the item's words states it: said, not asked; not negated,
     wished, supposed, reported or (for a lasting fact or preference) past before them unless
     the item says so too. Whom it is about is read by the parser (``attribution``)."""
-    if asked and not _ITEM_ASKED.search(item):  # "Asked about: the Alpine 2" may quote a question
+    if asked and not _cue("asked").search(item):  # "Asked about: the Alpine 2" may quote a question
         return False
     item_words = {w.split("'")[0] for w in norm(item).split()} | set(norm(item).split())
     before = words[: max(hits) + 1]
@@ -504,32 +493,20 @@ def _clause_ok(
             for k in range(len(before) - 1)
         )
     )
-    if supposed and not _ITEM_TENTATIVE.search(item):
+    if supposed and not _cue("tentative").search(item):
         return False
     former = any(w in _FORMER for w in before) and not (
         "used" in before and "to" not in before  # "I used the app" is not "used to"
     )
-    if former and not _ITEM_FORMER.search(item):
+    if former and not _cue("former").search(item):
         return False
     lasting = kind in ("fact", "preference")
-    if lasting and _past(before) and not _ITEM_PAST.search(item):
+    if lasting and _past(before) and not _cue("past").search(item):
         return False
-    return not (_reported(words[: min(hits)]) and not _ITEM_REPORTED.search(item))
+    return not (_reported(words[: min(hits)]) and not _cue("reported").search(item))
 
 
 _BEING = frozenset(["is", "was", "are", "were", "has", "had", "remains", "stays"])
-_ITEM_PAST = re.compile(
-    r"\b(?:was|were|had|used to|formerly|former|previously|no longer|until|since|ago|"
-    r"last|\w+ed)\b",
-    re.I,
-)
-_ITEM_REPORTED = re.compile(
-    r"\b(?:says?|said|according|told|tells|thinks|believes|claims|reportedly|disputes?)\b", re.I
-)
-_ITEM_ASKED = re.compile(
-    r"\b(?:asked|asks|asking|enquir\w*|inquir\w*|questions?|wants? to know|wondered|wonders)\b",
-    re.I,
-)
 
 
 def _prefix_of(stem: str, stems: set[str]) -> bool:
@@ -570,32 +547,19 @@ _ENTAILED = [
 ]
 
 
-def grounded(
-    text: str,
-    evidence: Sequence[Evidence],
-    context: Sequence[str] | None = None,
-    kind: str | None = None,
-    answered: Sequence[str] = (),
-) -> bool:
-    """Whether the item's text is supported by what its quotes say: its numbers (in digits
-    or words) and names appear in them, and all of its other content words (all but one
-    when it has four or more; a few channel words count as the same); and the clause of the
-    turn that says it states it — not as a question, not negated, not as a wish, a
-    supposition or something past — unless the item says so too; and about the customer,
-    unless the item names whom it is about (``attribution``).
-    ``context``: the clauses of the turns around the quotes (``QuoteChecker.around``);
-    ``answered``: the turns just before (``QuoteChecker.before``): a booking (an event with
-    numbers) whose quote confirms a date or time takes its other words, never its numbers,
-    from them ("Cleaning Thursday 19th at 8:15" for "Thursday the 19th at 8:15 is perfect")."""
-    if not evidence:
-        return False
+def unsaid(
+    text: str, quotes: str, kind: str | None = None, answered: Sequence[str] = ()
+) -> tuple[set[str], set[str], set[str]]:
+    """What an item says that its quotes do not: its numbers ("#12") and names (as stems),
+    which must all be said; its other content words (stems), all but one of four or more of
+    which must be; and the content stems they do say. ``answered``: the turns just before the
+    quotes: a booking (an event with numbers) whose quote confirms a date or time takes its
+    other words, never its numbers, from them."""
     text = re.sub(r"(?i)\b(\w+)-in-laws?\b", r"\1", text)  # a sister-in-law is a sister here
-    quotes = " . ".join(e.quote for e in evidence)
     said = quotes + " " + quotes.replace("-", "")  # "e-mail" says email
-    if not _numbers(text) <= _numbers(said):  # its numbers are the customer's own
-        return False
-    if answered and kind == "event" and _numbers(text) and parse.dated(quotes):  # a booking:
-        said += " . " + " . ".join(answered)  # the turns it answers name what is booked
+    hard = {f"#{n}" for n in _numbers(text) - _numbers(said)}  # its numbers: the customer's own
+    if not hard and answered and kind == "event" and _numbers(text) and parse.dated(quotes):
+        said += " . " + " . ".join(answered)  # a booking: the turns it answers name the thing
     said_norm, said_stems = f" {norm(said)} ", _stems(said)
     for group in SAME:
         if group & said_stems:
@@ -606,14 +570,51 @@ def grounded(
             said_stems.add(stem)
     words = re.findall(r"[^\W\d_][\w'-]*", text)
     for i, word in enumerate(words):
-        low = word.lower()
-        base = low.split("'")[0]
+        base = word.lower().split("'")[0]
         capital = word[:1].isupper() and base not in TEMPLATE_WORDS | STOPWORDS | OTHERS
         # A capitalised first word is a name when the item goes on "is …" ("Munich is home").
         lead = i == 0 and len(words) > 1 and words[1].lower() in _BEING
-        name = capital and (i > 0 or lead)
-        if name and snowball(norm(word)) not in said_stems and f" {norm(word)} " not in said_norm:
-            return False
+        stem = snowball(norm(word))
+        if capital and (i > 0 or lead) and stem not in said_stems:
+            hard |= set() if f" {norm(word)} " in said_norm else {stem}
+    meaning = {
+        snowball(w)
+        for w in content_words(text)
+        if w not in TEMPLATE_WORDS
+        and w.split("'")[0] not in TEMPLATE_WORDS | STOPWORDS | OTHERS
+        and not any(ch.isdigit() for ch in w)
+        and w not in _NUMBER_WORDS
+    }
+    found = {m for m in meaning if m in said_stems or _prefix_of(m, said_stems)}
+    return hard, meaning - found, found
+
+
+def grounded(
+    text: str,
+    evidence: Sequence[Evidence],
+    context: Sequence[str] | None = None,
+    kind: str | None = None,
+    answered: Sequence[str] = (),
+    support: Sequence[Evidence] = (),
+) -> bool:
+    """Whether the item's text is supported by what its quotes say (``unsaid``: its numbers
+    and names, and its other content words, all but one when it has four or more; a few
+    channel words count as the same); and the clause of the turn that says it states it —
+    not as a question, not negated, not as a wish, a supposition or something past — unless
+    the item says so too; and about the customer, unless the item names whom it is about
+    (``attribution``). ``context``: the clauses of the turns around the quotes
+    (``QuoteChecker.around``); ``answered``: the turns just before (``QuoteChecker.before``);
+    ``support``: more of the customer's clauses that say words the quotes leave out
+    (``QuoteChecker.complete``): they count for the words only — what the item states, and of
+    whom, is read from its own quotes."""
+    if not evidence:
+        return False
+    quotes = " . ".join(e.quote for e in [*evidence, *support])
+    hard, soft, found = unsaid(text, quotes, kind, answered)
+    if hard or len(soft) > (1 if len(soft) + len(found) >= 4 else 0):
+        return False
+    text = re.sub(r"(?i)\b(\w+)-in-laws?\b", r"\1", text)
+    quotes = " . ".join(e.quote for e in evidence)
     # Someone the item names ("Daughter is allergic …") is in the turn around the quote, or
     # the quote says it of someone ("she's allergic to nuts").
     said_of = context if context else [e.quote for e in evidence]
@@ -622,6 +623,12 @@ def grounded(
         return False  # "Joan gets seasick" is not the customer's "Gets seasick"
     if who == "none" and not _names_whom(text, quotes):
         return False  # "my husband his metformin" is not the customer's "Takes metformin"
+    if support and who == "none":
+        return False  # borrowed words complete a quote that says whom it is about, only
+    for e in support:  # words borrowed from what is said of someone else name them too
+        who, name, clause = attribution(text, [e.quote], [e.quote])
+        if who == "other" and not names(text, name, clause):
+            return False
     others = {w.split("'")[0] for w in norm(text).split()} & OTHERS
     around = _clauses(" . ".join(context) if context else quotes)
     if others and not (
@@ -629,18 +636,6 @@ def grounded(
         or any(c.who == "other" for said in said_of for c in parse.parser().parse(said))
         or {w.split("'")[0] for words_, _ in around for w in words_} & wordlists.load("people")
     ):
-        return False
-    meaning = {
-        snowball(w)
-        for w in content_words(text)
-        if w not in TEMPLATE_WORDS
-        and w.split("'")[0] not in TEMPLATE_WORDS | STOPWORDS
-        and not any(ch.isdigit() for ch in w)
-        and w not in _NUMBER_WORDS
-        and w.split("'")[0] not in OTHERS
-    }
-    found = {m for m in meaning if m in said_stems or _prefix_of(m, said_stems)}
-    if len(found) < len(meaning) - (1 if len(meaning) >= 4 else 0):
         return False
     wanted = found or {snowball(w) for w in content_words(text)}
     best: list[tuple[list[str], bool, list[int]]] = []
@@ -687,8 +682,13 @@ def verify(
             out.dropped.append((p.text[:MAX_ITEM_CHARS], "too_long"))
             continue
         ev = checker.evidence(p.quotes)
-        if ev and grounded(p.text, ev, checker.around(ev), p.kind, checker.before(ev)):
-            out.items.append((p, ev))
+        context, answered = checker.around(ev), checker.before(ev)
+        ok, more = bool(ev) and grounded(p.text, ev, context, p.kind, answered), []
+        if ev and not ok:  # the words its quotes leave out, said elsewhere by the customer
+            more = checker.complete(p.text, ev)
+            ok = bool(more) and grounded(p.text, ev, context, p.kind, answered, more)
+        if ok:
+            out.items.append((p, [*ev, *more]))
         else:
             out.discarded += 1
             out.dropped.append((p.text, "not_grounded" if ev else "not_the_customers_words"))

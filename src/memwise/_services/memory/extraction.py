@@ -37,7 +37,7 @@ from memwise._storage.stores import memory_items as item_store
 from memwise._storage.stores import record as record_store
 from memwise._storage.stores import tenancy as tenancy_store
 from memwise._storage.stores import usage as usage_store
-from memwise._text import parse
+from memwise._text import normal, parse
 
 RunStatus = Literal["applied", "skipped", "waiting", "failed", "retrying"]
 
@@ -444,8 +444,8 @@ def _same_time(
 
 def _says(quote: str, words: str) -> bool:
     """Whether ``words`` occur, whole, in ``quote`` (case, accents and punctuation aside)."""
-    wanted = re.sub(r"^(?:(?:on|at|in|by|for|from|until|the)\s+)+", "", harness.norm(words))
-    return bool(wanted) and f" {wanted} " in f" {harness.norm(quote)} "
+    wanted = re.sub(r"^(?:(?:on|at|in|by|for|from|until|the)\s+)+", "", normal.norm(words))
+    return bool(wanted) and f" {wanted} " in f" {normal.norm(quote)} "
 
 
 _GLUE = frozenset(["on", "at", "in", "by", "for", "from", "until", "the", "of", "a", "an"])
@@ -454,8 +454,8 @@ _GLUE = frozenset(["on", "at", "in", "by", "for", "from", "until", "the", "of", 
 def _dated(quote: str, phrase: str) -> bool:
     """Whether a date phrase is the quote's: each of its words is in it ("on in two weeks"
     for "… in two weeks")."""
-    wanted = set(harness.norm(phrase).split()) - _GLUE
-    return bool(wanted) and wanted <= set(harness.norm(quote).split())
+    wanted = set(normal.norm(phrase).split()) - _GLUE
+    return bool(wanted) and wanted <= set(normal.norm(quote).split())
 
 
 def said_labels(labels: dict[str, str]) -> dict[str, str]:
