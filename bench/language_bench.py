@@ -128,6 +128,10 @@ class Run:
         return ws_id, contact_id, [s.item for s in items], result
 
 
+WHY = ""  # --why corrections: print each correction kept but not superseding (a tuning aid:
+# reading them makes the set a tuning set; say so in tools/datasets.toml)
+
+
 def score_facts(conversations: list[dict[str, Any]], run: Run) -> dict[str, Any]:
     c: Counter[str] = Counter()
     by_business: dict[str, list[int]] = defaultdict(lambda: [0, 0])
@@ -178,6 +182,11 @@ def score_facts(conversations: list[dict[str, Any]], run: Run) -> dict[str, Any]
                 old_superseded = [i for i in old if i.lifecycle.value == "superseded"]
                 c["corrections right"] += bool(new_active and old_superseded)
                 c["corrections both kept"] += bool(hit and old)
+                if WHY == "corrections" and hit and old and not (new_active and old_superseded):
+                    was = every[f["supersedes"]]["statement"][:50]
+                    print(f"  {f['statement'][:70]!r} over {was!r}")
+                    for i in [*old, *hit]:
+                        print(f"     {i.lifecycle.value:10} {i.key or '-':28} {i.text[:70]}")
         mine_ids = {f["id"] for f in mine}
         other_ids = {f["id"] for f in others}
         for item in kept_items:
@@ -278,7 +287,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--backend", default="sqlite")
     parser.add_argument("--sets", default="en,en2,en3,multi")
+    parser.add_argument("--why", default="", help="corrections: print those not superseding")
+    parser.add_argument("--set", default="", help="another set's file (tools/datasets/…)")
     args = parser.parse_args()
+    global WHY
+    WHY = args.why
     wanted = args.sets.split(",")
     with tempfile.TemporaryDirectory() as tmp, database(args.backend, Path(tmp)) as url:
         clock = FixedClock(datetime(2026, 1, 1, tzinfo=ZoneInfo("UTC")))
@@ -302,6 +315,9 @@ def main() -> None:
         if "en4" in wanted:  # measured on the dates change (2026-12-07); a tuning set since
             data = json.loads((SETS / "language_en_blind_4.json").read_text())["conversations"]
             report("language_en_blind_4 (English, tuning set)", score_facts(data, run))
+        if args.set:
+            data = json.loads(Path(args.set).read_text())["conversations"]
+            report(Path(args.set).name, score_facts(data, run))
         if "multi" in wanted:
             data = json.loads((SETS / "language_multi_blind_1.json").read_text())["conversations"]
             for lang in ("de", "fr", "es"):

@@ -52,6 +52,10 @@ WRITTEN = [
     ("the verification code you sent is 482913", "password", "482913"),
     ("2FA code was 482913", "password", "482913"),
     ("Door code is 4821 for deliveries", "password", "4821"),
+    # named just before it, an identifier of its shape whatever its check digit (2026-12-08)
+    ("my SIN is 046 454 286", "national_id", "454"),  # stdnum: no SIN starts with 0
+    ("my social security number is 078-05-1120", "national_id", "1120"),  # stdnum: retired
+    ("my UTR is 12345 67890", "national_id", "67890"),  # a UK taxpayer reference
 ]
 
 
@@ -80,6 +84,8 @@ ORDINARY = [
     "My password was forgotten",
     "If a customer mentions a PIN, tell them never to share it",
     "The gate code changes monthly",
+    "order 046 454 286 is late",  # an identifier's shape, not named one
+    "invoice 12345 67890",
 ]
 
 
