@@ -147,7 +147,7 @@ def score_facts(conversations: list[dict[str, Any]], run: Run) -> dict[str, Any]
         timings.append(time.perf_counter() - start)
         for note in result.get("not_read") or []:
             not_read[note.split(":")[0][:40]] += 1
-        facts = conv.get("facts", [])
+        facts, turns = conv.get("facts", []), conv["turns"]
         mine = [f for f in facts if f.get("about", "customer") == "customer"]
         others = [f for f in facts if f.get("about", "customer") != "customer"]
         kept_items = [i for i in items if i.kind.value in ITEM_KINDS]
@@ -169,6 +169,11 @@ def score_facts(conversations: list[dict[str, Any]], run: Run) -> dict[str, Any]
                 own = [i for i in hit if any(e.turn_id == turn for e in i.evidence)]
                 day, clock_time = when((own or hit)[0], zone)
                 c["day right"] += day == f["when"]["date"]
+                wrong = day != f["when"]["date"] or clock_time != f["when"].get("time", clock_time)
+                if WHY == "dates" and wrong:
+                    said = conv["turns"][f["turn"]]["text"][:90] if f["turn"] < len(turns) else ""
+                    print(f"  {f['when']} {f['statement'][:60]!r} | said: {said!r}")
+                    print(f"     got {day} {clock_time} from {(own or hit)[0].text[:70]!r}")
                 if f["when"].get("time"):
                     c["timed kept"] += 1
                     c["time right"] += day == f["when"]["date"] and clock_time == f["when"]["time"]
@@ -287,7 +292,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--backend", default="sqlite")
     parser.add_argument("--sets", default="en,en2,en3,multi")
-    parser.add_argument("--why", default="", help="corrections: print those not superseding")
+    parser.add_argument("--why", default="", help="corrections|dates: print the misses")
     parser.add_argument("--set", default="", help="another set's file (tools/datasets/…)")
     args = parser.parse_args()
     global WHY
