@@ -137,6 +137,37 @@ def test_openai_extractor_output_goes_through_quote_verification(
     assert job.result and job.result["discarded"] == 1
 
 
+def test_a_model_extracting_in_french_keeps_the_day_and_time_the_customer_meant(
+    mw_sqlite: Memwise, server: FakeModelServer, clock: FixedClock
+) -> None:
+    """A configured model extracts in any language: the date wording it quotes is resolved
+    in the quote's language ("mardi prochain à 14h30" said on Sunday 29 November is Tuesday
+    1 December at 14:30, the Tuesday of next week; read as English it held no date)."""
+    clock.set(
+        __import__("datetime").datetime(2026, 11, 29, 9, 0, tzinfo=__import__("datetime").UTC)
+    )
+    mw_sqlite.extraction.extractor = OpenAIExtractor("small-model", base_url=f"{server.url}/v1")
+    proposed = {
+        "kind": "event",
+        "text": "Prend le rendez-vous mardi prochain",
+        "key": "appointment.dentist",
+        "quotes": ["je prends le rendez-vous mardi prochain à 14h30"],
+        "occurs_phrase": "mardi prochain à 14h30",
+        "entities": [],
+    }
+    server.enqueue({"items": [proposed], "events": [], "summary": []})
+    ws, _ = mw_sqlite.tenancy.create_workspace("Cabinet", "Europe/Paris", "startup")
+    agent = mw_sqlite.tenancy.create_agent(ws.id, "Eve", memory_enabled=True, domain="general")
+    contact = mw_sqlite.tenancy.create_contact(ws.id, "Anne").id
+    conv, _ = mw_sqlite.record.start(ws.id, agent.id, "web", contact_id=contact)
+    said = "Bonjour, je prends le rendez-vous mardi prochain à 14h30, merci beaucoup."
+    mw_sqlite.record.append(ws.id, conv.id, "customer", said)
+    mw_sqlite.record.end(ws.id, conv.id)
+    assert mw_sqlite.worker().run_once() == {"extract:applied": 1}
+    (item,) = [s.item for s in mw_sqlite.memory.items(ws.id, contact)]
+    assert item.occurs_on == "2026-12-01T14:30:00+01:00"
+
+
 @pytest.mark.parametrize(
     "failure",
     [

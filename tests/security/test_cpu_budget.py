@@ -29,8 +29,8 @@ from memwise._safety import instructions, pii, secrets
 from memwise._services.assistant import tools
 from memwise._services.assistant.tools import Call, Door
 from memwise._services.conversation import inbound
+from memwise._text import date_words, lexical, normal
 from memwise._text import dates as text_dates
-from memwise._text import lexical, normal
 
 BUDGET_S = 0.200
 SIZE = 32_000
@@ -229,6 +229,7 @@ READERS: dict[str, Callable[[str], Any]] = {
     "normal.words_at": normal.words_at,
     "compaction.select": lambda t: compaction.select([Message("user", t)]),
     "lexical.terms": lexical.terms,
+    "date_words.english": lambda t: date_words.english(t, "de"),
 }
 UNITS = ("1-", "12 ", "4-", "\n \n", "the ", "my password is ", "([", "a-b-", "a@b.", "aZ9_")
 

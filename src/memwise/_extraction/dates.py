@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from memwise._text import date_words, words
 from memwise._text import dates as text_dates
-from memwise._text import words
 
 _CALENDAR = words.labelled("calendar")
 WEEKDAYS = [w for label, w in _CALENDAR if label == "weekday"]
@@ -312,12 +312,8 @@ def _fixed_days(t: str, today: date, past: bool) -> date | None:
         month = _MON[m.group(1)[:3].lower()]
         if m.group(2):
             return date(int(m.group(2)), month, 1)
-        year = (
-            today.year
-            if month > today.month or (month == today.month and not past)
-            else (today.year - 1 if past else today.year + 1)
-        )
-        return date(year, month, 1)
+        ahead = month > today.month or (month == today.month and not past)
+        return date(today.year if ahead else today.year - 1 if past else today.year + 1, month, 1)
     return None
 
 
@@ -459,14 +455,15 @@ _NAMED_DAY = re.compile(
 
 
 def resolve(
-    phrase: str, said_at: datetime, zone: ZoneInfo, sentence: str | None = None
+    phrase: str, said_at: datetime, zone: ZoneInfo, sentence: str | None = None, lang: str = "en"
 ) -> Resolved | None:
     """Resolve ``phrase`` as said at ``said_at`` (aware) in ``zone``; None if it holds no date.
-
     ``sentence`` (the whole sentence) lets past-tense wording pick the past reading of a date
-    without a year ("I had the dentist on 20 November") — unless the date is what something
-    was moved to ("the reopening got pushed to Halloween, Oct 31" is the one ahead).
-    """
+    without a year ("I had the dentist on 20 November") — unless the date is what something was
+    moved to ("pushed to Halloween, Oct 31" is the one ahead). Another language ``lang`` is
+    read in its English words (``memwise._text.date_words``)."""
+    if lang != "en":
+        phrase, sentence = date_words.english(phrase, lang), None
     local = said_at.astimezone(zone)
     today = local.date()
     said = sentence or phrase

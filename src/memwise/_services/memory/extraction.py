@@ -37,7 +37,7 @@ from memwise._storage.stores import memory_items as item_store
 from memwise._storage.stores import record as record_store
 from memwise._storage.stores import tenancy as tenancy_store
 from memwise._storage.stores import usage as usage_store
-from memwise._text import normal, parse
+from memwise._text import language, normal, parse
 
 RunStatus = Literal["applied", "skipped", "waiting", "failed", "retrying"]
 
@@ -379,7 +379,9 @@ class ExtractionRunner:
             said = next((e for e in evidence if _dated(e.quote, p.occurs_phrase)), None)
             phrase = p.occurs_phrase if said is not None else None
         if phrase and said is not None:
-            found = dates.resolve(phrase, said.at or self.rt.clock.now(), zone, sentence=said.quote)
+            said_in = language.detect(said.quote)  # a model extracts in any language
+            lang = said_in.code if said_in is not None else "en"
+            found = dates.resolve(phrase, said.at or self.rt.clock.now(), zone, said.quote, lang)
             occurs_on = found.value if found else None
             if found and p.kind == "event" and (key or p.key):
                 occurs_on = _same_time(conn, ws_id, contact_id, key or p.key or "", found, zone)

@@ -1,0 +1,105 @@
+"""Date and time wording of another language in English words, so that one set of
+conventions (``memwise._extraction.dates``) reads every language: "nächsten Dienstag um halb
+elf" is "next tuesday at 10:30", "viernes 14 a las 5 de la tarde" is "friday the 14th at 5
+pm", "mardi prochain à 14h30" is "next tuesday at 14:30".
+
+Weekday and month names, "today", "tomorrow", "the day after tomorrow" and number words come
+from dateparser's own language data (its locales: 200+ languages); what it lacks — "next",
+"this", "at", the hour words, morning and evening — from ``_text/data/date_words.txt``
+(German, French, Spanish). dateparser alone read the days of language_multi_blind_1's dated
+facts 0.55 (German), 0.94 (French), 0.38 (Spanish): it reads "nächsten Dienstag" and "mardi
+prochain" as nothing and the hour of "Donnerstag, 1. Oktober um 10 Uhr" as the year 2110.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+
+from memwise._text import words
+
+_NAMES = [w for kind, w in words.labelled("calendar") if kind in ("weekday", "month")]
+_MONTHS = [w for kind, w in words.labelled("calendar") if kind == "month"]
+_RELATIVE = {"0 day ago": "today", "in 1 day": "tomorrow", "in 2 day": "the day after tomorrow"}
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_CLOCK = {  # marker: (its place, hours added, minutes)
+    "half-before": ("before", -1, 30),
+    "quarter-past": ("before", 0, 15),
+    "quarter-to": ("before", -1, 45),
+    "and-half": ("after", 0, 30),
+    "and-quarter": ("after", 0, 15),
+    "less-quarter": ("after", -1, 45),
+}
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFC", text.casefold().replace("’", "'"))
+
+
+@functools.cache
+def _table(language: str) -> tuple[re.Pattern[str], dict[str, str]] | None:
+    """One pattern of every word and phrase the language's date wording uses, longest first
+    (literal alternatives: linear), and each one's English."""
+    from dateparser.languages.loader import default_loader
+
+    try:
+        info = default_loader.get_locale(language).info
+    except (ValueError, KeyError):
+        info = {}
+    english: dict[str, str] = {}
+    for name in _NAMES:
+        english |= {_fold(w): name for w in info.get(name, []) if len(w) > 2}
+    for relative, said in info.get("relative-type", {}).items():
+        if relative in _RELATIVE:
+            english |= {_fold(w): _RELATIVE[relative] for w in said}
+    for pair in info.get("simplifications", []):
+        english |= {_fold(k): v for k, v in pair.items() if k.isalpha() and v.isdigit()}
+    for lang, text in words.labelled("date_words"):
+        if lang == language:
+            said, _, meaning = text.partition("\t")
+            english[_fold(said)] = meaning.strip()
+    if not english:
+        return None
+    alternatives = "|".join(re.escape(w) for w in sorted(english, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)"), english
+
+
+def _hours(m: re.Match[str]) -> str:
+    marker, hour = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+    _, add, minutes = _CLOCK[marker]
+    return f"{(int(hour) + add - 1) % 12 + 1}:{minutes:02d}"
+
+
+def english(phrase: str, language: str) -> str:
+    """``phrase`` (at most 100 characters are read) in the English words of its dates."""
+    found = _table(language)
+    text = _fold(phrase[:100])
+    if found is None:
+        return text
+    pattern, meaning = found
+    text = re.sub(r"\s+([,.])", r"\1", pattern.sub(lambda m: f" {meaning[m.group()]} ", text))
+    text = re.sub(r"\b(\d{1,2}) ?h ?(\d{2})?\b", lambda m: f"{m[1]}:{m[2] or '00'}", text)
+    text = re.sub(r"\b(\d{1,2})\s+o'clock", r"\1:00", text)
+    markers = "|".join(_CLOCK)
+    text = re.sub(rf"\b({markers})\s+(\d{{1,2}})\b|\b(\d{{1,2}})\s+({markers})\b", _hours, text)
+    text = re.sub(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})?", _day_month, text)  # 10.11.: 10 November
+    text = re.sub(rf"\b({_WEEKDAY})\s+next\b", r"next \1", text)  # "mardi prochain"
+    text = re.sub(r"\b(\d{1,2})\.(?![\d/])", lambda m: m[1] + _suffix(int(m[1])), text)  # "am 3."
+    text = re.sub(  # a day of the month said as a number: "viernes 14", "Freitag, 13."
+        rf"\b(?:({_WEEKDAY}),?\s+|the\s+)(\d{{1,2}})\.?(?![\w:/])(?!\s*(?:am|pm)\b)",
+        lambda m: f"{m[1] or ''} the {m[2]}{_suffix(int(m[2]))}",
+        text,
+    )
+    return re.sub(r"\bat( at)+\b", "at", " ".join(text.split()))
+
+
+def _day_month(m: re.Match[str]) -> str:
+    day, month = int(m[1]), int(m[2])
+    if not 1 <= month <= 12:
+        return m.group()
+    return f"the {day}{_suffix(day)} of {_MONTHS[month - 1]}" + (f" {m[3]}" if m[3] else "")
+
+
+def _suffix(n: int) -> str:
+    return "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
