@@ -22,6 +22,8 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import dateparser
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import table
@@ -59,6 +61,15 @@ def main() -> None:
             c[f"{lang} timed"] += bool(want_time)
             found = phrases(turn["text"], lang)
             c[f"{lang} with a wording"] += bool(found)
+            if f.get("said"):  # the library out of the box, on the words that say it
+                local = at.astimezone(zone).replace(tzinfo=None)
+                settings = {"RELATIVE_BASE": local, "PREFER_DATES_FROM": "future"}
+                plain = dateparser.parse(f["said"], languages=[lang], settings=settings)
+                value = plain.isoformat() if plain is not None else ""
+                c[f"{lang} plain said day"] += value[:10] == want_day
+                c[f"{lang} plain said time"] += bool(want_time) and value[:16] == (
+                    f"{want_day}T{want_time}"
+                )
             for reading in ("en", lang):
                 got = [resolve(p, at, zone, turn["text"], reading) for p in found]
                 values = [g.value for g in got if g is not None]
@@ -66,6 +77,12 @@ def main() -> None:
                 if want_time:
                     full = f"{want_day}T{want_time}"
                     c[f"{lang} {reading == 'en'} time"] += any(v[:16] == full for v in values)
+                if f.get("said"):  # the words that say it, as a model quotes them
+                    one = resolve(f["said"], at, zone, turn["text"], reading)
+                    value = one.value if one is not None else ""
+                    c[f"{lang} {reading == 'en'} said day"] += value[:10] == want_day
+                    if want_time:
+                        c[f"{lang} {reading == 'en'} said time"] += value[:16] == full
     rows = []
     for lang in ("de", "fr", "es"):
         n, t = c[f"{lang} dated"], c[f"{lang} timed"]
@@ -79,6 +96,31 @@ def main() -> None:
                 f"{c[f'{lang} True time']}/{t}",
                 f"{c[f'{lang} False time']}/{t}",
             ]
+        )
+    if c["de True said day"] + c["de False said day"] + c["fr False said day"]:
+        table(
+            f"Dates in {args.set.name}: the words that say each one, resolved alone",
+            [
+                "language",
+                "day: dateparser",
+                "as English",
+                "in English words",
+                "time: dateparser",
+                "as English",
+                "in English words",
+            ],
+            [
+                [
+                    lang,
+                    f"{c[f'{lang} plain said day'] / c[f'{lang} dated']:.2f}",
+                    f"{c[f'{lang} True said day'] / c[f'{lang} dated']:.2f}",
+                    f"{c[f'{lang} False said day'] / c[f'{lang} dated']:.2f}",
+                    f"{c[f'{lang} plain said time']}/{c[f'{lang} timed']}",
+                    f"{c[f'{lang} True said time']}/{c[f'{lang} timed']}",
+                    f"{c[f'{lang} False said time']}/{c[f'{lang} timed']}",
+                ]
+                for lang in ("de", "fr", "es")
+            ],
         )
     table(
         f"Dates in {args.set.name}: the day (and time) of each dated fact",
