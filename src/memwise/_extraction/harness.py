@@ -172,31 +172,6 @@ class QuoteChecker:
         unique = {(e.turn_id, e.quote): e for e in found}
         return list(unique.values())
 
-    def complete(self, text: str, evidence: Sequence[Evidence], most: int = 2) -> list[Evidence]:
-        """Up to ``most`` more of the customer's clauses, in the 16 turns nearest the quotes',
-        that say the words, names and numbers of ``text`` its quotes leave out, each the
-        clause saying most of what is still missing ("Has a son, Theo, aged 6" quoting "he's
-        6" is completed by "my son theo"). A model could quote them itself; they ground words
-        only (``grounded``'s ``support``), and only clauses linked to the quotes (``_linked``)."""
-        quotes = " . ".join(e.quote for e in evidence)
-        missing = set().union(*unsaid(text, quotes)[:2])
-        at = {line.turn_id: i for i, (line, _) in enumerate(self.customer)}
-        near = min(at.get(e.turn_id, 0) for e in evidence)
-        lines = sorted((x for x, _ in self.customer), key=lambda x: abs(at[x.turn_id] - near))
-        said = [(c.strip(), x) for x in lines[:16] for c in _BOUNDARY.split(x.text)][:200]
-        people = {x.turn_id: parse.people(x.text) for _, x in said}  # a parse a turn
-        pieces = [c for c, x in said if c and _linked(c, people[x.turn_id], quotes, text)]
-        left = {c: set().union(*unsaid(text, c)[:2]) for c in pieces}  # what each does not say
-        out: list[Evidence] = []
-        while missing and len(out) < most:
-            best = max(pieces, key=lambda c: len(missing - left[c]), default="")
-            found = self.find(best) if best and missing - left[best] else None
-            if found is None or found in [*evidence, *out]:
-                break
-            out.append(found)
-            missing &= left[best]
-        return out
-
     def before(self, evidence: Sequence[Evidence], turns: int = 2) -> list[str]:
         """The texts of the few turns just before the quotes' turns, the customer's or the
         assistant's (never a tool's output or an operator's note): what they answer."""
@@ -232,19 +207,6 @@ _BOUNDARY = re.compile(
     r"|\band\b(?=\s+(?:i|i'm|i've|i'd|we|my|our|he|she|they|his|her|their)\b)",
     re.I,
 )
-
-
-def _linked(clause: str, people: frozenset[str], quotes: str, item: str) -> bool:
-    """Whether a clause speaks of what the quotes speak of: a content word of both (the dog
-    of "I've got a dog" and "the dog is 12 now"), or, for an item that names someone, a
-    person both speak of ("my son, he starts at Kings" and "he's 11"; ``people``: those its
-    turn names)."""
-    if _same(set(content_words(clause))) & _same(set(content_words(quotes))):
-        return True
-    named, said = parse.people(item) - parse.THIRD, parse.people(quotes)
-    them = named if parse.THIRD & said else frozenset()  # "he's 11" of "Son, 11, …"
-    own = people & {w.split("'")[0] for w in norm(clause).split()}
-    return bool(named) and bool(own & (said | them))
 
 
 def _around(text: str, a: int, b: int) -> str:
@@ -595,7 +557,6 @@ def grounded(
     context: Sequence[str] | None = None,
     kind: str | None = None,
     answered: Sequence[str] = (),
-    support: Sequence[Evidence] = (),
 ) -> bool:
     """Whether the item's text is supported by what its quotes say (``unsaid``: its numbers
     and names, and its other content words, all but one when it has four or more; a few
@@ -603,18 +564,14 @@ def grounded(
     not as a question, not negated, not as a wish, a supposition or something past — unless
     the item says so too; and about the customer, unless the item names whom it is about
     (``attribution``). ``context``: the clauses of the turns around the quotes
-    (``QuoteChecker.around``); ``answered``: the turns just before (``QuoteChecker.before``);
-    ``support``: more of the customer's clauses that say words the quotes leave out
-    (``QuoteChecker.complete``): they count for the words only — what the item states, and of
-    whom, is read from its own quotes."""
+    (``QuoteChecker.around``); ``answered``: the turns just before (``QuoteChecker.before``)."""
     if not evidence:
         return False
-    quotes = " . ".join(e.quote for e in [*evidence, *support])
+    quotes = " . ".join(e.quote for e in evidence)
     hard, soft, found = unsaid(text, quotes, kind, answered)
     if hard or len(soft) > (1 if len(soft) + len(found) >= 4 else 0):
         return False
     text = re.sub(r"(?i)\b(\w+)-in-laws?\b", r"\1", text)
-    quotes = " . ".join(e.quote for e in evidence)
     # Someone the item names ("Daughter is allergic …") is in the turn around the quote, or
     # the quote says it of someone ("she's allergic to nuts").
     said_of = context if context else [e.quote for e in evidence]
@@ -623,12 +580,6 @@ def grounded(
         return False  # "Joan gets seasick" is not the customer's "Gets seasick"
     if who == "none" and not _names_whom(text, quotes):
         return False  # "my husband his metformin" is not the customer's "Takes metformin"
-    if support and who == "none":
-        return False  # borrowed words complete a quote that says whom it is about, only
-    for e in support:  # words borrowed from what is said of someone else name them too
-        who, name, clause = attribution(text, [e.quote], [e.quote])
-        if who == "other" and not names(text, name, clause):
-            return False
     others = {w.split("'")[0] for w in norm(text).split()} & OTHERS
     around = _clauses(" . ".join(context) if context else quotes)
     if others and not (
@@ -682,13 +633,8 @@ def verify(
             out.dropped.append((p.text[:MAX_ITEM_CHARS], "too_long"))
             continue
         ev = checker.evidence(p.quotes)
-        context, answered = checker.around(ev), checker.before(ev)
-        ok, more = bool(ev) and grounded(p.text, ev, context, p.kind, answered), []
-        if ev and not ok:  # the words its quotes leave out, said elsewhere by the customer
-            more = checker.complete(p.text, ev)
-            ok = bool(more) and grounded(p.text, ev, context, p.kind, answered, more)
-        if ok:
-            out.items.append((p, [*ev, *more]))
+        if ev and grounded(p.text, ev, checker.around(ev), p.kind, checker.before(ev)):
+            out.items.append((p, ev))
         else:
             out.discarded += 1
             out.dropped.append((p.text, "not_grounded" if ev else "not_the_customers_words"))

@@ -21,7 +21,16 @@ from memwise._text import words
 
 _NAMES = [w for kind, w in words.labelled("calendar") if kind in ("weekday", "month")]
 _MONTHS = [w for kind, w in words.labelled("calendar") if kind == "month"]
-_RELATIVE = {"0 day ago": "today", "in 1 day": "tomorrow", "in 2 day": "the day after tomorrow"}
+_RELATIVE = {
+    "0 day ago": "today",
+    "1 day ago": "yesterday",
+    "2 day ago": "the day before yesterday",
+    "in 1 day": "tomorrow",
+    "in 2 day": "the day after tomorrow",
+    "0 week ago": "this week",
+    "1 week ago": "last week",
+    "in 1 week": "next week",
+}
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _CLOCK = {  # marker: (its place, hours added, minutes)
     "half-before": ("before", -1, 30),
@@ -48,8 +57,9 @@ def _table(language: str) -> tuple[re.Pattern[str], dict[str, str]] | None:
     except (ValueError, KeyError):
         info = {}
     english: dict[str, str] = {}
-    for name in _NAMES:
-        english |= {_fold(w): name for w in info.get(name, []) if len(w) > 2}
+    for name in _NAMES:  # a name's full form and forms of five letters or more: its short
+        forms = [_fold(w).rstrip(".") for w in info.get(name, [])]  # ones are words too ("die",
+        english |= {w: name for w in forms if len(w) >= 5 or w == max(forms, key=len)}  # "sept")
     for relative, said in info.get("relative-type", {}).items():
         if relative in _RELATIVE:
             english |= {_fold(w): _RELATIVE[relative] for w in said}
@@ -79,12 +89,16 @@ def english(phrase: str, language: str) -> str:
         return text
     pattern, meaning = found
     text = re.sub(r"\s+([,.])", r"\1", pattern.sub(lambda m: f" {meaning[m.group()]} ", text))
-    text = re.sub(r"\b(\d{1,2}) ?h ?(\d{2})?\b", lambda m: f"{m[1]}:{m[2] or '00'}", text)
+    text = re.sub(r"\b(\d{1,2}) ?h ?([0-5]\d)?\b", lambda m: f"{m[1]}:{m[2] or '00'}", text)
+    markers = "|".join(_CLOCK)  # "halb sechs", "10h et quart", "dix heures et demie"
+    text = re.sub(
+        rf"\b({markers})\s+(\d{{1,2}})\b|\b(\d{{1,2}})(?::00)?(?:\s+o'clock)?\s+({markers})\b",
+        _hours,
+        text,
+    )
     text = re.sub(r"\b(\d{1,2})\s+o'clock", r"\1:00", text)
-    markers = "|".join(_CLOCK)
-    text = re.sub(rf"\b({markers})\s+(\d{{1,2}})\b|\b(\d{{1,2}})\s+({markers})\b", _hours, text)
     text = re.sub(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})?", _day_month, text)  # 10.11.: 10 November
-    text = re.sub(rf"\b({_WEEKDAY})\s+next\b", r"next \1", text)  # "mardi prochain"
+    text = re.sub(rf"\b({_WEEKDAY})\s+(next|last)\b", r"\2 \1", text)  # "mardi prochain"
     text = re.sub(r"\b(\d{1,2})\.(?![\d/])", lambda m: m[1] + _suffix(int(m[1])), text)  # "am 3."
     text = re.sub(  # a day of the month said as a number: "viernes 14", "Freitag, 13."
         rf"\b(?:({_WEEKDAY}),?\s+|the\s+)(\d{{1,2}})\.?(?![\w:/])(?!\s*(?:am|pm)\b)",
