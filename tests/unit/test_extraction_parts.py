@@ -476,3 +476,13 @@ def test_false_items_a_careless_model_proposes_with_real_quotes_are_refused() ->
     assert [
         (c["item"], v.dropped) for c, v in read if v.dropped != [(c["item"], "not_grounded")]
     ] == []
+
+
+def test_a_possessed_thing_is_named_by_its_owner_not_by_itself() -> None:
+    """Whom "my mum's ipad" or "her photo" is about is the person who has it: the item must
+    name that person, not the thing ("Uses an iPad" is not the customer's)."""
+    for turn, item in [
+        ("also my mum's ipad is stuck on an update", "Uses an iPad"),
+        ("my wife hates having her photo taken", "Hates having photo taken"),
+    ]:
+        assert _one(turn, turn, item).items == [], item
