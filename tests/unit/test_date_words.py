@@ -41,7 +41,15 @@ SAID_IN = [
     ("es", "esta noche a las 9", "2026-03-05T21:00"),
     ("de", "mit Dr. Weber am Freitag um 10 Uhr", "2026-03-06T10:00"),  # "mit" no weekday
     ("de", "bis Freitag 9 am", "2026-03-06T09:00"),  # an English "am" in a German quote
+    ("de", "am Do um 10", "2026-03-12T10:00"),  # a short name before a time: Thursday
+    ("fr", "le sept à 10h", "2026-03-07T10:00"),  # seven, not September
 ]
+
+
+def test_a_short_name_is_a_name_only_before_a_number_or_a_time() -> None:
+    assert date_words.english("Die Lieferung kam", "de") == "die lieferung kam"
+    assert date_words.english("ich bin Sam, danke", "de") == "ich bin sam, danke"
+    assert date_words.english("Fr 14.3. um 9", "de") == "friday the 14th of march at 9"
 
 
 def test_dates_in_other_languages_resolve_as_their_speakers_mean() -> None:

@@ -46,10 +46,14 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFC", text.casefold().replace("’", "'"))
 
 
+_Table = tuple[re.Pattern[str], dict[str, str], re.Pattern[str] | None]
+
+
 @functools.cache
-def _table(language: str) -> tuple[re.Pattern[str], dict[str, str]] | None:
+def _table(language: str) -> _Table | None:
     """One pattern of every word and phrase the language's date wording uses, longest first
-    (literal alternatives: linear), and each one's English."""
+    (literal alternatives: linear), each one's English, and a pattern of the names' short
+    forms ("Do", "sam", "mar"), read as names only before a number or "at"."""
     from dateparser.languages.loader import default_loader
 
     try:
@@ -57,9 +61,11 @@ def _table(language: str) -> tuple[re.Pattern[str], dict[str, str]] | None:
     except (ValueError, KeyError):
         info = {}
     english: dict[str, str] = {}
-    for name in _NAMES:  # a name's full form and forms of five letters or more: its short
-        forms = [_fold(w).rstrip(".") for w in info.get(name, [])]  # ones are words too ("die",
-        english |= {w: name for w in forms if len(w) >= 5 or w == max(forms, key=len)}  # "sept")
+    short: dict[str, str] = {}  # short forms are words too ("die", "mit", "sam", "sept")
+    for name in _NAMES:
+        forms = [_fold(w).rstrip(".") for w in info.get(name, [])]
+        english |= {w: name for w in forms if len(w) >= 5 or w == max(forms, key=len)}
+        short |= {w: name for w in forms if len(w) < 5 and w != max(forms, key=len) and w}
     for relative, said in info.get("relative-type", {}).items():
         if relative in _RELATIVE:
             english |= {_fold(w): _RELATIVE[relative] for w in said}
@@ -72,7 +78,9 @@ def _table(language: str) -> tuple[re.Pattern[str], dict[str, str]] | None:
     if not english:
         return None
     alternatives = "|".join(re.escape(w) for w in sorted(english, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)"), english
+    shorts = "|".join(re.escape(w) for w in sorted(set(short) - set(english), key=len)[::-1])
+    guarded = re.compile(rf"(?<!\w)({shorts})\.?(?=\s+(?:at\b|\d))") if shorts else None
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)"), short | english, guarded
 
 
 def _hours(m: re.Match[str]) -> str:
@@ -87,8 +95,10 @@ def english(phrase: str, language: str) -> str:
     text = _fold(phrase[:100])
     if found is None:
         return text
-    pattern, meaning = found
+    pattern, meaning, guarded = found
     text = re.sub(r"\s+([,.])", r"\1", pattern.sub(lambda m: f" {meaning[m.group()]} ", text))
+    if guarded is not None:  # "Do um 10", "sam 14": a short name before a number or a time
+        text = guarded.sub(lambda m: meaning[m[1]], text)
     text = re.sub(r"\b(\d{1,2}) ?h ?([0-5]\d)?\b", lambda m: f"{m[1]}:{m[2] or '00'}", text)
     markers = "|".join(_CLOCK)  # "halb sechs", "10h et quart", "dix heures et demie"
     text = re.sub(
