@@ -63,6 +63,14 @@ def test_dates_in_other_languages_resolve_as_their_speakers_mean() -> None:
     assert misses(SAID_IN, check) == []
 
 
+def test_wording_no_calendar_holds_is_no_date_never_an_error() -> None:
+    """A model's phrase is resolved inside the extraction's write: an error there would fail
+    the whole conversation's extraction."""
+    for odd in ("march 0000", "2026-13-01T25:61", "the 0th 23:61", "9:30:99 am", "in march 99999"):
+        for lang in ("en", "de", "fr", "es"):
+            dates.resolve(odd, SAID, BERLIN, odd, lang)  # no exception
+
+
 def test_a_clock_time_past_its_minutes_and_seconds_is_no_time() -> None:
     assert dates.resolve("vendredi et quart 12h60", SAID, BERLIN, lang="fr") is not None
     found = dates.resolve("friday 9:30:99", SAID, BERLIN)

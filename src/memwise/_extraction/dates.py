@@ -183,10 +183,7 @@ def _month_day(
 
 
 def _year(y: str, today: date) -> int:
-    n = int(y)
-    if n > 99:
-        return n
-    return 2000 + n if 2000 + n <= today.year + 10 else 1900 + n
+    return n if (n := int(y)) > 99 else 2000 + n if 2000 + n <= today.year + 10 else 1900 + n
 
 
 def _nth_weekday(year: int, month: int, nth: int, weekday: int) -> date | None:
@@ -464,28 +461,30 @@ def resolve(
     read in its English words (``memwise._text.date_words``)."""
     if lang != "en":
         phrase, sentence = date_words.english(phrase, lang), None
-    local = said_at.astimezone(zone)
-    today = local.date()
-    said = sentence or phrase
-    at = said.find(phrase)
-    moved_to = at > 0 and re.search(
-        r"\b(?:to|till|until)\s+(?:\w+,\s+)?$", said[max(0, at - 30) : at]
-    )
-    day = _own_rules(phrase, today, bool(_PAST.search(said)) and not moved_to)
-    clock = time_of(phrase)
-    if day is None and (
-        clock is None or HAS_DATE.search(phrase) or re.search(rf"{_MONTH_RX}|\d{{4}}", phrase, re.I)
-    ):
-        day, read = _dateparser(phrase, local)  # what the rules do not read: "Oct-2", "2 days ago"
-        clock = clock or read
-    if day is None:  # a time alone: today's, or tomorrow's once today's has passed
+    try:  # wording no calendar holds is no date ("March 0000", "2026-13-01T25:61")
+        local = said_at.astimezone(zone)
+        today = local.date()
+        said = sentence or phrase
+        at = said.find(phrase)
+        moved_to = at > 0 and re.search(
+            r"\b(?:to|till|until)\s+(?:\w+,\s+)?$", said[max(0, at - 30) : at]
+        )
+        day = _own_rules(phrase, today, bool(_PAST.search(said)) and not moved_to)
+        clock = time_of(phrase)
+        dated = HAS_DATE.search(phrase) or re.search(rf"{_MONTH_RX}|\d{{4}}", phrase, re.I)
+        if day is None and (clock is None or dated):  # what the rules do not read: "Oct-2"
+            day, read = _dateparser(phrase, local)
+            clock = clock or read
+        if day is None:  # a time alone: today's, or tomorrow's once today's has passed
+            if clock is None:
+                return None
+            day = today if time(clock.hour, clock.minute) > local.time() else today + timedelta(1)
         if clock is None:
-            return None
-        day = today if time(clock.hour, clock.minute) > local.time() else today + timedelta(1)
-    if clock is None:
-        return Resolved(day.isoformat(), phrase, False)
-    moment = datetime.combine(day, clock, tzinfo=zone)
-    return Resolved(moment.isoformat(), phrase, True)
+            return Resolved(day.isoformat(), phrase, False)
+        moment = datetime.combine(day, clock, tzinfo=zone)
+        return Resolved(moment.isoformat(), phrase, True)
+    except (ValueError, OverflowError):
+        return None
 
 
 def _dateparser(text: str, local: datetime) -> tuple[date | None, time | None]:
