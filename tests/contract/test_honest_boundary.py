@@ -393,3 +393,55 @@ def test_a_key_that_does_not_fit_its_text_is_dropped_before_any_item_holds_it(
     assert cookies.key is None and cookies.labels["key_dropped"] == "home.city"
     home = write("Lives in Kiel", "I live in Kiel", "home.city")
     assert home.key == "home.city" and "key_dropped" not in home.labels
+
+
+class Garbled:
+    """A careless model's answer: characters no database stores (NUL, a lone surrogate) in a
+    refused item, a date phrase and an event, and fields that are not text, beside one good
+    item. Found by a fuzzing review: each failed the conversation's whole extraction."""
+
+    name = "garbled"
+    prompt_version = "test"
+
+    def extract(
+        self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Any
+    ) -> Extraction:
+        from memwise._extraction.types import ProposedEvent, SummaryProposal
+
+        good = "I moved to Hamburg last month"
+        p = Proposal
+        return Extraction(
+            items=[
+                p("fact", "Moved to Hamburg", [good]),
+                p("fact", "Allergic to shellfish\x00", [good]),  # refused: its text is kept
+                p("event", "Moved to Hamburg last month", [good], None, "last month\ud800"),
+                p("fact", None, [good]),  # type: ignore[arg-type]
+                p("fact", "Moved to Hamburg", [None], None, None, [None]),  # type: ignore[list-item]
+            ],
+            events=[ProposedEvent("move\x00\ud800", {"to\x00": "Hamburg\ud800"}, good)],
+            summary=[SummaryProposal("wanted", None, good, "customer")],  # type: ignore[arg-type]
+        )
+
+
+def test_characters_no_database_stores_and_fields_that_are_not_text_lose_nothing(
+    database_url: str, clock: FixedClock
+) -> None:
+    mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=Garbled())
+    try:
+        ws, _ = mw.tenancy.create_workspace("Acme", "Europe/Berlin")
+        agent = mw.tenancy.create_agent(
+            ws.id, "Eve", memory_enabled=True, domain="retail", business_intelligence=True
+        )
+        ann = mw.tenancy.create_contact(ws.id, "Ann")
+        conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+        mw.record.append_many(ws.id, conv.id, [NewTurn(r, t) for r, t in TURNS])
+        mw.record.end(ws.id, conv.id)
+        assert mw.worker().run_once().get("extract:applied") == 1
+        stored = {s.item.text for s in mw.memory.items(ws.id, ann.id)}
+        assert "Moved to Hamburg" in stored
+        (job,) = [j for j in mw.jobs.find(ws.id) if j.kind == "extract"]
+        assert job.result is not None
+        assert "\x00" not in str(job.result)
+        assert any(r["why"] == "malformed" for r in job.result["refusals"])
+    finally:
+        mw.close()

@@ -225,6 +225,8 @@ def check_occurs_on(value: str | date | datetime | None) -> str | None:
         moment = datetime.fromisoformat(text)
         if moment.tzinfo is not None:
             moment.astimezone(UTC)  # a moment storage can hold (not 0001 at +14:00)
+        if not 1 < moment.year < 9999:  # shown in every zone (a workspace's zone may change)
+            raise ValueError("out of range")
     except (ValueError, OverflowError) as exc:
         raise errors.Invalid(
             f"occurs_on {text[:60]!r} is not an ISO date or datetime that can be stored",

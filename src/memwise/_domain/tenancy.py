@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import zoneinfo
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -61,14 +63,23 @@ DEFAULT_ALLOWANCE = {
 
 
 def check_timezone(name: str) -> str:
+    """An IANA zone name the tz database lists ("localtime", "posixrules" or "posix/…" are
+    files of one host's zoneinfo: a worker on another host could not read them)."""
     try:
+        if name not in _zones():
+            raise ValueError(name)
         ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
+    except (ZoneInfoNotFoundError, ValueError, TypeError, OSError) as exc:
         raise errors.Invalid(
             f"unknown timezone {name!r}: use an IANA name such as 'Europe/Berlin'",
             code="invalid_timezone",
         ) from exc
     return name
+
+
+@functools.cache
+def _zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones()) - {"localtime", "posixrules"}
 
 
 def check_name(value: str, what: str, max_len: int = 200) -> str:

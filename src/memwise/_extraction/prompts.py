@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memwise import errors
+from memwise._extraction import hygiene
 from memwise._extraction.pack import Pack
 from memwise._extraction.types import (
     Existing,
@@ -160,7 +161,7 @@ def parse(raw: str | dict[str, Any]) -> Extraction:
     """The model's JSON as an Extraction, or MalformedOutput (the job retries, then fails)."""
     try:
         data = json.loads(raw) if isinstance(raw, str) else raw
-        out = Output.model_validate(data)
+        out = Output.model_validate(hygiene.json_strings(data))  # no NUL, no lone surrogate
     except (json.JSONDecodeError, ValidationError, TypeError) as exc:
         raise MalformedOutput(f"the model did not return the extraction schema: {exc}") from exc
     return Extraction(

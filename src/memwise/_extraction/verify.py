@@ -127,5 +127,5 @@ def _verdicts(raw: Any) -> dict[int, dict[str, Any]]:
                 doubtful.add(i)  # two answers for one item: neither counts
             verdicts[i] = verdict
         return {i: v for i, v in verdicts.items() if i not in doubtful}
-    except (ValueError, TypeError, KeyError) as exc:
+    except (ValueError, TypeError, KeyError, OverflowError) as exc:
         raise MalformedOutput(f"the verifier did not answer in its schema: {exc}") from exc

@@ -20,7 +20,7 @@ from memwise import _observability as observability
 from memwise import errors
 from memwise._domain.jobs import Job
 from memwise._domain.memory import Evidence, check_key
-from memwise._extraction import dates, harness, summary
+from memwise._extraction import dates, harness, hygiene, summary
 from memwise._extraction import pack as packs
 from memwise._extraction.rules import RuleExtractor
 from memwise._extraction.types import Existing, Extractor, Line, Proposal
@@ -58,6 +58,12 @@ class Outcome:
     # each proposal not kept, with why ({"text", "why"}): its secrets masked, at most
     # MAX_PROPOSALS of them (the counts above hold every one)
     refusals: list[dict[str, str]] = field(default_factory=list)
+
+    def malformed(self, n: int) -> None:
+        """Count the proposals an extractor gave with a text or quote that was not text."""
+        if n:
+            self.discarded += n
+            self.refuse(f"{n} proposals whose text or quote was not text", "malformed")
 
     def refuse(self, text: str, why: str) -> None:
         """Name one proposal that was not kept, and why (its secrets masked)."""
@@ -174,6 +180,7 @@ class ExtractionRunner:
             self.last_error_at = self.rt.clock.now()
             status = self.jobs.fail(job, f"{type(exc).__name__}: {exc}")
             return Outcome("failed" if status == "failed" else "retrying", reason=str(exc))
+        extraction, malformed = hygiene.cleaned(extraction)  # no NUL, no surrogate, text only
         # a conversation's proposals are applied up to a bound: each is checked, grounded and
         # written (~25 ms), and a pasted list of 300 "I live in …" must not hold the worker
         proposals = extraction.items[:MAX_PROPOSALS]
@@ -196,6 +203,7 @@ class ExtractionRunner:
         )
         for text, why in verified.dropped:
             outcome.refuse(text, why)
+        outcome.malformed(malformed)
         # words that steer the assistant are data, never memory, whichever extractor
         # proposed them ("I always get the first-timer discount" read as a preference)
         steering = {id(p) for p in verified.items if any(instructions.scan(e.quote) for e in p[1])}
