@@ -34,6 +34,18 @@ def _said(mw: Memwise, text: str) -> tuple[Any, Any, Any, Any]:
     return ws, ann, conv, mw.record.append(ws.id, conv.id, "customer", text)
 
 
+def _watched(mw: Memwise) -> tuple[Any, Any, Any]:
+    """A workspace whose agent keeps memory and business events, its contact Ann and her
+    open conversation."""
+    ws, _ = mw.tenancy.create_workspace("Acme", "Europe/Berlin")
+    agent = mw.tenancy.create_agent(
+        ws.id, "Eve", memory_enabled=True, domain="retail", business_intelligence=True
+    )
+    ann = mw.tenancy.create_contact(ws.id, "Ann")
+    conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+    return ws, ann, conv
+
+
 class Adversary:
     """Proposes every kind of item a model must not get into memory, and one that belongs."""
 
@@ -229,12 +241,7 @@ def test_dates_entities_and_labels_an_extractor_adds_are_kept_only_when_said(
 
     mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=Embellisher())
     try:
-        ws, _ = mw.tenancy.create_workspace("Acme", "Europe/Berlin")
-        agent = mw.tenancy.create_agent(
-            ws.id, "Eve", memory_enabled=True, domain="retail", business_intelligence=True
-        )
-        ann = mw.tenancy.create_contact(ws.id, "Ann")
-        conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+        ws, ann, conv = _watched(mw)
         mw.record.append(
             ws.id,
             conv.id,
@@ -428,12 +435,7 @@ def test_characters_no_database_stores_and_fields_that_are_not_text_lose_nothing
 ) -> None:
     mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=Garbled())
     try:
-        ws, _ = mw.tenancy.create_workspace("Acme", "Europe/Berlin")
-        agent = mw.tenancy.create_agent(
-            ws.id, "Eve", memory_enabled=True, domain="retail", business_intelligence=True
-        )
-        ann = mw.tenancy.create_contact(ws.id, "Ann")
-        conv, _ = mw.record.start(ws.id, agent.id, "web", contact_id=ann.id)
+        ws, ann, conv = _watched(mw)
         mw.record.append_many(ws.id, conv.id, [NewTurn(r, t) for r, t in TURNS])
         mw.record.end(ws.id, conv.id)
         assert mw.worker().run_once().get("extract:applied") == 1
