@@ -447,3 +447,33 @@ def test_characters_no_database_stores_and_fields_that_are_not_text_lose_nothing
         assert any(r["why"] == "malformed" for r in job.result["refusals"])
     finally:
         mw.close()
+
+
+class Chatty:
+    """A model that proposes a hundred business events for one conversation."""
+
+    name = "chatty"
+    prompt_version = "test"
+
+    def extract(
+        self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Any
+    ) -> Extraction:
+        from memwise._extraction.types import ProposedEvent
+
+        said = "I moved to Hamburg last month"
+        return Extraction(events=[ProposedEvent(f"move{i}", {}, said) for i in range(100)])
+
+
+def test_a_conversations_events_are_read_up_to_a_bound(
+    database_url: str, clock: FixedClock
+) -> None:
+    mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=Chatty())
+    try:
+        ws, _, conv = _watched(mw)
+        mw.record.append_many(ws.id, conv.id, [NewTurn(r, t) for r, t in TURNS])
+        mw.record.end(ws.id, conv.id)
+        assert mw.worker().run_once().get("extract:applied") == 1
+        (job,) = [j for j in mw.jobs.find(ws.id) if j.kind == "extract"]
+        assert job.result is not None and job.result["events"] == 60
+    finally:
+        mw.close()

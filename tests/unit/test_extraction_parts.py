@@ -486,3 +486,17 @@ def test_a_possessed_thing_is_named_by_its_owner_not_by_itself() -> None:
         ("my wife hates having her photo taken", "Hates having photo taken"),
     ]:
         assert _one(turn, turn, item).items == [], item
+
+
+def test_a_relatives_key_cut_to_its_length_is_still_a_key() -> None:
+    """A relative's fact is kept under the relative (``people.sister.…``); cut to a key's
+    200 characters, it never ends on a dot (which no key may)."""
+    from memwise._domain.memory import Evidence, check_key
+
+    at = datetime(2026, 11, 29, 9, tzinfo=UTC)
+    said = "my sister lives in Denpasar"
+    long_key = "a" * 185 + "." + "b" * 13
+    evidence = [Evidence("t1", said, at)]
+    key = harness.key_about("Sister lives in Denpasar", long_key, [said], evidence)
+    assert key.startswith("people.sister.") and len(key) <= 200
+    assert check_key(key) == key

@@ -409,7 +409,7 @@ def key_about(text: str, key: str, context: Sequence[str], evidence: Sequence[Ev
     whom = next((w for w in item if w in people or w.split("_")[0] in people), None)
     whom = whom or next((w for w in named if w in item), None) or "someone"
     prefix = f"people.{re.sub(r'[^0-9a-z_]', '_', whom) or 'someone'}."  # a key's own letters
-    return key if key.startswith(prefix) else (prefix + key)[:200]
+    return key if key.startswith(prefix) else (prefix + key)[:200].rstrip(".")  # a key's form
 
 
 # verbs of a state that has ended; not "moved", "married", "retired", which start one
@@ -639,7 +639,7 @@ def verify(
             out.discarded += 1
             out.dropped.append((p.text, "not_grounded" if ev else "not_the_customers_words"))
     for e in events:
-        found = checker.find(e.quote)
+        found = checker.find(e.quote) if len(e.quote) <= MAX_QUOTE_CHARS else None
         if found:
             out.events.append((e, found))
         else:

@@ -187,7 +187,7 @@ class ExtractionRunner:
         past = len(extraction.items) - MAX_PROPOSALS
         verified = harness.verify(
             proposals,
-            extraction.events if agent.business_intelligence else [],
+            extraction.events[:MAX_PROPOSALS] if agent.business_intelligence else [],
             transcript,
             self.threshold,
         )
