@@ -18,6 +18,7 @@ from sqlalchemy.engine import Connection
 
 from memwise import _observability as observability
 from memwise import errors
+from memwise._domain import record
 from memwise._domain.jobs import Job
 from memwise._domain.memory import Evidence, check_key
 from memwise._extraction import dates, harness, hygiene, summary
@@ -488,12 +489,11 @@ def record_event_in(
     source: str,
     now: datetime,
 ) -> str:
-    """Record a contact event (labels trimmed, empty ones dropped); its id."""
+    """Record a contact event (labels trimmed and cleaned as turns are — no NUL, no lone
+    surrogate, whichever door it came through —, empty ones dropped); its id."""
     event_id = new_id("evt")
-    clean = {
-        str(k)[:60]: " ".join(str(v).split())[:200] for k, v in labels.items() if str(v).strip()
-    }
-    event_store.insert(
-        conn, event_id, ws_id, contact_id, conv_id, type_[:60], clean, at, source, now
-    )
+    said = {record.clean(str(k))[0][:60]: record.clean(str(v))[0] for k, v in labels.items()}
+    clean = {k: " ".join(v.split())[:200] for k, v in said.items() if v.strip()}
+    kind = record.clean(type_)[0][:60]
+    event_store.insert(conn, event_id, ws_id, contact_id, conv_id, kind, clean, at, source, now)
     return event_id

@@ -454,7 +454,9 @@ class Memory:
             entities=[
                 " ".join(record.clean(e)[0].split()) for e in new.entities if e and e.strip()
             ][:20],
-            occurs_phrase=(new.occurs_phrase or None) and new.occurs_phrase[:200],
+            occurs_phrase=record.clean(new.occurs_phrase)[0][:200] or None
+            if new.occurs_phrase
+            else None,
             extractor=new.extractor,
             prompt_version=new.prompt_version,
             labels=dict(new.labels),
