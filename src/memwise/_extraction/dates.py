@@ -50,11 +50,7 @@ NUMBER_WORDS = {w: n for w, n in CARDINALS.items() if 0 < n < 20 or n in (20, 30
 _ORDINAL_WORDS = {w: int(n[:-2]) for n, w in _NUMBERS if not n.isdigit()}
 _UNITS = [w for w, n in NUMBER_WORDS.items() if n < 10]  # one … nine
 _ORD = [w for w, n in _ORDINAL_WORDS.items() if n < 10]  # first … ninth
-_SUFFIX = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{_SUFFIX.get(n, 'th')}"
+_ordinal = date_words.ordinal
 
 
 def words_to_numbers(text: str) -> str:

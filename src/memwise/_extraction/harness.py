@@ -290,8 +290,9 @@ def _clauses(text: str) -> list[tuple[list[str], bool]]:
 
 @functools.cache
 def _cue(label: str) -> re.Pattern[str]:
-    """The words by which an item says it is itself negated, tentative, former, past, reported
-    or asked (``_text/data/item_cues.txt``): one pattern of literal alternatives (linear)."""
+    """The words by which an item says it is negated, tentative, former, past, reported or
+    asked (``_text/data/item_cues.txt``, literal alternatives: linear): a model's notes ("Dairy-
+    free", "No longer smokes") have no clause the parser reads so. The six regexes of before."""
     cues = [c for lab, c in wordlists.labelled("item_cues") if lab == label]
     alts = [
         (r"\w+" if c.startswith("*") else "")
@@ -509,7 +510,7 @@ _ENTAILED = [
 ]
 
 
-def unsaid(
+def _unsaid(
     text: str, quotes: str, kind: str | None = None, answered: Sequence[str] = ()
 ) -> tuple[set[str], set[str], set[str]]:
     """What an item says that its quotes do not: its numbers ("#12") and names (as stems),
@@ -517,7 +518,6 @@ def unsaid(
     which must be; and the content stems they do say. ``answered``: the turns just before the
     quotes: a booking (an event with numbers) whose quote confirms a date or time takes its
     other words, never its numbers, from them."""
-    text = re.sub(r"(?i)\b(\w+)-in-laws?\b", r"\1", text)  # a sister-in-law is a sister here
     said = quotes + " " + quotes.replace("-", "")  # "e-mail" says email
     hard = {f"#{n}" for n in _numbers(text) - _numbers(said)}  # its numbers: the customer's own
     if not hard and answered and kind == "event" and _numbers(text) and parse.dated(quotes):
@@ -558,7 +558,7 @@ def grounded(
     kind: str | None = None,
     answered: Sequence[str] = (),
 ) -> bool:
-    """Whether the item's text is supported by what its quotes say (``unsaid``: its numbers
+    """Whether the item's text is supported by what its quotes say (``_unsaid``: its numbers
     and names, and its other content words, all but one when it has four or more; a few
     channel words count as the same); and the clause of the turn that says it states it —
     not as a question, not negated, not as a wish, a supposition or something past — unless
@@ -567,11 +567,11 @@ def grounded(
     (``QuoteChecker.around``); ``answered``: the turns just before (``QuoteChecker.before``)."""
     if not evidence:
         return False
+    text = re.sub(r"(?i)\b(\w+)-in-laws?\b", r"\1", text)  # a sister-in-law is a sister here
     quotes = " . ".join(e.quote for e in evidence)
-    hard, soft, found = unsaid(text, quotes, kind, answered)
+    hard, soft, found = _unsaid(text, quotes, kind, answered)
     if hard or len(soft) > (1 if len(soft) + len(found) >= 4 else 0):
         return False
-    text = re.sub(r"(?i)\b(\w+)-in-laws?\b", r"\1", text)
     # Someone the item names ("Daughter is allergic …") is in the turn around the quote, or
     # the quote says it of someone ("she's allergic to nuts").
     said_of = context if context else [e.quote for e in evidence]

@@ -22,7 +22,9 @@ def _text(value: Any) -> str | None:
 
 
 def _texts(values: Any) -> list[str]:
-    return [t for v in values if (t := _text(v)) is not None] if isinstance(values, list) else []
+    if not isinstance(values, (list, tuple)):  # a lone string is no list of texts
+        return []
+    return [t for v in values if (t := _text(v)) is not None]
 
 
 def json_strings(value: Any) -> Any:
@@ -67,6 +69,6 @@ def cleaned(found: Extraction) -> tuple[Extraction, int]:
     dropped = len(found.items) + len(found.events) + len(found.summary)
     dropped -= len(items) + len(events) + len(summary)
     return (
-        Extraction(items, events, summary, found.usage, _texts(list(found.not_read))),
+        Extraction(items, events, summary, found.usage, _texts(found.not_read)),
         dropped,
     )

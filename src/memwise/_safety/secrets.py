@@ -199,9 +199,9 @@ def _ibans(text: str) -> list[Finding]:
 # decides. The UK NI number has no check digit and no library: its format is the rule. Nine
 # digits are a SIN, or an undashed SSN, only beside their name (an order number passes the
 # checks one time in ten). secrets_blind_1: identifiers found 0 → 27 of 28, 2 false alarms.
-# A UK taxpayer reference (UTR) the same way (2026-12-08). Taken back the same day: a number
-# of an identifier's shape named just before it as one whatever its check ("my SIN is 046 454
-# 286") — an attack found Spanish "sin" and German "nie" made order numbers secrets.
+# A UK taxpayer reference (UTR) the same way (2026-12-08; secrets_blind_1 level). Taken back:
+# a number named as an identifier as one whatever its check ("my SIN is 046 454 286") —
+# Spanish "sin" and German "nie" made order numbers secrets.
 _ID_CUE = re.compile(
     r"\b(?:ssn|sin|nas|social (?:security|insurance)|steuer|identifikationsnummer|idnr|tax id"
     r"|nir|s[ée]curit[ée] sociale|dni|nie|utr|unique taxpayer reference)\b",

@@ -10,7 +10,7 @@ import unicodedata
 
 from memwise._text import words as wordlists
 
-_QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "´": "'", "`": "'"})
+QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "´": "'", "`": "'"})
 
 
 @functools.lru_cache(maxsize=8192)
@@ -21,7 +21,7 @@ def fold_word(word: str) -> str:
 
 def fold(text: str) -> str:
     """Compatibility forms, quote marks, case and accents folded ("São" is "sao")."""
-    t = unicodedata.normalize("NFKD", text).translate(_QUOTES).casefold()
+    t = unicodedata.normalize("NFKD", text).translate(QUOTES).casefold()
     return unicodedata.normalize("NFC", "".join(c for c in t if not unicodedata.combining(c)))
 
 
@@ -33,6 +33,9 @@ def norm(text: str) -> str:
     return " ".join(t.split())
 
 
+# A word with its apostrophes, and where it is: the quote check's own tokenizer (moved here
+# unchanged from the harness). spaCy's would split "don't" apart and cost a parse of every
+# turn a quote is looked for in; linear (one character class, tests/security/test_cpu_budget).
 _TOKEN = re.compile(r"[\w'’‘`´]+")
 _SUFFIXES = (("n't", "not"), ("'m", "am"), ("'re", "are"), ("'ve", "have"), ("'ll", "will"))
 _IRREGULAR = {  # "can't", "cannot", "im", "dont" … (a data file: text/data)
