@@ -15,6 +15,7 @@ import contextlib
 import gc
 import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -23,6 +24,8 @@ from memwise import Memwise, errors
 from memwise._context import router
 from memwise._domain.access import Kind, Principal
 from memwise._domain.tenancy import Role
+from memwise._extraction import harness
+from memwise._extraction.types import Line, Proposal
 from memwise._policies import compaction
 from memwise._policies.window import Message
 from memwise._safety import instructions, pii, secrets
@@ -289,3 +292,56 @@ def test_a_message_sized_paste_is_bounded_by_its_proposals(shop: dict[str, Any])
             for k in range(3)  # distinct numbers each time: nothing remembered answers
         ]
         assert min(spent) < 5 * BUDGET_S, (unit, spent)
+
+
+def _near_quotes(turn: str, change: Callable[[int, str], str]) -> list[str]:
+    """Quotes of up to 2,000 characters taken along ``turn``, every fourth word changed."""
+    words = turn.split()
+    out = []
+    for k in range(8):
+        part = words[k * 300 : k * 300 + 300]
+        out.append(" ".join(change(j, w) if j % 4 == 0 else w for j, w in enumerate(part))[:1990])
+    return out
+
+
+def test_near_quotes_against_long_turns_are_bounded() -> None:
+    """A model's answer of 60 proposals, each with eight quotes near (not equal to) the
+    customer's words in four 32 kB turns: every quote is searched word for word and near,
+    and ran 73 s a turn before the near search was bounded (memwise._text.find). Its words
+    differ in spelling, are other words of the turn, or are a negation where the turn has
+    none (every place within the count of differing words, none close)."""
+    vocab = [
+        "allergic",
+        "to",
+        "peanuts",
+        "and",
+        "walnuts",
+        "moving",
+        "hamburg",
+        "dentist",
+        "the",
+        "my",
+        "bike",
+        "not",
+    ]
+    turns = [" ".join(vocab[(i * 7 + k) % 12] for i in range(5400))[:SIZE] for k in range(4)]
+    turns.append(_fill("allergic walnuts ")[:-5] + " not")
+    at = datetime(2026, 3, 5, tzinfo=UTC)
+    lines = [Line(f"t{i}", "customer", t, at) for i, t in enumerate(turns)]
+    shapes: dict[str, Callable[[int, str], str]] = {
+        "misspelt": lambda j, w: w + "x",
+        "other words": lambda j, w: vocab[(j * 5) % 11],
+        "negated": lambda j, w: "not",
+    }
+    harness.verify([Proposal("fact", "Is allergic", ["allergic to peanuts"])], [], lines)
+    for name, change in shapes.items():
+        proposals = [
+            Proposal("fact", "Is allergic to peanuts", _near_quotes(turns[n % 5], change))
+            for n in range(60)
+        ]
+
+        def check(_: str, p: list[Proposal] = proposals) -> None:
+            harness.verify(p, [], lines)
+
+        spent = cpu(check, "")
+        assert spent < 5 * BUDGET_S, (name, round(spent, 2))
