@@ -168,6 +168,35 @@ def test_a_model_extracting_in_french_keeps_the_day_and_time_the_customer_meant(
     assert item.occurs_on == "2026-12-01T14:30:00+01:00"
 
 
+def test_one_proposal_out_of_the_schema_loses_only_itself(
+    mw_sqlite: Memwise, server: FakeModelServer, clock: FixedClock
+) -> None:
+    """Each proposal of a model's answer is read on its own: one with a field missing, one
+    with a list where text belongs and an event without its quote are dropped and counted;
+    one with nine quotes and one over 500 characters are the harness's (too long); a field
+    the model adds is not read. The rest is applied (before, any of them failed the answer)."""
+    clock.set(
+        __import__("datetime").datetime(2026, 11, 29, 9, 0, tzinfo=__import__("datetime").UTC)
+    )
+    mw_sqlite.extraction.extractor = OpenAIExtractor("small-model", base_url=f"{server.url}/v1")
+    good = {**GOOD["items"][0], "confidence": 0.9}
+    missing = {k: v for k, v in GOOD["items"][1].items() if k != "entities"}
+    listed = {**GOOD["items"][1], "text": ["Dentist", "appointment"]}
+    many = {**GOOD["items"][1], "quotes": ["dentist tomorrow at 11"] * 9}
+    long = {**GOOD["items"][1], "text": "Dentist appointment " * 30}
+    event = {"type": "booking", "labels": {}}
+    answer = {"items": [good, missing, listed, many, long], "events": [event], "summary": []}
+    server.enqueue(answer)
+    ws, contact = _conversation(mw_sqlite)
+    assert mw_sqlite.worker().run_once() == {"extract:applied": 1}
+    assert [s.item.text for s in mw_sqlite.memory.items(ws, contact)] == ["Prefers email"]
+    job = mw_sqlite.jobs.find(ws)[0]
+    assert job.result is not None
+    why = {r["text"]: r["why"] for r in job.result["refusals"]}
+    assert why["3 proposals not in the extraction schema"] == "malformed"
+    assert list(why.values()).count("too_long") == 2
+
+
 @pytest.mark.parametrize(
     "failure",
     [

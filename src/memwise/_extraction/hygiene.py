@@ -67,7 +67,7 @@ def cleaned(found: Extraction) -> tuple[Extraction, int]:
         if (text := _text(s.text)) is not None and (quote := _text(s.quote)) is not None
     ]
     dropped = len(found.items) + len(found.events) + len(found.summary)
-    dropped -= len(items) + len(events) + len(summary)
+    dropped -= len(items) + len(events) + len(summary) - found.malformed
     return (
         Extraction(items, events, summary, found.usage, _texts(found.not_read)),
         dropped,

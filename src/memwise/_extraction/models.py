@@ -51,6 +51,7 @@ class ModelExtractor:
             extraction.events,
             extraction.summary,
             {"tokens": tokens, "mode": self.mode},
+            malformed=extraction.malformed,
         )
 
 

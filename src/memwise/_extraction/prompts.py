@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -51,37 +51,47 @@ Rules, all of them binding:
 """
 
 
+# Each proposal is read on its own: one that is not in the schema (a missing field, a list
+# where text belongs, a sixth quote) is dropped and counted, never the whole answer — unless
+# none is in it, when the answer is asked again. Fields a model adds are not read. Lengths
+# are the harness's to judge (an item over 500 characters, a quote over 2,000: discarded
+# as too long, with the reason), a kind the store's (refused as an invalid kind).
+_ELEMENT = ConfigDict(extra="ignore")
+_M = TypeVar("_M", bound=BaseModel)
+
+
 class _Item(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    kind: str = Field(pattern="^(preference|fact|event|task|note)$")
-    text: str = Field(min_length=1, max_length=500)
+    model_config = _ELEMENT
+    kind: str = Field(min_length=1)
+    text: str = Field(min_length=1)
     key: str | None
-    quotes: list[str] = Field(min_length=1, max_length=5)
+    quotes: list[str] = Field(min_length=1)
     occurs_phrase: str | None
     entities: list[str]
 
 
 class _Event(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _ELEMENT
     type: str
     labels: dict[str, str]
     quote: str
 
 
 class _Sentence(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _ELEMENT
     part: Literal["wanted", "decided", "open"]
-    text: str = Field(min_length=1, max_length=300)
-    quote: str = Field(min_length=1, max_length=2000)
+    text: str = Field(min_length=1)
+    quote: str = Field(min_length=1)
     said_by: Literal["customer", "business"]
 
 
 class Output(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    items: list[_Item]
-    events: list[_Event]
-    summary: list[_Sentence] = Field(default_factory=list, max_length=6)
-    continuity: Any = None  # what extract-2 asked for: accepted from an older reply, not read
+    """The answer's envelope: three lists, each element read on its own (``parse``)."""
+
+    model_config = ConfigDict(extra="ignore")  # "continuity" of extract-2, a model's notes
+    items: list[Any]
+    events: list[Any]
+    summary: list[Any] = Field(default_factory=list)
 
 
 SCHEMA: dict[str, Any] = {
@@ -158,17 +168,37 @@ class MalformedOutput(errors.Unavailable):
 
 
 def parse(raw: str | dict[str, Any]) -> Extraction:
-    """The model's JSON as an Extraction, or MalformedOutput (the job retries, then fails)."""
+    """The model's JSON as an Extraction, or MalformedOutput (the job retries, then fails):
+    an answer that is not the envelope, or whose proposals are none of them in the schema.
+    The proposals that are not are dropped and counted (``Extraction.malformed``)."""
     try:
         data = json.loads(raw) if isinstance(raw, str) else raw
         out = Output.model_validate(hygiene.json_strings(data))  # no NUL, no lone surrogate
     except (json.JSONDecodeError, ValidationError, TypeError) as exc:
         raise MalformedOutput(f"the model did not return the extraction schema: {exc}") from exc
+    items, bad_items = _each(_Item, out.items)
+    events, bad_events = _each(_Event, out.events)
+    summary, bad_summary = _each(_Sentence, out.summary)
+    bad = bad_items + bad_events + bad_summary
+    if bad and len(bad) == len(out.items) + len(out.events) + len(out.summary):
+        raise MalformedOutput(f"no proposal of the model's was in the extraction schema: {bad[0]}")
     return Extraction(
         items=[
-            Proposal(i.kind, i.text, i.quotes, i.key, i.occurs_phrase, i.entities)
-            for i in out.items
+            Proposal(i.kind, i.text, i.quotes, i.key, i.occurs_phrase, i.entities) for i in items
         ],
-        events=[ProposedEvent(e.type, e.labels, e.quote) for e in out.events],
-        summary=[SummaryProposal(x.part, x.text, x.quote, x.said_by) for x in out.summary],
+        events=[ProposedEvent(e.type, e.labels, e.quote) for e in events],
+        summary=[SummaryProposal(x.part, x.text, x.quote, x.said_by) for x in summary],
+        malformed=len(bad),
     )
+
+
+def _each(model: type[_M], given: list[Any]) -> tuple[list[_M], list[str]]:
+    """The elements that are ``model``, and what was wrong with each of the others."""
+    good: list[_M] = []
+    bad: list[str] = []
+    for element in given:
+        try:
+            good.append(model.model_validate(element))
+        except ValidationError as exc:
+            bad.append(str(exc)[:300])
+    return good, bad

@@ -57,6 +57,7 @@ class Extraction:
     summary: list[SummaryProposal] = field(default_factory=list)
     usage: dict[str, Any] = field(default_factory=dict)
     not_read: list[str] = field(default_factory=list)  # what the extractor said it did not read
+    malformed: int = 0  # proposals of a model's answer not in its schema: dropped, counted
 
 
 @dataclass(frozen=True)

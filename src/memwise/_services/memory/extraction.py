@@ -61,10 +61,11 @@ class Outcome:
     refusals: list[dict[str, str]] = field(default_factory=list)
 
     def malformed(self, n: int) -> None:
-        """Count the proposals an extractor gave with a text or quote that was not text."""
+        """Count the proposals an extractor gave that were not in its schema (a model's) or
+        with a text or quote that was not text."""
         if n:
             self.discarded += n
-            self.refuse(f"{n} proposals whose text or quote was not text", "malformed")
+            self.refuse(f"{n} proposals not in the extraction schema", "malformed")
 
     def refuse(self, text: str, why: str) -> None:
         """Name one proposal that was not kept, and why (its secrets masked)."""
