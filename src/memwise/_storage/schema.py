@@ -247,6 +247,7 @@ memory_items = sa.Table(
     sa.Index("ix_memory_items_version", "workspace_id", "contact_id", "seq", "revision"),
     sa.Index("ix_memory_items_key", "contact_id", "key"),
     sa.Index("ix_memory_items_due", "key", "lifecycle", "occurs_at"),
+    sa.Index("ix_memory_items_embedder", "embedder", "seq"),  # the worker's vector sweep
 )
 
 # One memory's life: every change to an item (created, superseded, edited, archived), with
@@ -384,6 +385,7 @@ knowledge_chunks = sa.Table(
     sa.Column("grams", sa.Text, nullable=True),  # as turns.grams, of the title and the text
     sa.Index("ix_knowledge_chunks_owner", "owner_id"),
     sa.Index("ix_knowledge_chunks_current", "workspace_id", "current"),
+    sa.Index("ix_knowledge_chunks_embedder", "current", "embedder", "seq"),  # the vector sweep
 )
 
 lessons = sa.Table(

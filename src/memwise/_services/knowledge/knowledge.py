@@ -36,7 +36,7 @@ from memwise._policies.notebook import normalize
 from memwise._retrieval import embedders, fusion
 from memwise._retrieval.embedders import Embedder
 from memwise._safety import pii
-from memwise._services.platform import rows
+from memwise._services.platform import rows, sweeps
 from memwise._services.platform.runtime import Runtime
 from memwise._storage.stores import knowledge as store
 from memwise._text import lexical
@@ -49,9 +49,6 @@ from memwise._text import lexical
 FUSION = fusion.Fusion(k=30, weights=(1.0, 3.0))
 ANSWER_FROM = 5  # knowledge answers when one of its best five passages covers the question
 POOL = 8  # lexical candidates scored per result wanted
-
-
-EMBED_SWEEP = 256  # chunks a sweep embeds at most (a few seconds of the worker's time)
 
 
 def chunk(body: str, size: int) -> list[str]:
@@ -267,25 +264,23 @@ class Knowledge:
         return self.embedder.embed(texts)
 
     def embed_missing(
-        self, workspace_id: WorkspaceId | None = None, limit: int = EMBED_SWEEP
+        self, workspace_id: WorkspaceId | None = None, limit: int = sweeps.SWEEP
     ) -> int:
         """Embed up to ``limit`` current chunks that have no vector of the configured
         embedder — published before it was configured, or under another one — and keep the
         vectors; how many (the worker's sweep: a changed embedder catches up in steps)."""
-        if self.embedder is None:
-            return 0
-        eid = self.embedder.id
-        with self.rt.db.read() as conn:
-            found = store.unembedded_chunks(conn, eid, limit, workspace_id)
-        if not found:
-            return 0
-        texts = [r.text if r.part == "lesson" else f"{r.title}\n{r.text}" for r in found]
-        vectors = self.embedder.embed(texts)  # before the transaction: it may be remote
-        pairs = list(zip(found, vectors, strict=True))
-        with self.rt.db.write() as conn:
+
+        def keep(conn: Connection, eid: str, pairs: list[tuple[Any, np.ndarray]]) -> None:
             store.set_chunk_vectors(conn, eid, {r.id: embedders.to_bytes(v) for r, v in pairs})
             self.rt.db.backend.store_vectors(conn, [(r.id, v.tolist()) for r, v in pairs])
-        return len(found)
+
+        return sweeps.embed_missing(
+            self.rt.db,
+            self.embedder,
+            lambda conn, eid: store.unembedded_chunks(conn, eid, limit, workspace_id),
+            lambda r: r.text if r.part == "lesson" else f"{r.title}\n{r.text}",
+            keep,
+        )
 
     def insert_chunks(
         self,

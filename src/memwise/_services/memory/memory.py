@@ -45,7 +45,7 @@ from memwise._policies.notebook import normalize
 from memwise._retrieval import embedders
 from memwise._retrieval.embedders import Embedder
 from memwise._safety import guards, instructions, secrets
-from memwise._services.platform import audit, events, rows
+from memwise._services.platform import audit, events, rows, sweeps
 from memwise._services.platform.runtime import Runtime
 from memwise._storage.stores import jobs as job_store
 from memwise._storage.stores import memory_items as store
@@ -56,7 +56,6 @@ MAX_SUMMARY_TEXT = 1000  # a session summary: up to MAX_SUMMARY sentences
 MAX_SUMMARY = 4
 SUMMARY_PARTS = ("wanted", "decided", "open")
 CLOSES_LOOK_BACK = 10  # earlier summaries a new conversation may close a point of
-EMBED_SWEEP = 256  # items a sweep embeds at most (a second or two of the worker's time)
 # How close in meaning (MiniLM cosine) a new stated value must be to the one it would replace,
 # or to its key's words. Chosen on honesty_blind_1 (a tuning set since): of the proposals keyed
 # like a prior item, 14 of 16 corrections pass and 2 of 24 wrongly keyed ones; the genuine
@@ -224,24 +223,24 @@ class Memory:
         store.set_vector(conn, item_id, self.embedder.id, embedders.to_bytes(vector))
 
     def embed_missing(
-        self, workspace_id: WorkspaceId | None = None, limit: int = EMBED_SWEEP
+        self, workspace_id: WorkspaceId | None = None, limit: int = sweeps.SWEEP
     ) -> int:
         """Embed up to ``limit`` items that have no vector of the configured embedder —
         written before it was configured, or under another one (the packaged MiniLM's
         float products before 2026-12-08) — and keep the vectors; how many (the worker's
         sweep: recall finds them by meaning again, a bounded batch a minute)."""
-        if self.embedder is None:
-            return 0
-        eid = self.embedder.id
-        with self.rt.db.read() as conn:
-            found = store.unembedded(conn, eid, limit, workspace_id)
-        if not found:
-            return 0
-        vectors = self.embedder.embed([r.text for r in found])  # outside the transaction
-        with self.rt.db.write() as conn:
-            for r, v in zip(found, vectors, strict=True):
+
+        def keep(conn: Connection, eid: str, pairs: list[tuple[Any, np.ndarray]]) -> None:
+            for r, v in pairs:  # only while the item still says what was embedded
                 store.set_vector(conn, r.id, eid, embedders.to_bytes(v), text=r.text)
-        return len(found)
+
+        return sweeps.embed_missing(
+            self.rt.db,
+            self.embedder,
+            lambda conn, eid: store.unembedded(conn, eid, limit, workspace_id),
+            lambda r: str(r.text),
+            keep,
+        )
 
     @property
     def stale_after(self) -> timedelta:

@@ -17,6 +17,7 @@ from memwise._storage.schema import (
     knowledge_documents,
     knowledge_identifiers,
 )
+from memwise._storage.stores import lacking_vectors
 from memwise._text import scripts
 
 
@@ -177,14 +178,12 @@ def unembedded_chunks(
     conn: Connection, embedder: str, limit: int, workspace_id: WorkspaceId | None = None
 ) -> list[Any]:
     """Current chunks without a vector of ``embedder`` (none yet, or another embedder's),
-    oldest first, at most ``limit``."""
+    oldest first, at most ``limit`` (``ix_knowledge_chunks_embedder``)."""
     c = knowledge_chunks.c
-    query = sa.select(c.seq, c.id, c.part, c.title, c.text).where(
-        c.current.is_(True), sa.or_(c.embedder.is_(None), c.embedder != embedder)
-    )
-    if workspace_id is not None:
-        query = query.where(c.workspace_id == workspace_id)
-    return list(conn.execute(query.order_by(c.seq).limit(limit)).all())
+    where = [c.current.is_(True)]
+    where += [] if workspace_id is None else [c.workspace_id == workspace_id]
+    columns = [c.id, c.part, c.title, c.text]
+    return lacking_vectors.rows(conn, knowledge_chunks, columns, embedder, limit, *where)
 
 
 def set_chunk_vectors(conn: Connection, embedder: str, vectors: dict[str, bytes]) -> None:

@@ -21,6 +21,7 @@ from memwise._storage.schema import (
     turns,
     workspaces,
 )
+from memwise._storage.stores import lacking_vectors
 
 
 def item_from_row(r: Any) -> Item:
@@ -284,13 +285,11 @@ def settle_conflicts(
 def unembedded(
     conn: Connection, embedder: str, limit: int, workspace_id: WorkspaceId | None = None
 ) -> list[Any]:
-    """(id, text) of items without a vector of ``embedder`` (none yet, or another
-    embedder's), oldest first, at most ``limit``."""
+    """(id, text, seq) of items without a vector of ``embedder`` (none yet, or another
+    embedder's), oldest first, at most ``limit`` (``ix_memory_items_embedder``)."""
     c = memory_items.c
-    query = sa.select(c.id, c.text).where(sa.or_(c.embedder.is_(None), c.embedder != embedder))
-    if workspace_id is not None:
-        query = query.where(c.workspace_id == workspace_id)
-    return list(conn.execute(query.order_by(c.seq).limit(limit)).all())
+    where = [] if workspace_id is None else [c.workspace_id == workspace_id]
+    return lacking_vectors.rows(conn, memory_items, [c.id, c.text], embedder, limit, *where)
 
 
 def set_vector(
