@@ -40,6 +40,9 @@ def test_the_demo_tells_the_story_and_runs_again(tmp_path: Path) -> None:
     ):
         assert seen in out.stdout, (seen, out.stdout)
     assert "<mark>" not in out.stdout and "Q: " not in out.stdout
+    # one sentence, one value of a key: "I prefer email for anything about orders" was two
+    # preferences of one contact channel, shown as a conflict
+    assert "conflicting" not in out.stdout and "Prefers to be contacted by email" in out.stdout
     assert "passed it to the team. It's with" not in out.stdout  # said once
     assert (tmp_path / "memwise-demo.db").exists()
     again = _memwise("demo", cwd=tmp_path)  # idempotent: the demo database starts anew

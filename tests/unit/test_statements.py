@@ -121,3 +121,22 @@ def test_a_left_out_clause_leaves_no_punctuation_behind() -> None:
 def test_a_time_said_alone_is_read_by_the_dates_module() -> None:
     assert [d.time_only for d in reader.dated("3.30pm ok.")] == [True]
     assert reader.dated("ok, sounds good") == []
+
+
+def test_one_sentence_gives_one_value_of_a_key(embedder: object) -> None:
+    """A pattern's "Prefers to be contacted by email" and the reading "Prefers email for
+    anything about orders" of the same sentence were two values of one key: a conflict in
+    the profile. The reading is kept without the key; another sentence's value keeps it."""
+    said = "Please use email, not phone, I prefer email for anything about orders."
+    slot = Proposal("preference", "Prefers to be contacted by email", [said], "x.channel")
+    reading = reader.Reading()
+    reading.add(said, [slot])
+    assert reading.stated  # the sentence was read
+    read = reader.propose(reading.stated, embedder)
+    assert read and read[0].key  # read as a value of some key
+    same = Proposal("preference", "Prefers email", [said], read[0].key)
+    again = Proposal("preference", "Prefers email", ["Email me, please."], read[0].key)
+    assert [p.key for p in reader._one_per_key(read, [same])] == [None]
+    assert reader._one_per_key(read, [same])[0].text == read[0].text
+    assert reader._one_per_key(read, [again]) == read
+    assert [p.key for p in reader._one_per_key([*read, *read], [])] == [read[0].key, None]
