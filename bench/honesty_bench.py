@@ -37,6 +37,7 @@ from memwise._services.memory.memory import NewItem
 
 ROOT = Path(__file__).parent.parent
 DEFAULT = ROOT / "tools" / "datasets" / "honesty_blind_1.json"
+STORED = ""  # --stored CLASS,…: print each stored proposal of those classes (a tuning aid too)
 WHY = ""  # --why CLASS: print each refused proposal of that class (a tuning aid: reading
 # them makes the set a tuning set; say so in tools/datasets.toml)
 
@@ -140,9 +141,12 @@ def _one(
     for p in conv["proposals"]:
         per[p["label"]]["proposed"] += 1
         if p["label"] == "wrong_key":  # its harm is the key: kept beside without it is fine
-            per[p["label"]]["stored"] += (_norm(p["text"]), p["key"]) in keyed
+            stored = (_norm(p["text"]), p["key"]) in keyed
         else:
-            per[p["label"]]["stored"] += _norm(p["text"]) in current
+            stored = _norm(p["text"]) in current
+        per[p["label"]]["stored"] += stored
+        if STORED and stored and p["label"] in STORED.split(","):
+            print(f"  stored {p['label']:12} {p['key']!s:28} {p['text'][:70]!r} <- {p['quote'][:70]!r}")
     for item_id, prior in prior_ids.items():
         item = by_id[item_id]
         if item.lifecycle.value == "active":
@@ -164,9 +168,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", type=Path, default=DEFAULT)
     parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--why", default="", help="print the refused proposals of a class")
+    parser.add_argument("--stored", default="", help="print the stored proposals of classes")
     args = parser.parse_args(argv)
-    global WHY
-    WHY = args.why
+    global WHY, STORED
+    WHY, STORED = args.why, args.stored
     per, harm, refusals = run(args.set, args.backend)
     rows = []
     for label in sorted(per, key=lambda x: (x != "genuine", x)):

@@ -43,6 +43,20 @@ SAID_IN = [
     ("de", "bis Freitag 9 am", "2026-03-06T09:00"),  # an English "am" in a German quote
     ("de", "am Do um 10", "2026-03-12T10:00"),  # a short name before a time: Thursday
     ("fr", "le sept à 10h", "2026-03-07T10:00"),  # seven, not September
+    # offsets, by dateparser's units and the words that lead them (2026-12-08): "in acht
+    # Tagen" and "dans huit jours" are a week, "quince días" two; "vor 10 Uhr" is no offset
+    ("de", "in einer Woche", "2026-03-12"),
+    ("de", "in drei Tagen um 14 Uhr", "2026-03-08T14:00"),
+    ("de", "heute in acht Tagen", "2026-03-12"),
+    ("de", "vor zwei Tagen", "2026-03-03"),
+    ("de", "in 2 Monaten", "2026-05-05"),
+    ("de", "vor 11 Uhr", "2026-03-05T11:00"),
+    ("fr", "dans deux semaines", "2026-03-19"),
+    ("fr", "dans huit jours", "2026-03-12"),
+    ("fr", "il y a 3 jours", "2026-03-02"),
+    ("es", "dentro de quince días", "2026-03-19"),
+    ("es", "en tres días a las 5 de la tarde", "2026-03-08T17:00"),
+    ("es", "hace una semana", "2026-02-26"),
 ]
 
 

@@ -18,23 +18,12 @@ from memwise._text import normal, words
 _NAMES = [w for kind, w in words.labelled("calendar") if kind in ("weekday", "month")]
 _MONTHS = [w for kind, w in words.labelled("calendar") if kind == "month"]
 _WEEKDAY = "(?:" + "|".join(w for kind, w in words.labelled("calendar") if kind == "weekday") + ")"
-_RELATIVE = {
-    "0 day ago": "today",
-    "1 day ago": "yesterday",
-    "2 day ago": "the day before yesterday",
-    "in 1 day": "tomorrow",
-    "in 2 day": "the day after tomorrow",
-    "0 week ago": "this week",
-    "1 week ago": "last week",
-    "in 1 week": "next week",
-}
-_CLOCK = {  # marker: (its place, hours added, minutes)
-    "half-before": ("before", -1, 30),
-    "quarter-past": ("before", 0, 15),
-    "quarter-to": ("before", -1, 45),
-    "and-half": ("after", 0, 30),
-    "and-quarter": ("after", 0, 15),
-    "less-quarter": ("after", -1, 45),
+# dateparser's relative words in English ("0 day ago": "today"), and the clock markers the
+# data file's hour words turn into: marker, its place, hours added, minutes ("halb sechs")
+_DATA = words.labelled("date_words")
+_RELATIVE = {k: v for k, _, v in (t.partition("\t") for lab, t in _DATA if lab == "*")}
+_CLOCK = {
+    c[0]: (c[1], int(c[2]), int(c[3])) for lab, t in _DATA if lab == "clock" for c in [t.split()]
 }
 
 
@@ -70,7 +59,13 @@ def _table(language: str) -> _Table | None:
             english |= {_fold(w): _RELATIVE[relative] for w in said}
     for pair in info.get("simplifications", []):
         english |= {_fold(k): v for k, v in pair.items() if k.isalpha() and v.isdigit()}
-    for lang, text in words.labelled("date_words"):
+    for unit in ("day", "week", "month", "year"):  # "in drei Tagen", "hace 2 días" (not "j")
+        english |= {_fold(w): unit for w in info.get(unit, []) if len(w) >= 3}
+    leads = [("in-", w) for w in info.get("in", [])]  # "in", "dans", "dentro de"; "vor"
+    for relative, said in info.get("relative-type-regex", {}).items():  # "vor (\d+) tagen"
+        leads += [("ago-" if relative.endswith("ago") else "in-", r.split(" (")[0]) for r in said]
+    english |= {_fold(w): lead for lead, w in leads}
+    for lang, text in _DATA:
         if lang == language:
             said, _, meaning = text.partition("\t")
             english[_fold(said)] = meaning.strip()
@@ -96,6 +91,10 @@ def english(phrase: str, language: str) -> str:
         return text
     pattern, meaning, guarded = found
     text = re.sub(r"\s+([,.])", r"\1", pattern.sub(lambda m: f" {meaning[m.group()]} ", text))
+    for lead, said in (("in-", r"in \1 \2"), ("ago-", r"\1 \2 ago")):  # "vor 3 Tagen"
+        text = re.sub(rf"\b(?:today\s+)?{lead}\s+(\d+)\s+(day|week|month|year)\b", said, text)
+    text = re.sub(r"\bin (8|15) day\b", lambda m: f"in {int(m[1]) - 1} day", text)  # a week
+    text = re.sub(r"\b(?:ago|in)-(?!\w)", "", text)  # "vor 10 Uhr" is no offset
     if guarded is not None:  # "Do um 10", "sam 14": a short name before a number or a time
         text = guarded.sub(lambda m: meaning[m[1]], text)
     text = re.sub(r"\b(\d{1,2}) ?h ?([0-5]\d)?\b", lambda m: f"{m[1]}:{m[2] or '00'}", text)
