@@ -113,7 +113,7 @@ def _who(token: Any) -> tuple[Who, str]:
     if token.pos_ == "PRON":  # "it's the neighbour's Kelpie": what "it" is said to be
         attr = [c for c in token.head.children if c.dep_ == "attr" and c.pos_ != "PRON"]
         return _who(attr[0]) if low in _POINTING and attr else ("none", "")
-    people = words.load("people") | words.load("animals")
+    people = words.load("people") | words.load("animals") | _beings()
     named = token.ent_type_ == "PERSON" or token.pos_ == "PROPN"
     if named or token.lemma_.lower() in people or low in people:
         return "other", _np(token)
@@ -122,9 +122,18 @@ def _who(token: Any) -> tuple[Who, str]:
     owners = [c for c in token.children if c.dep_ == "poss"]
     if any(o.lower_ not in _MINE and _who(o)[0] == "other" for o in owners):
         return "other", _np(token)  # "the neighbour's Kelpie", "Joan's flight"
-    if {o.lower_ for o in owners} & _MINE:
+    if {o.lower_ for o in owners} & _MINE and token.tag_ != "JJS":  # "my youngest": a child
         return "speaker", _np(token)  # "my flight", "our booking": the speaker's
+    if token.tag_ == "JJS" and owners:
+        return "other", _np(token)
     return "none", ""
+
+
+@functools.cache
+def _beings() -> frozenset[str]:
+    """Nouns whose most common sense is a person or an animal (WordNet, ``tools/beings.py``),
+    less the words memwise itself names the speaker by ("customer", "caller", "user")."""
+    return words.load("beings") - {"customer", "client", "caller", "user", "speaker", "member"}
 
 
 class SpacyParser:
