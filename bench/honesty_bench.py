@@ -146,7 +146,8 @@ def _one(
             stored = _norm(p["text"]) in current
         per[p["label"]]["stored"] += stored
         if STORED and stored and p["label"] in STORED.split(","):
-            print(f"  stored {p['label']:12} {p['key']!s:28} {p['text'][:70]!r} <- {p['quote'][:70]!r}")
+            said = f"{p['text'][:70]!r} <- {p['quote'][:70]!r}"
+            print(f"  stored {p['label']:12} {p['key']!s:28} {said}")
     for item_id, prior in prior_ids.items():
         item = by_id[item_id]
         if item.lifecycle.value == "active":
