@@ -1,6 +1,7 @@
 """The worker's vector sweep reads an index, not the table (both backends): every query it
 runs for memory items and knowledge chunks is planned on the (…, embedder, seq) index, with
-sequential scans discouraged on PostgreSQL (its planner scans a small table anyway)."""
+sequential and bitmap scans discouraged on PostgreSQL (its planner scans a small table
+anyway)."""
 
 from __future__ import annotations
 
@@ -31,8 +32,9 @@ def _plans(mw: Memwise, find: Any) -> list[str]:
     plans = []
     with engine.connect() as raw:
         sqlite = engine.dialect.name == "sqlite"
-        if not sqlite:
+        if not sqlite:  # its planner weighs a small table's statistics: scans discouraged
             raw.exec_driver_sql("SET enable_seqscan = off")
+            raw.exec_driver_sql("SET enable_bitmapscan = off")
         for statement, params in statements:
             explain = "EXPLAIN QUERY PLAN " if sqlite else "EXPLAIN "
             rows = raw.exec_driver_sql(explain + statement, params).all()
@@ -42,7 +44,13 @@ def _plans(mw: Memwise, find: Any) -> list[str]:
 
 def test_the_sweep_reads_the_embedder_index(mw: Memwise) -> None:
     """The worker's sweep over every workspace (one workspace's, ``memwise worker
-    --workspace``, reads that workspace's rows by its own index)."""
+    --workspace``, reads that workspace's rows by its own index), on tables that hold rows
+    without vectors and rows with them, their statistics taken."""
+    ws, _ = mw.tenancy.create_workspace("Sweep", "UTC")
+    for n in range(30):
+        mw.knowledge.add_document(ws.id, kind="faq", title=f"Q{n}", body=f"A{n}.", version="1")
+    with mw.rt.db.write() as conn:
+        conn.exec_driver_sql("ANALYZE")
     for find, index in (
         (lambda c: item_store.unembedded(c, "minilm", 256), "ix_memory_items_embedder"),
         (lambda c: knowledge_store.unembedded_chunks(c, "m", 256), "ix_knowledge_chunks_embedder"),

@@ -180,7 +180,7 @@ def unembedded_chunks(
     """Current chunks without a vector of ``embedder`` (none yet, or another embedder's),
     oldest first, at most ``limit`` (``ix_knowledge_chunks_embedder``)."""
     c = knowledge_chunks.c
-    where = [c.current.is_(True)]
+    where: list[Any] = [c.current == sa.true()]  # equality: the index's first column
     where += [] if workspace_id is None else [c.workspace_id == workspace_id]
     columns = [c.id, c.part, c.title, c.text]
     return lacking_vectors.rows(conn, knowledge_chunks, columns, embedder, limit, *where)
