@@ -1,6 +1,8 @@
-"""The nouns whose most common sense is a person or an animal, read from Princeton WordNet
-3.0: what the parser reads a clause's subject as someone else by ("one guest uses a
-wheelchair", "the groomer said …"), beside the relations of ``_text/data/people.txt``.
+"""The nouns whose most common sense is a person, read from Princeton WordNet 3.0: what the
+parser reads a clause's subject as someone else by ("one guest uses a wheelchair", "the
+plumber said …"), beside the relations and pets of ``_text/data/people.txt`` and
+``animals.txt`` (animals are not read from WordNet: "beef", "duck", "salmon" are animals
+first there, and food in a customer's mouth).
 
     python -m tools.beings WORDNET_DIR     # writes src/memwise/_text/data/beings.txt
 
@@ -17,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "src" / "memwise" / "_text" / "data" / "beings.txt"
-LEXFILES = {"18": "person", "05": "animal"}  # noun.person, noun.animal
+LEXFILES = {"18": "person"}  # noun.person
 
 
 def first_senses(folder: Path) -> dict[str, str]:
@@ -40,7 +42,7 @@ def beings(folder: Path) -> dict[str, list[str]]:
         if not line.startswith(" "):
             offset, number = line.split()[:2]
             lexfile[offset] = number
-    found: dict[str, list[str]] = {"person": [], "animal": []}
+    found: dict[str, list[str]] = {"person": []}
     for lemma, offset in sorted(first_senses(folder).items()):
         kind = LEXFILES.get(lexfile.get(offset, ""))
         if kind:
@@ -55,16 +57,16 @@ def main() -> None:
     found = beings(folder)
     notice = (folder / "LICENSE").read_text("latin-1").strip().splitlines()
     head = [
-        "Nouns whose first (most common) WordNet sense is a person or an animal: a clause whose",
-        "subject is one is about someone else (memwise._text.parse). Written by tools/beings.py",
-        f"from Princeton WordNet 3.0: {len(found['person'])} persons, "
-        f"{len(found['animal'])} animals. Its license:",
+        "Nouns whose first (most common) WordNet sense is a person: a clause whose subject is",
+        'one (not the speaker\'s own: "my printer") is about someone else (memwise._text.parse).',
+        f"Written by tools/beings.py from Princeton WordNet 3.0: {len(found['person'])} nouns.",
+        "Its license:",
         "",
         *notice,
     ]
-    lines = [f"# {h}".rstrip() for h in head] + found["person"] + found["animal"]
+    lines = [f"# {h}".rstrip() for h in head] + found["person"]
     OUT.write_text("\n".join(lines) + "\n", "utf-8")
-    print(f"{OUT}: {len(found['person'])} persons, {len(found['animal'])} animals")
+    print(f"{OUT}: {len(found['person'])} persons")
 
 
 if __name__ == "__main__":

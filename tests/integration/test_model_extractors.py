@@ -172,7 +172,8 @@ def test_one_proposal_out_of_the_schema_loses_only_itself(
     mw_sqlite: Memwise, server: FakeModelServer, clock: FixedClock
 ) -> None:
     """Each proposal of a model's answer is read on its own: one with a field missing, one
-    with a list where text belongs and an event without its quote are dropped and counted;
+    with a list where text belongs, one of kind "pattern" and an event without its quote
+    are dropped and counted;
     one with nine quotes and one over 500 characters are the harness's (too long); a field
     the model adds is not read. The rest is applied (before, any of them failed the answer)."""
     clock.set(
@@ -185,7 +186,8 @@ def test_one_proposal_out_of_the_schema_loses_only_itself(
     many = {**GOOD["items"][1], "quotes": ["dentist tomorrow at 11"] * 9}
     long = {**GOOD["items"][1], "text": "Dentist appointment " * 30}
     event = {"type": "booking", "labels": {}}
-    answer = {"items": [good, missing, listed, many, long], "events": [event], "summary": []}
+    ours = {**GOOD["items"][1], "kind": "pattern"}  # memwise's own kind, never a model's
+    answer = {"items": [good, missing, listed, many, long, ours], "events": [event], "summary": []}
     server.enqueue(answer)
     ws, contact = _conversation(mw_sqlite)
     assert mw_sqlite.worker().run_once() == {"extract:applied": 1}
@@ -193,7 +195,7 @@ def test_one_proposal_out_of_the_schema_loses_only_itself(
     job = mw_sqlite.jobs.find(ws)[0]
     assert job.result is not None
     why = {r["text"]: r["why"] for r in job.result["refusals"]}
-    assert why["3 proposals not in the extraction schema"] == "malformed"
+    assert why["4 proposals not in the extraction schema"] == "malformed"
     assert list(why.values()).count("too_long") == 2
 
 

@@ -96,3 +96,20 @@ def test_english_and_unknown_languages_pass_through() -> None:
         "tomorrow at 11", SAID, BERLIN
     )
     assert date_words.english("x" * 5000, "zz") == "x" * 100  # at most 100 characters read
+
+
+def test_words_that_lead_an_offset_change_nothing_else() -> None:
+    """An attack's cases (2026-12-08): "en", "in", "vor" lead an offset only before a number
+    and a unit; elsewhere they stay as said ("jeudi en huit" was read as 8 January)."""
+    zone = ZoneInfo("Europe/Paris")
+    said = datetime(2026, 3, 4, 10, 0, tzinfo=zone)  # a Wednesday
+
+    def day(phrase: str, lang: str) -> str | None:
+        found = dates.resolve(phrase, said, zone, lang=lang)
+        return found.value[:10] if found else None
+
+    assert (day("jeudi en huit", "fr") or "9999") >= "2026-03-04"  # never in the past
+    assert day("en huit", "fr") is None and day("en dos", "es") is None
+    assert day("in den nächsten Tagen", "de") is None  # vague: no day
+    assert day("vor 10 Uhr", "de") == "2026-03-05" and day("im Mai", "de") is None
+    assert day("Montag vor einer Woche", "de") != "2026-03-01"  # a Sunday

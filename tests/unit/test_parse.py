@@ -28,17 +28,20 @@ WHOM = [
     ("She works from home.", "other", "She"),
     ("My booking is for two people.", "speaker", "My booking"),  # a thing of the speaker's
     ("It was raining all day.", "none", ""),
-    # "maid" is a person by WordNet: the subject the parse reads first names her now
-    ("My maid of honour Síle is a coeliac and pregnant.", "other", "My maid of honour"),
+    ("My maid of honour Síle is a coeliac and pregnant.", "other", "Síle"),
     ("It's the neighbour's Kelpie who's on heart meds.", "other", "the neighbour's Kelpie"),
     ("My dad's allergic to sulfa drugs.", "other", "My dad"),
-    # a noun whose first WordNet sense is a person or an animal (text/data/beings.txt), and a
-    # possessed superlative: someone else (honesty_blind_9, tuning: others' facts 4 -> 2)
+    # a noun whose first WordNet sense is a person (text/data/beings.txt) is someone else,
+    # unless it is the speaker's own ("my printer", "my employer": an attack's cases) or the
+    # speaker is what it is (honesty_blind_9, tuning: others' facts 4 -> 3)
     ("One guest uses a wheelchair.", "other", "guest"),
     ("The plumber left the side gate open.", "other", "The plumber"),
-    ("My youngest is 13 and small for her age.", "other", "My youngest"),
     ("The fan is broken.", "none", ""),  # a device first, a person second
     ("My car needs a service.", "speaker", "My car"),
+    ("My printer is an HP LaserJet.", "speaker", "My printer"),  # a person first, in WordNet
+    ("My employer is Acme.", "speaker", "My employer"),
+    ("The account owner is me.", "speaker", "me"),
+    ("Beef gives me migraines.", "none", ""),  # no animals from WordNet: food is one
 ]
 
 
@@ -46,7 +49,7 @@ def test_the_beings_list_is_wordnets_with_its_notice() -> None:
     from memwise._text import words
 
     beings = words.load("beings")
-    assert {"guest", "plumber", "beagle"} <= beings and not {"fan", "head", "star"} & beings
+    assert {"guest", "plumber"} <= beings and not {"fan", "head", "star", "beef"} & beings
     text = (Path(parse.__file__).parent / "data" / "beings.txt").read_text("utf-8")
     assert "WordNet 3.0 Copyright 2006 by Princeton University" in text
 

@@ -31,7 +31,7 @@ from memwise._extraction.types import Line, Proposal, ProposedEvent
 from memwise._safety import secrets
 from memwise._text import parse
 from memwise._text import words as wordlists
-from memwise._text.find import Budget, Searchable, masked
+from memwise._text.find import Budget, Joined, Searchable, masked
 from memwise._text.lexical import STOPWORDS, snowball
 from memwise._text.normal import norm, words_at
 
@@ -78,9 +78,7 @@ _ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\.\.|…)\s*\]|\.\.\.+|…)\s*")
 NEGATIONS = wordlists.load("negations")
 
 
-# The words one checker's near searches compare in all (memwise._text.find): about 0.1 s of
-# CPU; 60 proposals of near quotes against 32 kB turns ran 73 s a turn before.
-NEAR_WORK = 40_000_000
+NEAR_WORK = 100_000_000  # what one checker's near searches compare (_text.find): ~0.1 s CPU
 
 
 class QuoteChecker:
@@ -92,17 +90,15 @@ class QuoteChecker:
 
     def __init__(self, transcript: Sequence[Line], threshold: float = 90.0) -> None:
         self.lines = list(transcript)
-        self.customer = [(t, Searchable(t.text)) for t in transcript if t.role == "customer"]
+        self.said = [line for line in transcript if line.role == "customer"]
+        self.joined = Joined([line.text for line in self.said])  # one search finds the turns
         self.threshold = threshold
         self.context: dict[tuple[str, str], list[str]] = {}
         self._hidden: dict[str, list[secrets.Finding]] = {}  # each turn's secrets, found once
         self._near = Budget(NEAR_WORK)  # past it, a quote is found word for word or not at all
 
     def find(self, quote: str, min_words: int = MIN_CONTENT_WORDS) -> Evidence | None:
-        parts = [[w for w, _, _ in words_at(p)] for p in _ELLIPSIS.split(quote) if p.strip()]
-        parts = [p for p in parts if p]
-        if not parts:
-            return None
+        parts = [p for q in _ELLIPSIS.split(quote) if (p := [w for w, _, _ in words_at(q)])]
         said = [w for p in parts for w in p]
         content = [w for w in said if w not in STOPWORDS and len(w) > 1]
         if not content:
@@ -110,11 +106,14 @@ class QuoteChecker:
         content += [w for w in said if w in NEGATIONS]  # "I'm not vegetarian" says two things
         if len(content) < MIN_CONTENT_WORDS and len(said) >= 3:
             content.append("")  # "I'm vegetarian": three words, one of them content, is enough
+        coded = [(p, self.joined.words.code(p)) for p in parts]
         for fuzzy in (False, True):
             if fuzzy and (len(content) < MIN_CONTENT_WORDS or len(" ".join(said)) < 8):
                 return None
-            for line, turn in self.customer:
-                spans = self._locate(parts, line.text, turn, fuzzy)
+            near = max(1, len(parts[0]) // 5) if fuzzy else None
+            for k in self.joined.holding(coded[0][1], near, self._near):  # the first part's
+                line, turn = self.said[k], self.joined.texts[k]
+                spans = self._locate(coded, line.text, turn, fuzzy)
                 if spans is None:
                     continue
                 whole = len(said) == len(turn.words)
@@ -130,12 +129,12 @@ class QuoteChecker:
         return None
 
     def _locate(
-        self, parts: list[list[str]], text: str, turn: Searchable, fuzzy: bool
+        self, parts: list[tuple[list[str], list[int]]], text: str, turn: Searchable, fuzzy: bool
     ) -> list[tuple[int, int]] | None:
         spans: list[tuple[int, int]] = []
         words, at = turn.words, 0
-        for part in parts:
-            found = self._window(part, turn, at, fuzzy)
+        for part, code in parts:
+            found = self._window(part, code, turn, at, fuzzy)
             if found is None:
                 return None
             i, j = found
@@ -150,14 +149,14 @@ class QuoteChecker:
         return spans
 
     def _window(
-        self, part: list[str], turn: Searchable, start: int, fuzzy: bool
+        self, part: list[str], code: list[int], turn: Searchable, start: int, fuzzy: bool
     ) -> tuple[int, int] | None:
         """Where ``part`` is first said from word ``start`` on: word for word, or near."""
         n = len(part)
         if not fuzzy:
-            i = turn.exact(part, start)
+            i = turn.exact(code, start)
             return (i, i + n) if i is not None else None
-        for i in turn.near(part, start, max(1, n // 5), self._near):
+        for i in turn.near(code, start, max(1, n // 5), self._near):
             if self._close(part, [w for w, _, _ in turn.words[i : i + n]]):
                 return i, i + n
         return None

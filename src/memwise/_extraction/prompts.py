@@ -55,14 +55,15 @@ Rules, all of them binding:
 # where text belongs, a sixth quote) is dropped and counted, never the whole answer — unless
 # none is in it, when the answer is asked again. Fields a model adds are not read. Lengths
 # are the harness's to judge (an item over 500 characters, a quote over 2,000: discarded
-# as too long, with the reason), a kind the store's (refused as an invalid kind).
+# as too long, with the reason); a kind is one of the five the schema names (a "pattern" is
+# memwise's own count, never a model's) and a summary's quote at most 2,000 characters.
 _ELEMENT = ConfigDict(extra="ignore")
 _M = TypeVar("_M", bound=BaseModel)
 
 
 class _Item(BaseModel):
     model_config = _ELEMENT
-    kind: str = Field(min_length=1)
+    kind: Literal["preference", "fact", "event", "task", "note"]
     text: str = Field(min_length=1)
     key: str | None
     quotes: list[str] = Field(min_length=1)
@@ -81,7 +82,7 @@ class _Sentence(BaseModel):
     model_config = _ELEMENT
     part: Literal["wanted", "decided", "open"]
     text: str = Field(min_length=1)
-    quote: str = Field(min_length=1)
+    quote: str = Field(min_length=1, max_length=2000)
     said_by: Literal["customer", "business"]
 
 

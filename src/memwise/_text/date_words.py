@@ -18,8 +18,7 @@ from memwise._text import normal, words
 _NAMES = [w for kind, w in words.labelled("calendar") if kind in ("weekday", "month")]
 _MONTHS = [w for kind, w in words.labelled("calendar") if kind == "month"]
 _WEEKDAY = "(?:" + "|".join(w for kind, w in words.labelled("calendar") if kind == "weekday") + ")"
-# dateparser's relative words in English ("0 day ago": "today"), and the clock markers the
-# data file's hour words turn into: marker, its place, hours added, minutes ("halb sechs")
+# from the data file: dateparser's relative words in English, the clock markers' arithmetic
 _DATA = words.labelled("date_words")
 _RELATIVE = {k: v for k, _, v in (t.partition("\t") for lab, t in _DATA if lab == "*")}
 _CLOCK = {
@@ -60,11 +59,11 @@ def _table(language: str) -> _Table | None:
     for pair in info.get("simplifications", []):
         english |= {_fold(k): v for k, v in pair.items() if k.isalpha() and v.isdigit()}
     for unit in ("day", "week", "month", "year"):  # "in drei Tagen", "hace 2 días" (not "j")
-        english |= {_fold(w): unit for w in info.get(unit, []) if len(w) >= 3}
-    leads = [("in-", w) for w in info.get("in", [])]  # "in", "dans", "dentro de"; "vor"
+        english |= {_fold(w): f"unit~{unit}~{_fold(w)}" for w in info.get(unit, []) if len(w) > 2}
+    leads = [("in~", w) for w in info.get("in", [])]  # "in", "dans", "dentro de"; "vor"
     for relative, said in info.get("relative-type-regex", {}).items():  # "vor (\d+) tagen"
-        leads += [("ago-" if relative.endswith("ago") else "in-", r.split(" (")[0]) for r in said]
-    english |= {_fold(w): lead for lead, w in leads}
+        leads += [("ago~" if relative.endswith("ago") else "in~", r.split(" (")[0]) for r in said]
+    english |= {_fold(w): lead + _fold(w).replace(" ", "_") for lead, w in leads}
     for lang, text in _DATA:
         if lang == language:
             said, _, meaning = text.partition("\t")
@@ -91,10 +90,11 @@ def english(phrase: str, language: str) -> str:
         return text
     pattern, meaning, guarded = found
     text = re.sub(r"\s+([,.])", r"\1", pattern.sub(lambda m: f" {meaning[m.group()]} ", text))
-    for lead, said in (("in-", r"in \1 \2"), ("ago-", r"\1 \2 ago")):  # "vor 3 Tagen"
-        text = re.sub(rf"\b(?:today\s+)?{lead}\s+(\d+)\s+(day|week|month|year)\b", said, text)
-    text = re.sub(r"\bin (8|15) day\b", lambda m: f"in {int(m[1]) - 1} day", text)  # a week
-    text = re.sub(r"\b(?:ago|in)-(?!\w)", "", text)  # "vor 10 Uhr" is no offset
+    for lead, said in (("in", r"in \1 \2"), ("ago", r"\1 \2 ago")):  # "vor 3 Tagen"
+        text = re.sub(rf"\b(?:today\s+)?{lead}~\S+\s+(\d+)\s+unit~(\w+)~\S+", said, text)
+    text = re.sub(r"\b1 (day|week|month|year)\b", r"a \1", text)  # not "Montag the 1st"
+    text = re.sub(r"\bin (8|15) day\b", lambda m: f"in {int(m[1]) - 1} day", text)  # weeks
+    text = re.sub(r"\b(?:in|ago|unit~\w+)~(\S+)", lambda m: m[1].replace("_", " "), text)
     if guarded is not None:  # "Do um 10", "sam 14": a short name before a number or a time
         text = guarded.sub(lambda m: meaning[m[1]], text)
     text = re.sub(r"\b(\d{1,2}) ?h ?([0-5]\d)?\b", lambda m: f"{m[1]}:{m[2] or '00'}", text)

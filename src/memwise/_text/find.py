@@ -1,20 +1,30 @@
 """Where a run of normalised words is said in a text: word for word, or near (a few words
 differing). Both are bounded whatever the text: a word-for-word search is a substring search
 over the text's words written one character each; a near search counts the differing words
-at every place at once (numpy) and hands the caller only the few places within its limit to
-read closely, and all the near searches sharing one ``Budget`` compare a bounded number of
-words in all. The quote check of every extractor's proposals searches customer turns so."""
+at every place at once (numpy) and hands the caller the places within its limit to read
+closely, and all the near searches sharing one ``Budget`` (their counting and the caller's
+close reads) compare a bounded number of words in all. Texts searched together (``Joined``)
+share one ``Vocabulary`` — a quote is put in numbers once — and which of them may hold a run
+of words is one search over all of them, not one a text. The quote check of every
+extractor's proposals searches a conversation's customer turns so."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+import bisect
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from memwise._text.normal import words_at
 
-_FIRST = 0x10000  # a text's words as characters from here on (room for a million distinct)
+_FIRST = 0x10000  # words as characters from here on: room for a million distinct words
+_FULL = 0x10FFFF - _FIRST  # a word past that room is this one, which no quote word is
+_SEPARATOR = -2  # between joined texts (U+FFFE): no word, and no quote's word (-1 if unsaid)
+OVERHEAD = 1_500  # what one numpy comparison costs beyond its elements, in compared words
+NEAR_PLACES = 64  # read closely per near search, before the first exact place
+CLOSE_READ = (300, 5_000)  # what reading a place closely costs the caller: a word, and each
 
 
 @dataclass
@@ -31,44 +41,93 @@ class Budget:
         return True
 
 
-class Searchable:
-    """A text's normalised words (``words_at``), searchable for runs of words."""
+@dataclass
+class Vocabulary:
+    """The distinct words of the texts searched together, each a number."""
 
-    def __init__(self, text: str) -> None:
-        self.words = words_at(text)
-        self._ids: dict[str, int] = {}
-        seq = [self._ids.setdefault(w, len(self._ids)) for w, _, _ in self.words]
+    ids: dict[str, int] = field(default_factory=dict)
+
+    def add(self, word: str) -> int:
+        found = self.ids.get(word)
+        if found is None:
+            found = self.ids[word] = min(len(self.ids), _FULL)
+        return found
+
+    def code(self, part: Sequence[str]) -> list[int]:
+        """``part``'s words as numbers; -1 for a word no text says (a quote's own)."""
+        return [i if (i := self.ids.get(w, -1)) != _FULL else -1 for w in part]
+
+
+class Searchable:
+    """Words (``words_at``'s, with their spans) as numbers, searchable for runs of words."""
+
+    def __init__(self, words: list[tuple[str, int, int]], seq: Sequence[int]) -> None:
+        self.words = words
         self._chars = _chars(seq)
         self._array = np.array(seq, dtype=np.int64)
 
-    def _encode(self, part: Sequence[str]) -> list[int]:
-        return [self._ids.get(w, -1) for w in part]
-
-    def exact(self, part: Sequence[str], start: int = 0) -> int | None:
-        """The first word index from ``start`` on where ``part`` is said word for word."""
-        code = self._encode(part)
-        if not code or -1 in code:  # a word the text never says
+    def exact(self, code: Sequence[int], start: int = 0) -> int | None:
+        """The first word index from ``start`` on where the words ``code`` (``Vocabulary.
+        code``) are said in order."""
+        if not code or -1 in code or len(code) > len(self.words) - start:
             return None
         i = self._chars.find(_chars(code), start)
         return i if i >= 0 else None
 
-    def near(self, part: Sequence[str], start: int, limit: int, budget: Budget) -> Iterator[int]:
+    def near(self, code: Sequence[int], start: int, limit: int, budget: Budget) -> list[int]:
         """The word indexes from ``start`` on, in order, where at most ``limit`` words of
-        ``part`` differ — up to ``places`` of them; none when the search would take the
-        budget past its limit."""
-        code, n = self._encode(part), len(part)
+        ``code`` differ — up to ``NEAR_PLACES`` of them before the first place where none
+        does, and that one — each charged to the budget as read closely; none when the
+        counting would take the budget past its limit."""
+        n = len(code)
         places = len(self.words) - n + 1 - start
         if n == 0 or places <= 0 or code.count(-1) > limit:
-            return iter(())
-        if not budget.take(n * max(places, 256)):  # each comparison has a fixed cost too
-            return iter(())
+            return []
+        if not budget.take(n * (places + OVERHEAD)):
+            return []
         differ = np.zeros(places, dtype=np.int32)
         for j, c in enumerate(code):
             differ += self._array[start + j : start + j + places] != c
-        return iter((np.flatnonzero(differ <= limit)[:NEAR_PLACES] + start).tolist())
+        within = np.flatnonzero(differ <= limit)
+        same = np.flatnonzero(differ == 0)
+        if len(same):  # every place after the first where nothing differs is no better
+            within = within[within < same[0]]
+        found = within[:NEAR_PLACES].tolist() + same[:1].tolist()
+        read = CLOSE_READ[0] * n + CLOSE_READ[1]
+        found = found[: max(0, (budget.limit - budget.spent) // read)]
+        budget.take(read * len(found))
+        return [i + start for i in found]
 
 
-NEAR_PLACES = 16  # read closely per near search: within the count, a crafted text has many
+def searchable(text: str, vocabulary: Vocabulary) -> Searchable:
+    words = words_at(text)
+    return Searchable(words, [vocabulary.add(w) for w, _, _ in words])
+
+
+class Joined:
+    """Texts searched together (a conversation's customer turns): each one ``Searchable``,
+    and all of them as one, each text's words after a separator."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self.words = Vocabulary()
+        self.texts = [searchable(t, self.words) for t in texts]
+        sizes = (len(t.words) + 1 for t in self.texts)
+        self.starts = list(itertools.accumulate(sizes, initial=0))  # each text's separator
+        seq = [i for t in self.texts for i in [_SEPARATOR, *t._array.tolist()]]
+        self._all = Searchable([("", 0, 0)] * len(seq), seq)
+
+    def holding(self, code: Sequence[int], near: int | None, budget: Budget) -> list[int]:
+        """The indexes of the texts, in order, that say the words ``code`` word for word
+        (``near`` None), or may say them with at most ``near`` differing (the first places
+        only: a text is read closely after)."""
+        if near is not None:
+            found = self._all.near(code, 0, near, budget)
+            return sorted({bisect.bisect_right(self.starts, i) - 1 for i in found})
+        out, k = [], 0
+        while k < len(self.texts) and (i := self._all.exact(code, self.starts[k])) is not None:
+            out.append(k := bisect.bisect_right(self.starts, i) - 1)
+            k += 1
+        return out
 
 
 def masked(text: str, a: int, b: int, hidden: Sequence[tuple[tuple[int, int], str]]) -> str:
@@ -85,4 +144,4 @@ def masked(text: str, a: int, b: int, hidden: Sequence[tuple[tuple[int, int], st
 
 
 def _chars(ids: Sequence[int]) -> str:
-    return "".join(chr(_FIRST + i) for i in ids)
+    return "".join(chr(_FIRST + i) for i in ids)  # the separator: U+FFFE, no word's

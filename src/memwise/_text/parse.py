@@ -113,26 +113,27 @@ def _who(token: Any) -> tuple[Who, str]:
     if token.pos_ == "PRON":  # "it's the neighbour's Kelpie": what "it" is said to be
         attr = [c for c in token.head.children if c.dep_ == "attr" and c.pos_ != "PRON"]
         return _who(attr[0]) if low in _POINTING and attr else ("none", "")
-    people = words.load("people") | words.load("animals") | _beings()
+    people = words.load("people") | words.load("animals")
     named = token.ent_type_ == "PERSON" or token.pos_ == "PROPN"
     if named or token.lemma_.lower() in people or low in people:
         return "other", _np(token)
+    owners = [c for c in token.children if c.dep_ == "poss"]
+    mine = {o.lower_ for o in owners} & _MINE  # "my printer", "my employer": the speaker's
+    if not mine and (token.lemma_.lower() in _beings() or low in _beings()):
+        return "other", _np(token)  # "one guest", "the plumber": a person, by WordNet
     if any(t.pos_ == "PROPN" for t in _span(token)):
         return "other", _np(token)  # "my maid of honour Síle": someone with a name
-    owners = [c for c in token.children if c.dep_ == "poss"]
     if any(o.lower_ not in _MINE and _who(o)[0] == "other" for o in owners):
         return "other", _np(token)  # "the neighbour's Kelpie", "Joan's flight"
-    if {o.lower_ for o in owners} & _MINE and token.tag_ != "JJS":  # "my youngest": a child
+    if mine:
         return "speaker", _np(token)  # "my flight", "our booking": the speaker's
-    if token.tag_ == "JJS" and owners:
-        return "other", _np(token)
     return "none", ""
 
 
 @functools.cache
 def _beings() -> frozenset[str]:
-    """Nouns whose most common sense is a person or an animal (WordNet, ``tools/beings.py``),
-    less the words memwise itself names the speaker by ("customer", "caller", "user")."""
+    """Nouns whose most common sense is a person (WordNet, ``tools/beings.py``), less the
+    words memwise itself names the speaker by ("customer", "caller", "user")."""
     return words.load("beings") - {"customer", "client", "caller", "user", "speaker", "member"}
 
 
@@ -237,6 +238,9 @@ def _parsed(parser: SpacyParser, text: str) -> tuple[Clause, ...]:
             joined = {c.lower_ for c in found[0].children if c.dep_ == "conj"}
             if joined & (_SPEAKER | _HOUSEHOLD):  # "My sister and I live in Leeds": household
                 return "household", _np(found[0]), False
+            said = [c for c in h.children if c.dep_ == "attr" and c.lower_ in _SPEAKER]
+            if said:  # "The account owner is me": the speaker, by what the subject is
+                return "speaker", said[0].text, False
             whos = [_who(f) for f in found]  # two subjects (a misparse): someone else's wins
             return (*next((w for w in whos if w[0] == "other"), whos[0]), False)
         if h.dep_ == "relcl" and h.head.i != h.i:
