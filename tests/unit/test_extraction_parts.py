@@ -137,6 +137,21 @@ def test_an_ellipsis_leaves_words_out_but_each_part_is_found_in_order() -> None:
     assert checker.find(found.quote) is not None  # what is kept is found again
 
 
+def test_a_near_match_skips_no_contrast_and_adds_no_prefix() -> None:
+    """An attack's cases (2026-12-08): an ellipsis that leaves out "but" joins two clauses
+    that say opposite things ("I love … dogs"), and a negating prefix is two letters, as a
+    typo is ("impossible" is not "possible", "unvaccinated" not "vaccinated")."""
+    at = datetime(2026, 11, 29, 9, tzinfo=UTC)
+    said = (
+        "I love cats but I hate dogs. It is impossible for me to come on Monday, I'm unvaccinated"
+    )
+    checker = harness.QuoteChecker([Line("t1", "customer", said, at)])
+    assert checker.find("I love … dogs") is None
+    assert checker.find("It is possible for me to come on Monday") is None
+    assert checker.find("I'm vaccinated") is None
+    assert checker.find("It is imposible for me to come on Monday") is not None  # a typo
+
+
 STATED_ELSEWHERE = [
     # the issue's own example: the assistant asked, the customer said no
     (

@@ -138,11 +138,11 @@ class QuoteChecker:
             if found is None:
                 return None
             i, j = found
-            if spans:  # what an ellipsis leaves out: within one sentence, never a negation
+            if spans:  # what an ellipsis leaves out: one clause of one sentence, no negation
                 skipped = _ELLIPSIS.sub(" ", text[spans[-1][1] : words[i][1]])
-                if re.search(r"[.!?;:\n]", skipped) or any(
-                    w in NEGATIONS for w, _, _ in words[at:i]
-                ):
+                if re.search(
+                    r"[.!?;:\n]|\b(?:but|though|although|whereas)\b", skipped, re.I
+                ) or any(w in NEGATIONS for w, _, _ in words[at:i]):
                     return None
             spans.append((words[i][1], words[j - 1][2]))
             at = j
@@ -168,8 +168,8 @@ class QuoteChecker:
         for a, b in differ:
             if not (a.isalpha() and b.isalpha()) or min(len(a), len(b)) < 4:
                 return False
-            if a in NEGATIONS or b in NEGATIONS:
-                return False
+            if a in NEGATIONS or b in NEGATIONS or a.endswith(b) or b.endswith(a):
+                return False  # nor a prefix: "impossible" is not a typo of "possible"
             if DamerauLevenshtein.distance(a, b) > (1 if max(len(a), len(b)) < 8 else 2):
                 return False  # a typo, not another word ("pecans" is not "peanuts")
         return fuzz.ratio(" ".join(quote), " ".join(window)) >= self.threshold
