@@ -342,19 +342,24 @@ def _bot_params(raw: str, content_type: str) -> dict[str, Any]:
 
 class ScriptedExtractor:
     """An extractor that proposes what it is told to, quotes and all (a careless or
-    malicious model): ``proposals``, or a function of the transcript that gives them."""
+    malicious model): ``proposals``, a function of the transcript that gives them, or a
+    whole ``Extraction`` (events and a summary too, as any extractor may return them)."""
 
     name = "scripted"
     prompt_version = "scripted-1"
 
     def __init__(
         self,
-        proposals: Sequence[Proposal] | Callable[[Sequence[Line]], Sequence[Proposal]] = (),
+        proposals: Sequence[Proposal]
+        | Callable[[Sequence[Line]], Sequence[Proposal]]
+        | Extraction = (),
     ) -> None:
         self.proposals = proposals
 
     def extract(
         self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Any
     ) -> Extraction:
+        if isinstance(self.proposals, Extraction):
+            return self.proposals
         made = self.proposals(transcript) if callable(self.proposals) else self.proposals
         return Extraction(items=list(made))

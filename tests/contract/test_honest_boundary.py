@@ -10,9 +10,17 @@ import pytest
 
 from memwise import FixedClock, Memwise, errors
 from memwise._domain.memory import Evidence
-from memwise._extraction.types import Existing, Extraction, Line, Proposal
+from memwise._extraction.types import (
+    Existing,
+    Extraction,
+    Line,
+    Proposal,
+    ProposedEvent,
+    SummaryProposal,
+)
 from memwise._services.conversation.record import NewTurn
 from memwise._services.memory.memory import NewItem
+from memwise.testing import ScriptedExtractor
 
 TURNS = [
     ("customer", "Hi there! I have a card 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00."),
@@ -402,38 +410,30 @@ def test_a_key_that_does_not_fit_its_text_is_dropped_before_any_item_holds_it(
     assert home.key == "home.city" and "key_dropped" not in home.labels
 
 
-class Garbled:
-    """A careless model's answer: characters no database stores (NUL, a lone surrogate) in a
-    refused item, a date phrase and an event, and fields that are not text, beside one good
-    item. Found by a fuzzing review: each failed the conversation's whole extraction."""
-
-    name = "garbled"
-    prompt_version = "test"
-
-    def extract(
-        self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Any
-    ) -> Extraction:
-        from memwise._extraction.types import ProposedEvent, SummaryProposal
-
-        good = "I moved to Hamburg last month"
-        p = Proposal
-        return Extraction(
-            items=[
-                p("fact", "Moved to Hamburg", [good]),
-                p("fact", "Allergic to shellfish\x00", [good]),  # refused: its text is kept
-                p("event", "Moved to Hamburg last month", [good], None, "last month\ud800"),
-                p("fact", None, [good]),  # type: ignore[arg-type]
-                p("fact", "Moved to Hamburg", [None], None, None, [None]),  # type: ignore[list-item]
-            ],
-            events=[ProposedEvent("move\x00\ud800", {"to\x00": "Hamburg\ud800"}, good)],
-            summary=[SummaryProposal("wanted", None, good, "customer")],  # type: ignore[arg-type]
-        )
+# A careless model's answer: characters no database stores (NUL, a lone surrogate) in a
+# refused item, a date phrase and an event, and fields that are not text, beside one good
+# item. Found by a fuzzing review: each failed the conversation's whole extraction.
+_SAID = "I moved to Hamburg last month"
+GARBLED = Extraction(
+    items=[
+        Proposal("fact", "Moved to Hamburg", [_SAID]),
+        Proposal("fact", "Allergic to shellfish\x00", [_SAID]),  # refused: its text is kept
+        Proposal("event", "Moved to Hamburg last month", [_SAID], None, "last month\ud800"),
+        Proposal("fact", None, [_SAID]),  # type: ignore[arg-type]
+        Proposal("fact", "Moved to Hamburg", [None], None, None, [None]),  # type: ignore[list-item]
+        Proposal(["fact"], "Moved to Hamburg", [_SAID]),  # type: ignore[arg-type]
+    ],
+    events=[ProposedEvent("move\x00\ud800", {"to\x00": "Hamburg\ud800"}, _SAID)],
+    summary=[SummaryProposal("wanted", None, _SAID, "customer")],  # type: ignore[arg-type]
+)
 
 
 def test_characters_no_database_stores_and_fields_that_are_not_text_lose_nothing(
     database_url: str, clock: FixedClock
 ) -> None:
-    mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=Garbled())
+    mw = Memwise.open(
+        database_url, clock=clock, migrate=False, extractor=ScriptedExtractor(GARBLED)
+    )
     try:
         ws, ann, conv = _watched(mw)
         mw.record.append_many(ws.id, conv.id, [NewTurn(r, t) for r, t in TURNS])
@@ -449,25 +449,31 @@ def test_characters_no_database_stores_and_fields_that_are_not_text_lose_nothing
         mw.close()
 
 
-class Chatty:
-    """A model that proposes a hundred business events for one conversation."""
+def test_an_extractor_proposes_no_pattern(database_url: str, clock: FixedClock) -> None:
+    """A pattern is memwise's own count: proposed by any extractor (a model's schema names
+    five kinds; a custom extractor is not held to it), "Is a smoker" of "I was a smoker"
+    passed the harness's past-tense reading and was served as stated (an attack's case)."""
+    said = "I was a smoker for twenty years."
+    smoker = [Proposal(kind, "Is a smoker", ["I was a smoker"]) for kind in ("pattern", "fact")]
+    mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=ScriptedExtractor(smoker))
+    try:
+        ws, ann, conv = _watched(mw)
+        mw.record.append(ws.id, conv.id, "customer", said)
+        mw.record.end(ws.id, conv.id)
+        assert mw.worker().run_once().get("extract:applied") == 1
+        assert mw.memory.items(ws.id, ann.id) == []
+    finally:
+        mw.close()
 
-    name = "chatty"
-    prompt_version = "test"
 
-    def extract(
-        self, transcript: Sequence[Line], existing: Sequence[Existing], pack: Any
-    ) -> Extraction:
-        from memwise._extraction.types import ProposedEvent
-
-        said = "I moved to Hamburg last month"
-        return Extraction(events=[ProposedEvent(f"move{i}", {}, said) for i in range(100)])
+# A model that proposes a hundred business events for one conversation.
+CHATTY = Extraction(events=[ProposedEvent(f"move{i}", {}, _SAID) for i in range(100)])
 
 
 def test_a_conversations_events_are_read_up_to_a_bound(
     database_url: str, clock: FixedClock
 ) -> None:
-    mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=Chatty())
+    mw = Memwise.open(database_url, clock=clock, migrate=False, extractor=ScriptedExtractor(CHATTY))
     try:
         ws, _, conv = _watched(mw)
         mw.record.append_many(ws.id, conv.id, [NewTurn(r, t) for r, t in TURNS])

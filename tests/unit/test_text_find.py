@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
+from memwise._extraction import harness
+from memwise._extraction.types import Line
 from memwise._text.find import (
     CLOSE_READ,
     NEAR_PLACES,
@@ -47,6 +51,17 @@ def test_texts_searched_together_share_their_words_and_one_search() -> None:
     near = joined.holding(joined.words.code(["moved", "to", "leads"]), 1, Budget(10**6))
     assert near == [0, 4]  # the texts that may say it, read closely after
     assert Joined([]).holding(code, None, Budget(0)) == []
+    # near, every text that says it word for word too, not only the first places' texts
+    many = Joined(["a b c"] * 70 + ["x", "a b c d"])
+    assert many.holding(many.words.code(["a", "b", "c"]), 1, Budget(10**9))[-1] == 71
+
+
+def test_a_near_quote_is_found_past_a_turn_with_its_first_part() -> None:
+    at = datetime(2026, 11, 29, 9, tzinfo=UTC)
+    turns = ["I live in Leeds.", "Yes, I live in Leeds … near the big park with my cats"]
+    checker = harness.QuoteChecker([Line(f"t{i}", "customer", t, at) for i, t in enumerate(turns)])
+    found = checker.find("I live in Leeds … near the big prak with my cats")
+    assert found is not None and found.turn_id == "t1"
 
 
 def test_near_gives_the_places_within_the_count_before_the_first_exact_one() -> None:

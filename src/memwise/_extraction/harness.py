@@ -72,6 +72,7 @@ def _stems(text: str) -> set[str]:
 
 # An ellipsis in a quote leaves words out: each part must be found, in order, in one turn.
 _ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\.\.|…)\s*\]|\.\.\.+|…)\s*")
+_CONTRAST = r"\b(?:but|though|although|whereas)\b"  # ends a clause (_BOUNDARY) and an ellipsis
 
 
 # Words whose change turns a statement around: a near-match never differs in them.
@@ -140,9 +141,8 @@ class QuoteChecker:
             i, j = found
             if spans:  # what an ellipsis leaves out: one clause of one sentence, no negation
                 skipped = _ELLIPSIS.sub(" ", text[spans[-1][1] : words[i][1]])
-                if re.search(
-                    r"[.!?;:\n]|\b(?:but|though|although|whereas)\b", skipped, re.I
-                ) or any(w in NEGATIONS for w, _, _ in words[at:i]):
+                said = re.search(rf"[.!?;:\n]|{_CONTRAST}", skipped, re.I)
+                if said or any(w in NEGATIONS for w, _, _ in words[at:i]):
                     return None
             spans.append((words[i][1], words[j - 1][2]))
             at = j
@@ -197,7 +197,7 @@ class QuoteChecker:
 
 # where a clause of a turn ends (what grounding reads around a quote)
 _BOUNDARY = re.compile(
-    r"[.;:!?…]+|,|\n|\s[-–—]\s|\b(?:but|though|although|whereas)\b"
+    rf"[.;:!?…]+|,|\n|\s[-–—]\s|{_CONTRAST}"
     r"|\band\b(?=\s+(?:i|i'm|i've|i'd|we|my|our|he|she|they|his|her|their)\b)",
     re.I,
 )

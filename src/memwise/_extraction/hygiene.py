@@ -5,8 +5,10 @@ and JSON) or that cannot be encoded at all (a lone UTF-16 surrogate, "\\ud800");
 extractor (``Memwise.open(extractor=…)``) is not schema-checked and may hand over None or a
 number where text belongs. Either failed a conversation's whole extraction, the valid
 proposals beside it included. Every string is cleaned as turns are (``record.clean``: the
-Unicode "other" characters go); a proposal whose text or quote is not text is dropped and
-counted (``malformed``); a date phrase or an entity that is not text is left out.
+Unicode "other" characters go); a proposal whose text or quote is not text, or whose kind is
+none of the five an extractor proposes ("pattern" is memwise's own count: as a proposal it
+passed the harness's past-tense reading and was served as stated), is dropped and counted
+(``malformed``); a date phrase or an entity that is not text is left out.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any
 
 from memwise._domain.record import clean
 from memwise._extraction.types import Extraction, Proposal, ProposedEvent, SummaryProposal
+
+PROPOSED = frozenset(["preference", "fact", "event", "task", "note"])  # an extractor's kinds
 
 
 def _text(value: Any) -> str | None:
@@ -44,7 +48,7 @@ def cleaned(found: Extraction) -> tuple[Extraction, int]:
     how many were dropped."""
     items = [
         Proposal(
-            _text(p.kind) or "",  # a kind that is not text: refused as an invalid kind
+            str(p.kind),
             text,
             _texts(p.quotes),
             _text(p.key) if isinstance(p.key, str) else p.key,
@@ -52,7 +56,7 @@ def cleaned(found: Extraction) -> tuple[Extraction, int]:
             _texts(p.entities),
         )
         for p in found.items
-        if (text := _text(p.text)) is not None
+        if (text := _text(p.text)) is not None and isinstance(p.kind, str) and p.kind in PROPOSED
     ]
     events = [
         ProposedEvent(kind, {_text(k) or "": _text(str(v)) or "" for k, v in e.labels.items()}, q)

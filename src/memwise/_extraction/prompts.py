@@ -52,7 +52,7 @@ Rules, all of them binding:
 
 
 # Each proposal is read on its own: one that is not in the schema (a missing field, a list
-# where text belongs, a sixth quote) is dropped and counted, never the whole answer — unless
+# where text belongs, another kind) is dropped and counted, never the whole answer — unless
 # none is in it, when the answer is asked again. Fields a model adds are not read. Lengths
 # are the harness's to judge (an item over 500 characters, a quote over 2,000: discarded
 # as too long, with the reason); a kind is one of the five the schema names (a "pattern" is

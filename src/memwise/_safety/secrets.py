@@ -194,14 +194,14 @@ def _ibans(text: str) -> list[Finding]:
 
 
 # -- national identifiers ----------------------------------------------------------------------
-# python-stdnum checks a number (US SSN, Canadian SIN, Steuer-ID, NIR, DNI, NIE) but finds
-# none in prose: these patterns only find candidates in each one's written form, and stdnum
-# decides. The UK NI number has no check digit and no library: its format is the rule. Nine
-# digits are a SIN, or an undashed SSN, only beside their name (an order number passes the
-# checks one time in ten). secrets_blind_1: identifiers found 0 → 27 of 28, 2 false alarms.
-# A UK taxpayer reference (UTR) the same way (2026-12-08; secrets_blind_1 level). Taken back:
-# a number named as an identifier as one whatever its check ("my SIN is 046 454 286") —
-# Spanish "sin" and German "nie" made order numbers secrets.
+# python-stdnum checks a number (US SSN, Canadian SIN, Steuer-ID, NIR, DNI, NIE, UK UTR) but
+# finds none in prose: these patterns only find candidates in each one's written form (runs of
+# bounded length: linear), and stdnum decides. The UK NI number has no check digit and no
+# library: its format is the rule. Nine digits are a SIN, or an undashed SSN, only beside their
+# name (an order number passes the checks one time in ten). secrets_blind_1: identifiers found
+# 0 → 27 of 28, 2 false alarms; the UTR's (2026-12-08): level there, honesty_blind_10 (blind)
+# secrets stored 0 of 29. Taken back: a number named as an identifier as one whatever its
+# check ("my SIN is 046 454 286") — Spanish "sin" and German "nie" made order numbers secrets.
 _ID_CUE = re.compile(
     r"\b(?:ssn|sin|nas|social (?:security|insurance)|steuer|identifikationsnummer|idnr|tax id"
     r"|nir|s[ée]curit[ée] sociale|dni|nie|utr|unique taxpayer reference)\b",

@@ -69,7 +69,7 @@ class Searchable:
     def exact(self, code: Sequence[int], start: int = 0) -> int | None:
         """The first word index from ``start`` on where the words ``code`` (``Vocabulary.
         code``) are said in order."""
-        if not code or -1 in code or len(code) > len(self.words) - start:
+        if not code or -1 in code or len(code) > len(self._array) - start:
             return None
         i = self._chars.find(_chars(code), start)
         return i if i >= 0 else None
@@ -80,7 +80,7 @@ class Searchable:
         does, and that one — each charged to the budget as read closely; none when the
         counting would take the budget past its limit."""
         n = len(code)
-        places = len(self.words) - n + 1 - start
+        places = len(self._array) - n + 1 - start
         if n == 0 or places <= 0 or code.count(-1) > limit:
             return []
         if not budget.take(n * (places + OVERHEAD)):
@@ -114,15 +114,17 @@ class Joined:
         sizes = (len(t.words) + 1 for t in self.texts)
         self.starts = list(itertools.accumulate(sizes, initial=0))  # each text's separator
         seq = [i for t in self.texts for i in [_SEPARATOR, *t._array.tolist()]]
-        self._all = Searchable([("", 0, 0)] * len(seq), seq)
+        self._all = Searchable([], seq)  # its words' spans are each text's
 
     def holding(self, code: Sequence[int], near: int | None, budget: Budget) -> list[int]:
         """The indexes of the texts, in order, that say the words ``code`` word for word
-        (``near`` None), or may say them with at most ``near`` differing (the first places
-        only: a text is read closely after)."""
+        (``near`` None), or may say them with at most ``near`` differing: every text that
+        says them word for word, and those of the first near places (a text is read
+        closely after)."""
         if near is not None:
             found = self._all.near(code, 0, near, budget)
-            return sorted({bisect.bisect_right(self.starts, i) - 1 for i in found})
+            near_texts = {bisect.bisect_right(self.starts, i) - 1 for i in found}
+            return sorted(near_texts | set(self.holding(code, None, budget)))
         out, k = [], 0
         while k < len(self.texts) and (i := self._all.exact(code, self.starts[k])) is not None:
             out.append(k := bisect.bisect_right(self.starts, i) - 1)

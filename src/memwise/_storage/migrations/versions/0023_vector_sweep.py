@@ -1,6 +1,7 @@
 """The worker's vector sweep found through an index: memory items and current knowledge
 chunks by (embedder, seq), so that a sweep over tables whose rows all hold the configured
-embedder's vectors reads an index entry, not every row (``memwise._storage.stores.vectors``).
+embedder's vectors reads an index entry, not every row
+(``memwise._storage.stores.lacking_vectors``).
 
 Revision ID: 0023
 Revises: 0022
